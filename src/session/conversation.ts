@@ -1,0 +1,264 @@
+// The conversation model: one pass over parsed lines groups split API responses, pairs tool
+// calls with results, and walks the parent chain to find what Claude Code would send on resume.
+
+import type { SessionEntry, Usage, LineStatus } from './entry.js';
+
+export interface SessionLine {
+  index: number;
+  offset: number;
+  /** Raw bytes without the '\n'; absent when the session was indexed without keeping them. */
+  bytes?: Buffer;
+  length: number;
+  terminated: boolean;
+  status: LineStatus;
+  entries: SessionEntry[];
+  error?: string;
+}
+
+/** One API response, which Claude Code may have written over several lines. */
+export interface ResponseGroup {
+  key: string;
+  messageId: string;
+  requestId?: string;
+  model?: string;
+  entries: SessionEntry[];
+  /** Usage of the response: the largest line of the group (the last when equal), never a sum. */
+  usage?: Usage;
+  /** `<synthetic>` responses are Claude Code's own API-error placeholders, not API calls. */
+  synthetic: boolean;
+  isSidechain: boolean;
+  timestamp?: string;
+}
+
+export interface ToolPair {
+  id: string;
+  name?: string;
+  use: SessionEntry;
+  result: SessionEntry;
+  isError: boolean;
+}
+
+export interface ToolEnd {
+  id: string;
+  entry: SessionEntry;
+  name?: string;
+}
+
+export interface Conversation {
+  entries: SessionEntry[];
+  byUuid: Map<string, SessionEntry>;
+  responses: ResponseGroup[];
+  responseOf: Map<SessionEntry, ResponseGroup>;
+  toolPairs: ToolPair[];
+  unpairedToolUses: ToolEnd[];
+  unpairedToolResults: ToolEnd[];
+  /** Entries on the chain Claude Code would resume, oldest first, in file order. */
+  activePath: SessionEntry[];
+  /** The user/assistant entries of the active path: the messages sent to the API on resume. */
+  sentMessages: SessionEntry[];
+  /** The whole logical history: the active path extended across compaction boundaries. */
+  logicalPath: SessionEntry[];
+  leaf?: SessionEntry;
+  compactBoundaries: SessionEntry[];
+  /** Entries whose parentUuid names no entry in the file. */
+  danglingParents: SessionEntry[];
+  /** Inline subagent chains (isSidechain entries in this file), by root uuid or agentId. */
+  sidechains: Map<string, SessionEntry[]>;
+  /** True when the file is itself a subagent transcript (every conversational entry a sidechain). */
+  isSubagentTranscript: boolean;
+}
+
+const CONVERSATIONAL = new Set(['user', 'assistant']);
+
+export function isConversational(entry: SessionEntry): boolean {
+  return CONVERSATIONAL.has(entry.type);
+}
+
+function usageSize(u: Usage): number {
+  return u.inputTokens + u.cacheCreationTokens + u.cacheReadTokens + u.outputTokens;
+}
+
+function groupResponses(entries: SessionEntry[]): { responses: ResponseGroup[]; responseOf: Map<SessionEntry, ResponseGroup> } {
+  const byKey = new Map<string, ResponseGroup>();
+  const responses: ResponseGroup[] = [];
+  const responseOf = new Map<SessionEntry, ResponseGroup>();
+  for (const entry of entries) {
+    if (entry.type !== 'assistant' || !entry.messageId) continue;
+    const key = `${entry.messageId}\u0000${entry.requestId ?? ''}\u0000${entry.isSidechain ? entry.agentId ?? 's' : ''}`;
+    let group = byKey.get(key);
+    if (!group) {
+      group = {
+        key,
+        messageId: entry.messageId,
+        requestId: entry.requestId,
+        model: entry.model,
+        entries: [],
+        synthetic: entry.model === '<synthetic>',
+        isSidechain: entry.isSidechain,
+        timestamp: entry.timestamp,
+      };
+      byKey.set(key, group);
+      responses.push(group);
+    }
+    group.entries.push(entry);
+    responseOf.set(entry, group);
+    if (entry.usage && (!group.usage || usageSize(entry.usage) >= usageSize(group.usage))) group.usage = entry.usage;
+  }
+  return { responses, responseOf };
+}
+
+function pairTools(entries: SessionEntry[]): Pick<Conversation, 'toolPairs' | 'unpairedToolUses' | 'unpairedToolResults'> {
+  const uses = new Map<string, ToolEnd>();
+  const results: ToolEnd[] = [];
+  for (const entry of entries) {
+    for (const block of entry.blocks) {
+      if (!block.toolId) continue;
+      if (block.type === 'tool_use') uses.set(block.toolId, { id: block.toolId, entry, name: block.name });
+      else if (block.type === 'tool_result') results.push({ id: block.toolId, entry });
+    }
+  }
+  const toolPairs: ToolPair[] = [];
+  const unpairedToolResults: ToolEnd[] = [];
+  const paired = new Set<string>();
+  for (const result of results) {
+    const use = uses.get(result.id);
+    if (!use || paired.has(result.id)) {
+      unpairedToolResults.push(result);
+      continue;
+    }
+    paired.add(result.id);
+    const block = result.entry.blocks.find((b) => b.type === 'tool_result' && b.toolId === result.id);
+    toolPairs.push({ id: result.id, name: use.name, use: use.entry, result: result.entry, isError: block?.isError === true });
+  }
+  const unpairedToolUses = [...uses.values()].filter((use) => !paired.has(use.id));
+  return { toolPairs, unpairedToolUses, unpairedToolResults };
+}
+
+/**
+ * Walks parentUuid links from `start`. A missing parent falls back to the previous entry of the
+ * same chain kind in file order, as Claude Code resumes such files unchanged; `stopAtBoundary`
+ * ends the walk at a compact_boundary, otherwise its logicalParentUuid is followed.
+ */
+function walkChain(
+  start: SessionEntry,
+  byUuid: Map<string, SessionEntry>,
+  previousInFile: Map<SessionEntry, SessionEntry | undefined>,
+  stopAtBoundary: boolean,
+): SessionEntry[] {
+  const chain: SessionEntry[] = [];
+  const seen = new Set<SessionEntry>();
+  let current: SessionEntry | undefined = start;
+  while (current && !seen.has(current)) {
+    seen.add(current);
+    chain.push(current);
+    if (current.type === 'system' && current.subtype === 'compact_boundary') {
+      if (stopAtBoundary || !current.logicalParentUuid) break;
+      current = byUuid.get(current.logicalParentUuid);
+      continue;
+    }
+    const parent: string | null | undefined = current.parentUuid;
+    if (parent === null || parent === undefined) break;
+    current = byUuid.get(parent) ?? previousInFile.get(current);
+  }
+  return chain.reverse();
+}
+
+/** Adds the lines Claude Code recovers beside the chain: sibling lines of a split response and their tool results. */
+function withParallelSiblings(
+  chain: SessionEntry[],
+  responseOf: Map<SessionEntry, ResponseGroup>,
+  resultOf: Map<string, SessionEntry>,
+): SessionEntry[] {
+  const included = new Set(chain);
+  for (const entry of chain) {
+    const group = responseOf.get(entry);
+    if (!group) continue;
+    for (const sibling of group.entries) {
+      included.add(sibling);
+      for (const block of sibling.blocks) {
+        if (block.type !== 'tool_use' || !block.toolId) continue;
+        const result = resultOf.get(block.toolId);
+        if (result) included.add(result);
+      }
+    }
+  }
+  return [...included].sort((a, b) => a.line - b.line || a.record - b.record);
+}
+
+export function buildConversation(lines: SessionLine[]): Conversation {
+  const entries: SessionEntry[] = [];
+  for (const line of lines) for (const entry of line.entries) entries.push(entry);
+
+  const byUuid = new Map<string, SessionEntry>();
+  for (const entry of entries) if (entry.uuid && !byUuid.has(entry.uuid)) byUuid.set(entry.uuid, entry);
+
+  const { responses, responseOf } = groupResponses(entries);
+  const pairs = pairTools(entries);
+  const resultOf = new Map<string, SessionEntry>();
+  for (const pair of pairs.toolPairs) resultOf.set(pair.id, pair.result);
+
+  const mainConversational = entries.filter((e) => isConversational(e) && e.uuid && !e.isSidechain);
+  const isSubagentTranscript = mainConversational.length === 0 && entries.some((e) => isConversational(e) && e.isSidechain);
+  const onMainChain = (e: SessionEntry) => e.uuid !== undefined && (isSubagentTranscript || !e.isSidechain);
+
+  // The fallback for a dangling parent: the previous main-chain entry in file order.
+  const previousInFile = new Map<SessionEntry, SessionEntry | undefined>();
+  const danglingParents: SessionEntry[] = [];
+  let previous: SessionEntry | undefined;
+  for (const entry of entries) {
+    if (!onMainChain(entry)) continue;
+    previousInFile.set(entry, previous);
+    previous = entry;
+  }
+  for (const entry of entries) {
+    if (typeof entry.parentUuid === 'string' && !byUuid.has(entry.parentUuid)) danglingParents.push(entry);
+  }
+
+  let leaf: SessionEntry | undefined;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i];
+    if (isConversational(entry) && onMainChain(entry)) {
+      leaf = entry;
+      break;
+    }
+  }
+
+  const activeChain = leaf ? walkChain(leaf, byUuid, previousInFile, true) : [];
+  const activePath = withParallelSiblings(activeChain, responseOf, resultOf);
+  const logicalPath = leaf ? withParallelSiblings(walkChain(leaf, byUuid, previousInFile, false), responseOf, resultOf) : [];
+  const sentMessages = activePath.filter((e) => isConversational(e) && !e.isVisibleInTranscriptOnly);
+
+  const sidechains = new Map<string, SessionEntry[]>();
+  if (!isSubagentTranscript) {
+    const rootOf = new Map<SessionEntry, string>();
+    for (const entry of entries) {
+      if (!entry.isSidechain) continue;
+      let key = entry.agentId;
+      if (!key) {
+        const parent = typeof entry.parentUuid === 'string' ? byUuid.get(entry.parentUuid) : undefined;
+        key = parent && parent.isSidechain ? rootOf.get(parent) : undefined;
+        key ??= entry.uuid ?? `line-${entry.line}`;
+      }
+      rootOf.set(entry, key);
+      const list = sidechains.get(key);
+      if (list) list.push(entry);
+      else sidechains.set(key, [entry]);
+    }
+  }
+
+  return {
+    entries,
+    byUuid,
+    responses,
+    responseOf,
+    ...pairs,
+    activePath,
+    sentMessages,
+    logicalPath,
+    leaf,
+    compactBoundaries: entries.filter((e) => e.type === 'system' && e.subtype === 'compact_boundary'),
+    danglingParents,
+    sidechains,
+    isSubagentTranscript,
+  };
+}

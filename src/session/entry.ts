@@ -1,0 +1,298 @@
+// Turns one physical line into what the conversation model needs to know about it: the entry's
+// kind, its place in the parent chain, and the shape (not the payload) of its message content.
+
+export const KNOWN_ENTRY_TYPES = [
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'attachment',
+  'last-prompt',
+  'pr-link',
+  'custom-title',
+  'agent-name',
+  'tag',
+] as const;
+
+const KNOWN = new Set<string>(KNOWN_ENTRY_TYPES);
+
+export function isKnownEntryType(type: string): boolean {
+  return KNOWN.has(type);
+}
+
+export interface Usage {
+  inputTokens: number;
+  cacheCreationTokens: number;
+  cacheReadTokens: number;
+  outputTokens: number;
+  /** Cache writes with the 5-minute TTL, when the log splits them. */
+  cacheCreation5mTokens?: number;
+  /** Cache writes with the 1-hour TTL, when the log splits them. */
+  cacheCreation1hTokens?: number;
+}
+
+/** The shape of one content block: its kind, ids and size, never its payload. */
+export interface BlockInfo {
+  type: string;
+  /** tool_use: its id; tool_result: the tool_use_id it answers. */
+  toolId?: string;
+  /** tool_use: the tool's name. */
+  name?: string;
+  isError?: boolean;
+  /** Characters of payload (text, thinking, JSON input, result content). */
+  chars: number;
+}
+
+export interface SessionEntry {
+  /** 0-based physical line this entry came from. */
+  line: number;
+  /** Position within a glued line (0 for ordinary lines). */
+  record: number;
+  type: string;
+  subtype?: string;
+  uuid?: string;
+  /** undefined when the field is absent; null when the log says null (a chain root). */
+  parentUuid?: string | null;
+  logicalParentUuid?: string;
+  sessionId?: string;
+  timestamp?: string;
+  version?: string;
+  cwd?: string;
+  gitBranch?: string;
+  isSidechain: boolean;
+  agentId?: string;
+  isMeta: boolean;
+  isCompactSummary: boolean;
+  isVisibleInTranscriptOnly: boolean;
+  isApiErrorMessage: boolean;
+  role?: string;
+  messageId?: string;
+  requestId?: string;
+  model?: string;
+  usage?: Usage;
+  /** Message content blocks; a string content is one 'text' block with contentIsString set. */
+  blocks: BlockInfo[];
+  contentIsString: boolean;
+  /** Characters of the toolUseResult sidecar (0 when absent). */
+  toolUseResultChars: number;
+  /** summary lines: the uuid of the message they summarise. */
+  leafUuid?: string;
+}
+
+export type LineStatus = 'entry' | 'blank' | 'malformed' | 'glued';
+
+export interface ParsedLine {
+  status: LineStatus;
+  entries: SessionEntry[];
+  /** For malformed lines: what JSON.parse said. */
+  error?: string;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function num(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+/**
+ * Approximate serialised size of a JSON value without serialising it (strings are summed, not
+ * copied): the reader runs this on every payload, so it must not allocate.
+ */
+export function jsonChars(value: unknown, depth = 0): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length;
+    case 'number':
+    case 'boolean':
+      return 5;
+    case 'object': {
+      if (value === null) return 4;
+      if (depth > 64) return 0;
+      let total = 2;
+      if (Array.isArray(value)) {
+        for (const item of value) total += jsonChars(item, depth + 1) + 1;
+      } else {
+        for (const key in value as Record<string, unknown>) {
+          total += key.length + 3 + jsonChars((value as Record<string, unknown>)[key], depth + 1);
+        }
+      }
+      return total;
+    }
+    default:
+      return 0;
+  }
+}
+
+export function readUsage(raw: unknown): Usage | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const u = raw as Record<string, unknown>;
+  const usage: Usage = {
+    inputTokens: num(u.input_tokens),
+    cacheCreationTokens: num(u.cache_creation_input_tokens),
+    cacheReadTokens: num(u.cache_read_input_tokens),
+    outputTokens: num(u.output_tokens),
+  };
+  const split = u.cache_creation as Record<string, unknown> | undefined;
+  if (split && typeof split === 'object') {
+    usage.cacheCreation5mTokens = num(split.ephemeral_5m_input_tokens);
+    usage.cacheCreation1hTokens = num(split.ephemeral_1h_input_tokens);
+  }
+  return usage;
+}
+
+/** Payload size of a block, counted the way the API would see its text. */
+function blockChars(block: Record<string, unknown>): number {
+  switch (block.type) {
+    case 'text':
+      return str(block.text)?.length ?? 0;
+    case 'thinking':
+      return str(block.thinking)?.length ?? 0;
+    case 'redacted_thinking':
+      return str(block.data)?.length ?? 0;
+    case 'tool_use':
+    case 'server_tool_use':
+      return jsonChars(block.input);
+    case 'tool_result':
+      return jsonChars(block.content);
+    case 'image':
+    case 'document':
+      return str((block.source as Record<string, unknown> | undefined)?.data)?.length ?? 0;
+    default:
+      return jsonChars(block);
+  }
+}
+
+function readBlocks(content: unknown): { blocks: BlockInfo[]; contentIsString: boolean } {
+  if (typeof content === 'string') return { blocks: [{ type: 'text', chars: content.length }], contentIsString: true };
+  if (!Array.isArray(content)) return { blocks: [], contentIsString: false };
+  const blocks: BlockInfo[] = [];
+  for (const item of content) {
+    if (!item || typeof item !== 'object') continue;
+    const block = item as Record<string, unknown>;
+    const type = str(block.type) ?? 'unknown';
+    const info: BlockInfo = { type, chars: blockChars(block) };
+    if (type === 'tool_use' || type === 'server_tool_use') {
+      info.toolId = str(block.id);
+      info.name = str(block.name);
+    } else if (type === 'tool_result' || type.endsWith('_tool_result')) {
+      info.toolId = str(block.tool_use_id);
+      if (block.is_error === true) info.isError = true;
+    }
+    blocks.push(info);
+  }
+  return { blocks, contentIsString: false };
+}
+
+/** Builds the entry summary of one parsed JSON record. */
+export function toEntry(value: unknown, line: number, record: number): SessionEntry | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const o = value as Record<string, unknown>;
+  const message = o.message && typeof o.message === 'object' ? (o.message as Record<string, unknown>) : undefined;
+  const { blocks, contentIsString } = readBlocks(message?.content);
+  const parent = o.parentUuid;
+  return {
+    line,
+    record,
+    type: str(o.type) ?? 'unknown',
+    subtype: str(o.subtype),
+    uuid: str(o.uuid),
+    parentUuid: parent === null ? null : str(parent),
+    logicalParentUuid: str(o.logicalParentUuid),
+    sessionId: str(o.sessionId),
+    timestamp: str(o.timestamp),
+    version: str(o.version),
+    cwd: str(o.cwd),
+    gitBranch: str(o.gitBranch),
+    isSidechain: o.isSidechain === true,
+    agentId: str(o.agentId),
+    isMeta: o.isMeta === true,
+    isCompactSummary: o.isCompactSummary === true,
+    isVisibleInTranscriptOnly: o.isVisibleInTranscriptOnly === true,
+    isApiErrorMessage: o.isApiErrorMessage === true,
+    role: str(message?.role),
+    messageId: str(message?.id),
+    requestId: str(o.requestId),
+    model: str(message?.model),
+    usage: readUsage(message?.usage),
+    blocks,
+    contentIsString,
+    toolUseResultChars: o.toolUseResult === undefined ? 0 : jsonChars(o.toolUseResult),
+    leafUuid: str(o.leafUuid),
+  };
+}
+
+/**
+ * Finds where each top-level JSON value in `text` ends, for lines holding several records glued
+ * together. Returns undefined when the text is not a plain sequence of objects/arrays.
+ */
+export function splitGluedRecords(text: string): string[] | undefined {
+  const parts: string[] = [];
+  let depth = 0;
+  let inString = false;
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) {
+      if (depth === 0) return undefined;
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      if (depth < 0) return undefined;
+      if (depth === 0) parts.push(text.slice(start, i + 1));
+    } else if (depth === 0 && c !== 0x20 && c !== 0x09 && c !== 0x0d) {
+      return undefined;
+    }
+  }
+  return depth === 0 && parts.length > 1 ? parts : undefined;
+}
+
+/** Parses one physical line. Never throws. */
+export function parseLine(bytes: Buffer, line: number): ParsedLine {
+  if (bytes.length === 0) return { status: 'blank', entries: [] };
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') return { status: 'blank', entries: [] };
+  try {
+    const entry = toEntry(JSON.parse(text), line, 0);
+    return entry ? { status: 'entry', entries: [entry] } : { status: 'malformed', entries: [], error: 'not a JSON object' };
+  } catch (error) {
+    const parts = splitGluedRecords(text);
+    if (parts) {
+      try {
+        const entries = parts.map((part, i) => toEntry(JSON.parse(part), line, i));
+        if (entries.every((e): e is SessionEntry => e !== undefined)) return { status: 'glued', entries };
+      } catch {
+        // fall through: malformed
+      }
+    }
+    return { status: 'malformed', entries: [], error: (error as Error).message };
+  }
+}
+
+/** Parses one line to its full JSON value(s), for consumers that need the payload. */
+export function parseRecords(bytes: Buffer): unknown[] {
+  const text = bytes.toString('utf8');
+  try {
+    return [JSON.parse(text)];
+  } catch {
+    const parts = splitGluedRecords(text);
+    if (!parts) return [];
+    try {
+      return parts.map((part) => JSON.parse(part));
+    } catch {
+      return [];
+    }
+  }
+}

@@ -1,0 +1,95 @@
+// Streams a file as physical lines of raw bytes. A line is everything up to (not including) a
+// '\n'; the final line may lack one, and that fact is kept so a file can be written back exactly.
+
+import { open } from 'node:fs/promises';
+import { fromSystemError } from '../errors.js';
+
+export interface RawLine {
+  /** 0-based physical line number. */
+  index: number;
+  /** Byte offset of the line's first byte in the file. */
+  offset: number;
+  /** The line's bytes without its terminating '\n' (a '\r' before it stays part of the line). */
+  bytes: Buffer;
+  /** False only for a last line that has no '\n' after it. */
+  terminated: boolean;
+}
+
+const CHUNK_BYTES = 4 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+/**
+ * Yields every physical line of a file. Lines are views into the chunks read (no copy), except a
+ * line that spans chunks, which is joined once. An empty file yields nothing; a file ending in
+ * '\n' yields no extra empty line.
+ */
+export async function* readRawLines(path: string, chunkBytes = CHUNK_BYTES): AsyncGenerator<RawLine> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    throw fromSystemError(error, path);
+  }
+  try {
+    let index = 0;
+    let fileOffset = 0; // offset of the first byte of `pending`
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(chunkBytes);
+      let bytesRead: number;
+      try {
+        ({ bytesRead } = await handle.read(chunk, 0, chunkBytes, null));
+      } catch (error) {
+        throw fromSystemError(error, path);
+      }
+      if (bytesRead === 0) break;
+      const data = bytesRead === chunkBytes ? chunk : chunk.subarray(0, bytesRead);
+      let start = 0;
+      for (;;) {
+        const end = data.indexOf(NEWLINE, start);
+        if (end < 0) break;
+        let bytes: Buffer;
+        if (pendingBytes > 0) {
+          pending.push(data.subarray(start, end));
+          bytes = Buffer.concat(pending, pendingBytes + end - start);
+          pending = [];
+          pendingBytes = 0;
+        } else {
+          bytes = data.subarray(start, end);
+        }
+        yield { index: index++, offset: fileOffset, bytes, terminated: true };
+        fileOffset += bytes.length + 1;
+        start = end + 1;
+      }
+      if (start < data.length) {
+        // Copy the tail so the chunk it came from is not kept alive by a long line in the making.
+        const tail = Buffer.from(data.subarray(start));
+        pending.push(tail);
+        pendingBytes += tail.length;
+      }
+    }
+    if (pendingBytes > 0) {
+      const bytes = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
+      yield { index, offset: fileOffset, bytes, terminated: false };
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Splits an in-memory buffer into physical lines, with the same rules as readRawLines. */
+export function splitRawLines(data: Buffer): RawLine[] {
+  const lines: RawLine[] = [];
+  let start = 0;
+  while (start < data.length) {
+    const end = data.indexOf(NEWLINE, start);
+    if (end < 0) {
+      lines.push({ index: lines.length, offset: start, bytes: data.subarray(start), terminated: false });
+      break;
+    }
+    lines.push({ index: lines.length, offset: start, bytes: data.subarray(start, end), terminated: true });
+    start = end + 1;
+  }
+  return lines;
+}
