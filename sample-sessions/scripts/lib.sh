@@ -10,7 +10,8 @@ new_project() { # <dir>
   mkdir -p "$1"
 }
 
-git_init_commit() { # <dir> <message>
+git_init_commit() { # <dir> <message>   (also pins every file's mtime, which `ls -l` output shows)
+  find "$1" -exec touch -h -d "2026-03-02T09:00:00Z" {} +
   ( cd "$1" && git init -q -b main \
       && git config user.name "$GIT_AUTHOR_NAME" && git config user.email "$GIT_AUTHOR_EMAIL" \
       && git config commit.gpgsign false \

@@ -1,0 +1,93 @@
+// Where the tokens of a session go: the messages Claude Code would send on resume, counted by
+// kind of content and by the tool whose results they are.
+
+import type { Session } from '../session/session.js';
+import type { SessionEntry } from '../session/entry.js';
+import { readRecord, contentBlocks, type JsonObject } from '../session/payload.js';
+import { countTokens } from './counter.js';
+import { imageTokens } from './image.js';
+
+export type TokenKind = 'userText' | 'assistantText' | 'thinking' | 'toolUseInput' | 'toolResult' | 'image';
+
+export interface TokenBreakdown {
+  total: number;
+  byKind: Record<TokenKind, number>;
+  byTool: Record<string, number>;
+  /** Tokens of each sent entry, in order (for calibration against the log's usage). */
+  perEntry: { entry: SessionEntry; tokens: number }[];
+}
+
+export function emptyByKind(): Record<TokenKind, number> {
+  return { userText: 0, assistantText: 0, thinking: 0, toolUseInput: 0, toolResult: 0, image: 0 };
+}
+
+function imageData(block: JsonObject): string | undefined {
+  const source = block.source as JsonObject | undefined;
+  return typeof source?.data === 'string' ? source.data : undefined;
+}
+
+/** Tokens of a tool_result's content: text parts as text, image parts by their size. */
+export function toolResultTokens(content: unknown): { text: number; image: number } {
+  if (typeof content === 'string') return { text: countTokens(content), image: 0 };
+  let text = 0;
+  let image = 0;
+  if (Array.isArray(content)) {
+    for (const part of content as JsonObject[]) {
+      if (!part || typeof part !== 'object') continue;
+      if (part.type === 'text' && typeof part.text === 'string') text += countTokens(part.text);
+      else if (part.type === 'image') image += imageTokens(imageData(part));
+      else text += countTokens(JSON.stringify(part));
+    }
+  }
+  return { text, image };
+}
+
+export function tokenBreakdown(session: Session, entries: SessionEntry[] = session.conversation.sentMessages): TokenBreakdown {
+  const byKind = emptyByKind();
+  const byTool: Record<string, number> = {};
+  const perEntry: TokenBreakdown['perEntry'] = [];
+  const toolNames = new Map<string, string>();
+  for (const pair of session.conversation.toolPairs) if (pair.name) toolNames.set(pair.id, pair.name);
+
+  for (const entry of entries) {
+    let entryTokens = 0;
+    const add = (kind: TokenKind, n: number) => {
+      byKind[kind] += n;
+      entryTokens += n;
+    };
+    const isAssistant = entry.type === 'assistant';
+    for (const block of contentBlocks(readRecord(session, entry))) {
+      switch (block.type) {
+        case 'text':
+          add(isAssistant ? 'assistantText' : 'userText', countTokens(typeof block.text === 'string' ? block.text : ''));
+          break;
+        case 'thinking':
+          add('thinking', countTokens(typeof block.thinking === 'string' ? block.thinking : ''));
+          break;
+        case 'redacted_thinking':
+          add('thinking', countTokens(typeof block.data === 'string' ? block.data : ''));
+          break;
+        case 'tool_use':
+        case 'server_tool_use':
+          add('toolUseInput', countTokens(JSON.stringify(block.input ?? {})));
+          break;
+        case 'tool_result': {
+          const { text, image } = toolResultTokens(block.content);
+          add('toolResult', text);
+          add('image', image);
+          const name = toolNames.get(String(block.tool_use_id)) ?? 'unknown';
+          byTool[name] = (byTool[name] ?? 0) + text + image;
+          break;
+        }
+        case 'image':
+          add('image', imageTokens(imageData(block)));
+          break;
+        default:
+          add(isAssistant ? 'assistantText' : 'userText', countTokens(JSON.stringify(block)));
+      }
+    }
+    perEntry.push({ entry, tokens: entryTokens });
+  }
+  const total = Object.values(byKind).reduce((a, b) => a + b, 0);
+  return { total, byKind, byTool, perEntry };
+}
