@@ -190,7 +190,8 @@ export function buildConversation(lines: SessionLine[]): Conversation {
   for (const line of lines) for (const entry of line.entries) entries.push(entry);
 
   const byUuid = new Map<string, SessionEntry>();
-  for (const entry of entries) if (entry.uuid && !byUuid.has(entry.uuid)) byUuid.set(entry.uuid, entry);
+  // The last record with a uuid wins, as in a Map filled in file order (a resumed session may rewrite a line).
+  for (const entry of entries) if (entry.uuid) byUuid.set(entry.uuid, entry);
 
   const { responses, responseOf } = groupResponses(entries);
   const pairs = pairTools(entries);

@@ -36,13 +36,18 @@ export interface MessageText {
 export function sentTexts(session: Session): MessageText[] {
   const texts: MessageText[] = [];
   for (const entry of session.conversation.sentMessages) {
-    const role = entry.type === 'assistant' ? 'assistant' : 'user';
     if (!entry.blocks.some((b) => b.type === 'text')) continue;
-    for (const block of contentBlocks(readRecord(session, entry))) {
-      if (block.type === 'text' && typeof block.text === 'string') {
-        texts.push({ role, text: block.text, uuid: entry.uuid, line: entry.line });
-      }
-    }
+    texts.push(...textsOfRecord(readRecord(session, entry), entry));
+  }
+  return texts;
+}
+
+/** The texts of one user or assistant record (see sentTexts). */
+export function textsOfRecord(record: JsonObject, entry: SessionEntry): MessageText[] {
+  const role = entry.type === 'assistant' ? 'assistant' : 'user';
+  const texts: MessageText[] = [];
+  for (const block of contentBlocks(record)) {
+    if (block.type === 'text' && typeof block.text === 'string') texts.push({ role, text: block.text, uuid: entry.uuid, line: entry.line });
   }
   return texts;
 }

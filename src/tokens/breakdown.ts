@@ -42,52 +42,63 @@ export function toolResultTokens(content: unknown): { text: number; image: numbe
   return { text, image };
 }
 
-export function tokenBreakdown(session: Session, entries: SessionEntry[] = session.conversation.sentMessages): TokenBreakdown {
-  const byKind = emptyByKind();
-  const byTool: Record<string, number> = {};
-  const perEntry: TokenBreakdown['perEntry'] = [];
-  const toolNames = new Map<string, string>();
-  for (const pair of session.conversation.toolPairs) if (pair.name) toolNames.set(pair.id, pair.name);
+export function newBreakdown(): TokenBreakdown {
+  return { total: 0, byKind: emptyByKind(), byTool: {}, perEntry: [] };
+}
 
-  for (const entry of entries) {
-    let entryTokens = 0;
-    const add = (kind: TokenKind, n: number) => {
-      byKind[kind] += n;
-      entryTokens += n;
-    };
-    const isAssistant = entry.type === 'assistant';
-    for (const block of contentBlocks(readRecord(session, entry))) {
-      switch (block.type) {
-        case 'text':
-          add(isAssistant ? 'assistantText' : 'userText', countTokens(typeof block.text === 'string' ? block.text : ''));
-          break;
-        case 'thinking':
-          add('thinking', countTokens(typeof block.thinking === 'string' ? block.thinking : ''));
-          break;
-        case 'redacted_thinking':
-          add('thinking', countTokens(typeof block.data === 'string' ? block.data : ''));
-          break;
-        case 'tool_use':
-        case 'server_tool_use':
-          add('toolUseInput', countTokens(JSON.stringify(block.input ?? {})));
-          break;
-        case 'tool_result': {
-          const { text, image } = toolResultTokens(block.content);
-          add('toolResult', text);
-          add('image', image);
-          const name = toolNames.get(String(block.tool_use_id)) ?? 'unknown';
-          byTool[name] = (byTool[name] ?? 0) + text + image;
-          break;
-        }
-        case 'image':
-          add('image', imageTokens(imageData(block)));
-          break;
-        default:
-          add(isAssistant ? 'assistantText' : 'userText', countTokens(JSON.stringify(block)));
+/** Tool names by tool_use id, for attributing results to their tool. */
+export function toolNamesOf(session: Session): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const pair of session.conversation.toolPairs) if (pair.name) names.set(pair.id, pair.name);
+  return names;
+}
+
+/** Adds the tokens of one user or assistant record to a breakdown. */
+export function addRecordTokens(into: TokenBreakdown, entry: SessionEntry, record: JsonObject, toolNames: Map<string, string>): number {
+  let entryTokens = 0;
+  const add = (kind: TokenKind, n: number) => {
+    into.byKind[kind] += n;
+    entryTokens += n;
+  };
+  const isAssistant = entry.type === 'assistant';
+  for (const block of contentBlocks(record)) {
+    switch (block.type) {
+      case 'text':
+        add(isAssistant ? 'assistantText' : 'userText', countTokens(typeof block.text === 'string' ? block.text : ''));
+        break;
+      case 'thinking':
+        add('thinking', countTokens(typeof block.thinking === 'string' ? block.thinking : ''));
+        break;
+      case 'redacted_thinking':
+        add('thinking', countTokens(typeof block.data === 'string' ? block.data : ''));
+        break;
+      case 'tool_use':
+      case 'server_tool_use':
+        add('toolUseInput', countTokens(JSON.stringify(block.input ?? {})));
+        break;
+      case 'tool_result': {
+        const { text, image } = toolResultTokens(block.content);
+        add('toolResult', text);
+        add('image', image);
+        const name = toolNames.get(String(block.tool_use_id)) ?? 'unknown';
+        into.byTool[name] = (into.byTool[name] ?? 0) + text + image;
+        break;
       }
+      case 'image':
+        add('image', imageTokens(imageData(block)));
+        break;
+      default:
+        add(isAssistant ? 'assistantText' : 'userText', countTokens(JSON.stringify(block)));
     }
-    perEntry.push({ entry, tokens: entryTokens });
   }
-  const total = Object.values(byKind).reduce((a, b) => a + b, 0);
-  return { total, byKind, byTool, perEntry };
+  into.total += entryTokens;
+  into.perEntry.push({ entry, tokens: entryTokens });
+  return entryTokens;
+}
+
+export function tokenBreakdown(session: Session, entries: SessionEntry[] = session.conversation.sentMessages): TokenBreakdown {
+  const breakdown = newBreakdown();
+  const toolNames = toolNamesOf(session);
+  for (const entry of entries) addRecordTokens(breakdown, entry, readRecord(session, entry), toolNames);
+  return breakdown;
 }

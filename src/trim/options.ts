@@ -1,0 +1,68 @@
+// What a trim may do, with the defaults a user gets without flags.
+
+export interface TrimOptions {
+  /** Tool results (and large tool inputs) longer than this many characters are stubbed. */
+  threshold: number;
+  /** Keep the lines before the last compaction boundary. */
+  keepHistory: boolean;
+  /** Replace images the user pasted with a stub too. */
+  stripUserImages: boolean;
+  /** After the lossless passes, evict whole episodes until the session fits this many tokens. */
+  budget?: number;
+  /** Error results longer than this keep only their head and tail. */
+  maxErrorChars: number;
+}
+
+export const DEFAULT_TRIM_OPTIONS: TrimOptions = {
+  threshold: 1000,
+  keepHistory: false,
+  stripUserImages: false,
+  maxErrorChars: 4000,
+};
+
+export function trimOptions(overrides: Partial<TrimOptions> = {}): TrimOptions {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  return { ...DEFAULT_TRIM_OPTIONS, ...defined };
+}
+
+/** The rules a trim applies, as counted in its report. */
+export type RemovalRule =
+  | 'thinkingBlocks'
+  | 'toolResultsStubbed'
+  | 'toolResultImages'
+  | 'userImages'
+  | 'toolInputsStubbed'
+  | 'errorsClipped'
+  | 'toolUseResultSidecars'
+  | 'emptiedLines'
+  | 'fileHistorySnapshots'
+  | 'queueOperations'
+  | 'progressLines'
+  | 'systemNoticeLines'
+  | 'linesBeforeBoundary'
+  | 'duplicateRecords'
+  | 'relinkedParents'
+  | 'usageRewritten';
+
+export type RemovalCounts = Record<RemovalRule, number>;
+
+export function emptyCounts(): RemovalCounts {
+  return {
+    thinkingBlocks: 0,
+    toolResultsStubbed: 0,
+    toolResultImages: 0,
+    userImages: 0,
+    toolInputsStubbed: 0,
+    errorsClipped: 0,
+    toolUseResultSidecars: 0,
+    emptiedLines: 0,
+    fileHistorySnapshots: 0,
+    queueOperations: 0,
+    progressLines: 0,
+    systemNoticeLines: 0,
+    linesBeforeBoundary: 0,
+    duplicateRecords: 0,
+    relinkedParents: 0,
+    usageRewritten: 0,
+  };
+}

@@ -1,0 +1,161 @@
+// Pass 2, one record at a time: keep what carries understanding, stub what the environment can
+// give back, drop what the API never sees. Pure apart from `fileHolds`, which the caller injects.
+
+import type { TrimOptions, RemovalCounts } from './options.js';
+import { stubToolText, stubImage, stubToolInput, clipError, isStub, type ToolCall } from './stubs.js';
+
+type Json = Record<string, unknown>;
+
+export interface StripContext {
+  options: TrimOptions;
+  counts: RemovalCounts;
+  /** Tool calls seen so far, by id: their results come later in the file. */
+  calls: Map<string, ToolCall>;
+  /** True when the file at `path` on disk contains `text` (so a large input can be stubbed). */
+  fileHolds: (path: string, text: string) => boolean;
+}
+
+/** Tools whose results are the model's own understanding (subagent reports, plans, answers): never stubbed. */
+const KEEP_RESULTS = new Set(['Task', 'Agent', 'TodoWrite', 'TodoRead', 'ExitPlanMode', 'AskUserQuestion', 'TaskCreate', 'TaskUpdate', 'TaskList', 'TaskGet']);
+
+const SUMMARY_INPUT_KEYS = ['file_path', 'notebook_path', 'path', 'pattern', 'command', 'url', 'query', 'glob', 'offset', 'limit', 'bash_id', 'shell_id', 'description', 'subagent_type'];
+
+function summariseInput(input: unknown): Json {
+  const summary: Json = {};
+  if (!input || typeof input !== 'object') return summary;
+  for (const key of SUMMARY_INPUT_KEYS) {
+    const value = (input as Json)[key];
+    if (typeof value === 'string') summary[key] = value.length > 400 ? value.slice(0, 400) : value;
+    else if (typeof value === 'number') summary[key] = value;
+  }
+  return summary;
+}
+
+function textOfContent(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((p): p is Json => !!p && typeof p === 'object' && (p as Json).type === 'text')
+    .map((p) => (typeof p.text === 'string' ? p.text : ''))
+    .join('\n');
+}
+
+function stripToolResult(block: Json, ctx: StripContext): boolean {
+  const id = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
+  const call = ctx.calls.get(id);
+  if (call && KEEP_RESULTS.has(call.name)) return false;
+  const isError = block.is_error === true;
+  const content = block.content;
+  let changed = false;
+  let parts: unknown[] | undefined = Array.isArray(content) ? content : undefined;
+
+  // Images inside results (Read of a PNG, screenshots from MCP tools) can be fetched again.
+  if (parts && parts.some((p) => (p as Json)?.type === 'image')) {
+    parts = parts.map((p) => {
+      const part = p as Json;
+      if (part?.type !== 'image') return p;
+      const source = part.source as Json | undefined;
+      ctx.counts.toolResultImages++;
+      changed = true;
+      return { type: 'text', text: stubImage(call, typeof source?.media_type === 'string' ? source.media_type : undefined, typeof source?.data === 'string' ? source.data.length : 0) };
+    });
+  }
+
+  const text = parts ? textOfContent(parts) : textOfContent(content);
+  if (isError) {
+    if (text.length > ctx.options.maxErrorChars) {
+      block.content = clipError(text, ctx.options.maxErrorChars);
+      ctx.counts.errorsClipped++;
+      return true;
+    }
+  } else if (text.length > ctx.options.threshold && !isStub(text)) {
+    const stub = stubToolText(call, text, isError);
+    if (stub.length < text.length) {
+      const images = parts ? parts.filter((p) => (p as Json)?.type === 'text' && isStub(String((p as Json).text))) : [];
+      block.content = images.length > 0 ? [{ type: 'text', text: stub }, ...images] : stub;
+      ctx.counts.toolResultsStubbed++;
+      return true;
+    }
+  }
+  if (changed) block.content = parts;
+  return changed;
+}
+
+function stubInputField(input: Json, field: string, path: string | undefined, ctx: StripContext): boolean {
+  const value = input[field];
+  if (typeof value !== 'string' || value.length <= ctx.options.threshold || isStub(value) || !path) return false;
+  if (!ctx.fileHolds(path, value)) return false;
+  input[field] = stubToolInput(field, value, path);
+  ctx.counts.toolInputsStubbed++;
+  return true;
+}
+
+function stripToolUse(block: Json, ctx: StripContext): boolean {
+  const name = typeof block.name === 'string' ? block.name : 'unknown';
+  const input = block.input && typeof block.input === 'object' ? (block.input as Json) : {};
+  if (typeof block.id === 'string') ctx.calls.set(block.id, { name, input: summariseInput(input) });
+  const path = typeof input.file_path === 'string' ? input.file_path : typeof input.notebook_path === 'string' ? input.notebook_path : undefined;
+  switch (name) {
+    case 'Write':
+      return stubInputField(input, 'content', path, ctx);
+    case 'Edit':
+      return stubInputField(input, 'new_string', path, ctx);
+    case 'NotebookEdit':
+      return stubInputField(input, 'new_source', path, ctx);
+    case 'MultiEdit': {
+      let changed = false;
+      if (Array.isArray(input.edits)) for (const edit of input.edits as Json[]) if (edit && typeof edit === 'object') changed = stubInputField(edit, 'new_string', path, ctx) || changed;
+      return changed;
+    }
+    default:
+      return false;
+  }
+}
+
+export interface StripResult {
+  changed: boolean;
+  /** The record has nothing left to send: drop the line and re-link its children. */
+  emptied: boolean;
+}
+
+/** Strips one user or assistant record in place. */
+export function stripMessageRecord(record: Json, ctx: StripContext): StripResult {
+  let changed = false;
+  if (record.toolUseResult !== undefined) {
+    delete record.toolUseResult;
+    ctx.counts.toolUseResultSidecars++;
+    changed = true;
+  }
+  const message = record.message as Json | undefined;
+  if (!message || !Array.isArray(message.content)) return { changed, emptied: false };
+  const kept: unknown[] = [];
+  for (const item of message.content) {
+    const block = item as Json;
+    switch (block?.type) {
+      case 'thinking':
+      case 'redacted_thinking':
+        // Signed: a thinking block cannot be shortened, only removed whole.
+        ctx.counts.thinkingBlocks++;
+        changed = true;
+        continue;
+      case 'tool_result':
+        changed = stripToolResult(block, ctx) || changed;
+        break;
+      case 'tool_use':
+        changed = stripToolUse(block, ctx) || changed;
+        break;
+      case 'image':
+        if (ctx.options.stripUserImages && record.type === 'user') {
+          const source = block.source as Json | undefined;
+          kept.push({ type: 'text', text: stubImage(undefined, typeof source?.media_type === 'string' ? source.media_type : undefined, typeof source?.data === 'string' ? source.data.length : 0) });
+          ctx.counts.userImages++;
+          changed = true;
+          continue;
+        }
+        break;
+    }
+    kept.push(item);
+  }
+  message.content = kept;
+  return { changed, emptied: kept.length === 0 };
+}

@@ -1,0 +1,128 @@
+// The short, informative text that replaces a bulky tool result: what was there, how big it
+// was, and how to get it back. Pure functions of the tool call and its result.
+
+export interface ToolCall {
+  name: string;
+  /** The call's input, kept only in summary form (paths, commands, patterns, urls). */
+  input: Record<string, unknown>;
+}
+
+const MAX_INPUT_CHARS = 160;
+const HEAD_LINES = 3;
+const TAIL_LINES = 3;
+const MAX_STUB_LINE = 200;
+
+export function formatSize(chars: number): string {
+  if (chars < 1024) return `${chars} chars`;
+  const kb = chars / 1024;
+  return kb < 1024 ? `${kb < 10 ? kb.toFixed(1) : Math.round(kb)} KB` : `${(kb / 1024).toFixed(1)} MB`;
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+function str(input: Record<string, unknown>, key: string): string | undefined {
+  const v = input[key];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return text.endsWith('\n') ? n - 1 : n;
+}
+
+function clipLine(line: string): string {
+  return line.length <= MAX_STUB_LINE ? line : `${line.slice(0, MAX_STUB_LINE - 1)}…`;
+}
+
+/** First and last lines of a text, for command output. */
+function headAndTail(text: string): string {
+  const lines = text.replace(/\s+$/, '').split('\n');
+  if (lines.length <= HEAD_LINES + TAIL_LINES) return lines.map(clipLine).join('\n');
+  return [...lines.slice(0, HEAD_LINES).map(clipLine), `… ${lines.length - HEAD_LINES - TAIL_LINES} lines elided …`, ...lines.slice(-TAIL_LINES).map(clipLine)].join('\n');
+}
+
+/** Paths listed in a search result, one per line (Glob, Grep files mode, LS). */
+function listedPaths(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('Found ') && !l.startsWith('(Results are truncated'));
+}
+
+/** Bash results of failed commands begin with "Exit code N". */
+export function exitStatus(text: string, isError: boolean): number | undefined {
+  const m = /^(?:Error: )?Exit code (\d+)/.exec(text);
+  if (m) return Number(m[1]);
+  return isError ? undefined : 0;
+}
+
+/** The stub for a tool result's text, or undefined when the result must stay whole. */
+export function stubToolText(call: ToolCall | undefined, text: string, isError: boolean): string {
+  const name = call?.name ?? 'unknown tool';
+  const input = call?.input ?? {};
+  const size = `${lineCount(text)} lines / ${formatSize(text.length)}`;
+  const path = str(input, 'file_path') ?? str(input, 'notebook_path') ?? str(input, 'path');
+  switch (name) {
+    case 'Read':
+    case 'NotebookRead':
+      return `[cmv: ${name} ${path ?? '(file)'}${input.offset !== undefined ? ` from line ${String(input.offset)}` : ''}, ${size} elided; re-read if needed]`;
+    case 'Bash':
+    case 'BashOutput':
+    case 'KillShell':
+    case 'KillBash': {
+      const command = str(input, 'command') ?? str(input, 'bash_id') ?? str(input, 'shell_id') ?? '';
+      const status = exitStatus(text, isError);
+      const statusText = status === undefined ? 'failed' : `exit ${status}`;
+      return `[cmv: ${name} \`${clip(command, MAX_INPUT_CHARS)}\` ${statusText}, ${size} of output elided; first and last lines:]\n${headAndTail(text)}`;
+    }
+    case 'Grep': {
+      const pattern = str(input, 'pattern') ?? '';
+      const where = path ? ` in ${path}` : '';
+      const paths = listedPaths(text);
+      const count = /^Found (\d+)/.exec(text)?.[1] ?? String(paths.length);
+      return `[cmv: Grep "${clip(pattern, MAX_INPUT_CHARS)}"${where}, ${count} matches / ${formatSize(text.length)} elided; first: ${paths.slice(0, 3).map((p) => clip(p, 120)).join(', ')}; search again if needed]`;
+    }
+    case 'Glob':
+    case 'LS': {
+      const pattern = str(input, 'pattern') ?? path ?? '';
+      const paths = listedPaths(text);
+      return `[cmv: ${name} ${clip(pattern, MAX_INPUT_CHARS)}, ${paths.length} paths / ${formatSize(text.length)} elided; first: ${paths.slice(0, 3).map((p) => clip(p, 120)).join(', ')}; list again if needed]`;
+    }
+    case 'WebFetch':
+      return `[cmv: WebFetch ${clip(str(input, 'url') ?? '', MAX_INPUT_CHARS)}, ${size} elided; fetch again if needed]`;
+    case 'WebSearch':
+      return `[cmv: WebSearch "${clip(str(input, 'query') ?? '', MAX_INPUT_CHARS)}", ${size} of results elided; search again if needed]`;
+    default: {
+      const first = text.split('\n').find((l) => l.trim() !== '') ?? '';
+      return `[cmv: ${name}${path ? ` ${path}` : ''} result, ${size} elided; first line: ${clip(first, 160)}]`;
+    }
+  }
+}
+
+export function stubImage(call: ToolCall | undefined, mediaType: string | undefined, base64Chars: number): string {
+  const path = call ? str(call.input, 'file_path') : undefined;
+  const kind = mediaType ? mediaType.replace('image/', '').toUpperCase() : 'image';
+  return `[cmv: ${kind} image${path ? ` from ${path}` : ''}, ${formatSize(Math.round((base64Chars * 3) / 4))} elided${path ? '; re-read it if needed' : ''}]`;
+}
+
+/** The stub for a large tool input (Write content, Edit strings) whose result the file on disk holds. */
+export function stubToolInput(field: string, value: string, path: string): string {
+  return `[cmv: ${field} of ${lineCount(value)} lines / ${formatSize(value.length)} elided; ${path} holds it on disk]`;
+}
+
+/** Long error results keep their head and tail: the message is the part that carries meaning. */
+export function clipError(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const half = Math.floor(maxChars / 2);
+  return `${text.slice(0, half)}\n[cmv: ${formatSize(text.length - 2 * half)} of error output elided]\n${text.slice(-half)}`;
+}
+
+/** True for text cmv wrote itself, so a second trim leaves it alone. */
+export function isStub(text: string): boolean {
+  return text.startsWith('[cmv: ');
+}

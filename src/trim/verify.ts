@@ -1,0 +1,168 @@
+// `cmv verify`: the proof that a trimmed log lost nothing Claude Code would send. Every user and
+// assistant text of the original's resumed conversation must appear verbatim and in order in the
+// trimmed one, every tool call of it must still be paired, and the file must be structurally sound.
+
+import { createHash } from 'node:crypto';
+import type { Session } from '../session/session.js';
+import { sentTexts, type MessageText } from '../session/payload.js';
+import { isConversational } from '../session/conversation.js';
+
+export interface TextDigest {
+  role: 'user' | 'assistant';
+  hash: string;
+  chars: number;
+  /** The first characters, to say which text went missing. */
+  preview: string;
+  line: number;
+}
+
+export interface OriginalFacts {
+  texts: TextDigest[];
+  /** Tool ids paired on the original's resumed path. */
+  pairedToolIds: string[];
+  /** Tool ids already unpaired in the original: not a fault of the trim. */
+  unpairedToolIds: string[];
+  /** Entries whose parent was already missing in the original (partial logs). */
+  danglingUuids: string[];
+}
+
+export type FaultKind =
+  | 'missing-text'
+  | 'text-out-of-order'
+  | 'unpaired-tool-use'
+  | 'unpaired-tool-result'
+  | 'broken-pair'
+  | 'dangling-parent'
+  | 'chain-break'
+  | 'empty-message'
+  | 'duplicate-uuid'
+  | 'mixed-session-ids'
+  | 'malformed-line';
+
+export interface Fault {
+  kind: FaultKind;
+  message: string;
+  line?: number;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  texts: { user: { total: number; kept: number }; assistant: { total: number; kept: number } };
+  toolPairs: { total: number; intact: number };
+  faults: Fault[];
+}
+
+export function digestText(text: MessageText): TextDigest {
+  return {
+    role: text.role,
+    hash: createHash('sha1').update(text.text).digest('hex'),
+    chars: text.text.length,
+    preview: text.text.replace(/\s+/g, ' ').slice(0, 60),
+    line: text.line,
+  };
+}
+
+export function originalFacts(session: Session): OriginalFacts {
+  const c = session.conversation;
+  const onPath = new Set(c.activePath);
+  return {
+    texts: sentTexts(session).map(digestText),
+    pairedToolIds: c.toolPairs.filter((p) => onPath.has(p.use)).map((p) => p.id),
+    unpairedToolIds: [...c.unpairedToolUses, ...c.unpairedToolResults].map((t) => t.id),
+    danglingUuids: c.danglingParents.map((e) => e.uuid ?? ''),
+  };
+}
+
+/** Structural faults of a log on its own: what Claude Code would silently drop or misread. */
+export function structuralFaults(session: Session, inherited: Pick<OriginalFacts, 'unpairedToolIds' | 'danglingUuids'> = { unpairedToolIds: [], danglingUuids: [] }): Fault[] {
+  const c = session.conversation;
+  const faults: Fault[] = [];
+  const inheritedUnpaired = new Set(inherited.unpairedToolIds);
+  const inheritedDangling = new Set(inherited.danglingUuids);
+  for (const line of session.lines) {
+    if (line.status === 'malformed' || line.status === 'glued') faults.push({ kind: 'malformed-line', message: `line ${line.index + 1} is not one JSON record`, line: line.index + 1 });
+  }
+  for (const use of c.unpairedToolUses) {
+    if (!inheritedUnpaired.has(use.id)) faults.push({ kind: 'unpaired-tool-use', message: `tool call ${use.id} has no result`, line: use.entry.line + 1 });
+  }
+  for (const result of c.unpairedToolResults) {
+    if (!inheritedUnpaired.has(result.id)) faults.push({ kind: 'unpaired-tool-result', message: `tool result ${result.id} answers no call`, line: result.entry.line + 1 });
+  }
+  for (const entry of c.danglingParents) {
+    if (!inheritedDangling.has(entry.uuid ?? '')) faults.push({ kind: 'dangling-parent', message: `parent ${entry.parentUuid} of ${entry.uuid} is not in the file`, line: entry.line + 1 });
+  }
+  const seen = new Set<string>();
+  const sessionIds = new Set<string>();
+  let conversationalSeen = false;
+  for (const entry of c.entries) {
+    if (entry.uuid) {
+      if (seen.has(entry.uuid)) faults.push({ kind: 'duplicate-uuid', message: `uuid ${entry.uuid} appears twice`, line: entry.line + 1 });
+      seen.add(entry.uuid);
+    }
+    if (entry.sessionId && !entry.isSidechain) sessionIds.add(entry.sessionId);
+    if (isConversational(entry) && !entry.isSidechain) {
+      const isEmpty = entry.blocks.length === 0 || (entry.contentIsString && entry.blocks[0].chars === 0);
+      if (isEmpty) faults.push({ kind: 'empty-message', message: `${entry.type} message ${entry.uuid} has no content`, line: entry.line + 1 });
+      // A null parent after the first message makes Claude Code drop everything before it.
+      if (entry.parentUuid === null && conversationalSeen && !entry.isCompactSummary) {
+        faults.push({ kind: 'chain-break', message: `${entry.type} message ${entry.uuid} starts a new chain mid-file`, line: entry.line + 1 });
+      }
+      conversationalSeen = true;
+    }
+    if (entry.type === 'system' && entry.subtype === 'compact_boundary') conversationalSeen = false;
+  }
+  if (sessionIds.size > 1) faults.push({ kind: 'mixed-session-ids', message: `the file holds ${sessionIds.size} session ids: ${[...sessionIds].join(', ')}` });
+  return faults;
+}
+
+/** Checks a trimmed log against facts taken from its original. */
+export function verifyAgainst(original: OriginalFacts, trimmed: Session, originalSessionIds = 1): VerifyReport {
+  const faults: Fault[] = [];
+  const trimmedTexts = sentTexts(trimmed).map(digestText);
+  // Each original text must be found in order: a subsequence match over the trimmed texts.
+  const kept = { user: 0, assistant: 0 };
+  const total = { user: 0, assistant: 0 };
+  let cursor = 0;
+  for (const text of original.texts) {
+    total[text.role]++;
+    let found = -1;
+    for (let i = cursor; i < trimmedTexts.length; i++) {
+      if (trimmedTexts[i].hash === text.hash && trimmedTexts[i].role === text.role) {
+        found = i;
+        break;
+      }
+    }
+    if (found >= 0) {
+      kept[text.role]++;
+      cursor = found + 1;
+    } else {
+      const elsewhere = trimmedTexts.some((t) => t.hash === text.hash);
+      faults.push({
+        kind: elsewhere ? 'text-out-of-order' : 'missing-text',
+        message: `${text.role} text from line ${text.line + 1} ${elsewhere ? 'is out of order' : 'is missing'}: "${text.preview}"`,
+        line: text.line + 1,
+      });
+    }
+  }
+  const c = trimmed.conversation;
+  const onPath = new Set(c.activePath);
+  const intactIds = new Set(c.toolPairs.filter((p) => onPath.has(p.use) && onPath.has(p.result)).map((p) => p.id));
+  let intact = 0;
+  for (const id of original.pairedToolIds) {
+    if (intactIds.has(id)) intact++;
+    else faults.push({ kind: 'broken-pair', message: `tool call ${id} is no longer paired with its result on the resumed path` });
+  }
+  const structural = structuralFaults(trimmed, original).filter((f) => !(f.kind === 'mixed-session-ids' && originalSessionIds > 1));
+  faults.push(...structural);
+  return {
+    ok: faults.length === 0,
+    texts: { user: { total: total.user, kept: kept.user }, assistant: { total: total.assistant, kept: kept.assistant } },
+    toolPairs: { total: original.pairedToolIds.length, intact },
+    faults,
+  };
+}
+
+export function verifySessions(original: Session, trimmed: Session): VerifyReport {
+  const ids = new Set(original.conversation.entries.filter((e) => e.sessionId && !e.isSidechain).map((e) => e.sessionId));
+  return verifyAgainst(originalFacts(original), trimmed, ids.size);
+}
