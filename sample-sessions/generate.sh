@@ -58,8 +58,10 @@ for name in "${NAMES[@]}"; do
   side="$(dirname "$(ls "$rd"/home/.claude/projects/*/"$sid.jsonl")")/$sid"
   if [ -d "$side" ]; then
     mkdir -p "$HERE/$name"
-    for sub in subagents tool-results; do [ -d "$side/$sub" ] && cp -r "$side/$sub" "$HERE/$name/"; done
+    for sub in subagents tool-results; do if [ -d "$side/$sub" ]; then cp -r "$side/$sub" "$HERE/$name/"; fi; done
     rmdir "$HERE/$name" 2>/dev/null || true
   fi
+  chmod a+r "$HERE/$name.jsonl"   # the CLI writes 0600 files
+  if [ -d "$HERE/$name" ]; then chmod -R a+rX "$HERE/$name"; fi
   echo "== $name: $(wc -l <"$HERE/$name.jsonl") lines, $(wc -c <"$HERE/$name.jsonl") bytes -> sample-sessions/$name.jsonl$( [ -d "$HERE/$name" ] && echo " + $name/ ($(find "$HERE/$name" -type f | wc -l) files)")" >&2
 done

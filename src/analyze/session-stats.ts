@@ -47,7 +47,7 @@ export function sessionStats(session: Session): SessionStats {
   let assistant = 0;
   let toolUses = 0;
   let toolResults = 0;
-  for (const entry of c.entries) {
+  for (const entry of [...c.entries, ...c.gluedEntries]) {
     entries[entry.type] = (entries[entry.type] ?? 0) + 1;
     if (entry.type === 'user') user++;
     if (entry.type === 'assistant') assistant++;

@@ -45,7 +45,10 @@ export interface ToolEnd {
 }
 
 export interface Conversation {
+  /** Every record of the file's well-formed lines, in file order. */
   entries: SessionEntry[];
+  /** Records recovered from lines holding several glued together: reported, not part of the conversation. */
+  gluedEntries: SessionEntry[];
   byUuid: Map<string, SessionEntry>;
   responses: ResponseGroup[];
   responseOf: Map<SessionEntry, ResponseGroup>;
@@ -134,17 +137,50 @@ function pairTools(entries: SessionEntry[]): Pick<Conversation, 'toolPairs' | 'u
   return { toolPairs, unpairedToolUses, unpairedToolResults };
 }
 
+/** Claude Code's fallback for a parent missing from the file: an entry at most this much older. */
+const DANGLING_FALLBACK_MS = 5000;
+
+interface ChainIndex {
+  byUuid: Map<string, SessionEntry>;
+  /** Chain candidates (main-chain entries with a uuid and a timestamp), sorted by time. */
+  byTime: { entry: SessionEntry; ms: number }[];
+}
+
+/** Resolves a parent through progress lines, which Claude Code does not count as chain members. */
+function parentOf(entry: SessionEntry, index: ChainIndex): { parent?: SessionEntry; missing?: string } {
+  let parentUuid = entry.parentUuid;
+  const seen = new Set<string>();
+  while (typeof parentUuid === 'string' && !seen.has(parentUuid)) {
+    seen.add(parentUuid);
+    const parent = index.byUuid.get(parentUuid);
+    if (!parent) return { missing: parentUuid };
+    if (parent.type !== 'progress') return { parent };
+    parentUuid = parent.parentUuid;
+  }
+  return {};
+}
+
 /**
- * Walks parentUuid links from `start`. A missing parent falls back to the previous entry of the
- * same chain kind in file order, as Claude Code resumes such files unchanged; `stopAtBoundary`
- * ends the walk at a compact_boundary, otherwise its logicalParentUuid is followed.
+ * A parent missing from the file: Claude Code takes the closest entry at or before the child's
+ * time, at most 5 s older, not already on the chain; without one the chain ends there.
  */
-function walkChain(
-  start: SessionEntry,
-  byUuid: Map<string, SessionEntry>,
-  previousInFile: Map<SessionEntry, SessionEntry | undefined>,
-  stopAtBoundary: boolean,
-): SessionEntry[] {
+function danglingFallback(child: SessionEntry, index: ChainIndex, onChain: Set<SessionEntry>): SessionEntry | undefined {
+  const ms = child.timestamp ? Date.parse(child.timestamp) : NaN;
+  if (Number.isNaN(ms)) return undefined;
+  let best: SessionEntry | undefined;
+  for (const candidate of index.byTime) {
+    if (candidate.ms > ms) break;
+    if (ms - candidate.ms > DANGLING_FALLBACK_MS || candidate.entry === child || onChain.has(candidate.entry)) continue;
+    best = candidate.entry;
+  }
+  return best;
+}
+
+/**
+ * Walks parentUuid links from `start`, as Claude Code does on resume. `stopAtBoundary` ends the
+ * walk at a compact_boundary; otherwise its logicalParentUuid is followed (the logical history).
+ */
+function walkChain(start: SessionEntry, index: ChainIndex, stopAtBoundary: boolean): SessionEntry[] {
   const chain: SessionEntry[] = [];
   const seen = new Set<SessionEntry>();
   let current: SessionEntry | undefined = start;
@@ -153,12 +189,11 @@ function walkChain(
     chain.push(current);
     if (current.type === 'system' && current.subtype === 'compact_boundary') {
       if (stopAtBoundary || !current.logicalParentUuid) break;
-      current = byUuid.get(current.logicalParentUuid);
+      current = index.byUuid.get(current.logicalParentUuid);
       continue;
     }
-    const parent: string | null | undefined = current.parentUuid;
-    if (parent === null || parent === undefined) break;
-    current = byUuid.get(parent) ?? previousInFile.get(current);
+    const { parent, missing } = parentOf(current, index);
+    current = parent ?? (missing ? danglingFallback(current, index, seen) : undefined);
   }
   return chain.reverse();
 }
@@ -185,9 +220,36 @@ function withParallelSiblings(
   return [...included].sort((a, b) => a.line - b.line || a.record - b.record);
 }
 
+/** Leaf candidates: what Claude Code considers the end of a conversation. */
+const LEAF_TYPES = new Set(['user', 'assistant', 'attachment', 'system']);
+
+/**
+ * Whether Claude Code sends an entry of the resumed path to the API. It sends user and assistant
+ * messages and local command output, and drops assistant lines with nothing but blank text,
+ * thinking-only lines whose response has nothing else, lines whose every tool call lacks a
+ * result, and its own API-error placeholders.
+ */
+function isSent(entry: SessionEntry, responseOf: Map<SessionEntry, ResponseGroup>, resultOf: Map<string, SessionEntry>): boolean {
+  if (entry.type === 'system') return entry.subtype === 'local_command';
+  if (entry.type === 'user') return true;
+  if (entry.type !== 'assistant') return false;
+  if (entry.isApiErrorMessage && entry.model === '<synthetic>') return false;
+  if (entry.blocks.length > 0 && entry.blocks.every((b) => b.type === 'text' && b.blank)) return false;
+  const uses = entry.blocks.filter((b) => b.type === 'tool_use');
+  if (uses.length > 0 && uses.every((b) => !b.toolId || !resultOf.has(b.toolId))) return false;
+  if (entry.blocks.length > 0 && entry.blocks.every((b) => b.type === 'thinking' || b.type === 'redacted_thinking')) {
+    const group = responseOf.get(entry);
+    const others = group ? group.entries.some((e) => e !== entry && e.blocks.some((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking')) : false;
+    return others;
+  }
+  return true;
+}
+
 export function buildConversation(lines: SessionLine[]): Conversation {
+  // Claude Code skips a line that is not one JSON record, glued records included: so does the model.
   const entries: SessionEntry[] = [];
-  for (const line of lines) for (const entry of line.entries) entries.push(entry);
+  const gluedEntries: SessionEntry[] = [];
+  for (const line of lines) for (const entry of line.entries) (line.status === 'glued' ? gluedEntries : entries).push(entry);
 
   const byUuid = new Map<string, SessionEntry>();
   // The last record with a uuid wins, as in a Map filled in file order (a resumed session may rewrite a line).
@@ -202,32 +264,32 @@ export function buildConversation(lines: SessionLine[]): Conversation {
   const isSubagentTranscript = mainConversational.length === 0 && entries.some((e) => isConversational(e) && e.isSidechain);
   const onMainChain = (e: SessionEntry) => e.uuid !== undefined && (isSubagentTranscript || !e.isSidechain);
 
-  // The fallback for a dangling parent: the previous main-chain entry in file order.
-  const previousInFile = new Map<SessionEntry, SessionEntry | undefined>();
-  const danglingParents: SessionEntry[] = [];
-  let previous: SessionEntry | undefined;
+  const danglingParents = entries.filter((e) => typeof e.parentUuid === 'string' && !byUuid.has(e.parentUuid));
+  const byTime: ChainIndex['byTime'] = [];
   for (const entry of entries) {
-    if (!onMainChain(entry)) continue;
-    previousInFile.set(entry, previous);
-    previous = entry;
+    if (!onMainChain(entry) || entry.type === 'progress' || !entry.timestamp) continue;
+    const ms = Date.parse(entry.timestamp);
+    if (!Number.isNaN(ms)) byTime.push({ entry, ms });
   }
-  for (const entry of entries) {
-    if (typeof entry.parentUuid === 'string' && !byUuid.has(entry.parentUuid)) danglingParents.push(entry);
-  }
+  byTime.sort((a, b) => a.ms - b.ms);
+  const chainIndex: ChainIndex = { byUuid, byTime };
 
+  // The leaf is the latest entry by time (the first in file order on a tie), not the last line.
   let leaf: SessionEntry | undefined;
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = entries[i];
-    if (isConversational(entry) && onMainChain(entry)) {
+  let leafMs = -Infinity;
+  for (const entry of entries) {
+    if (!onMainChain(entry) || !LEAF_TYPES.has(entry.type)) continue;
+    const ms = entry.timestamp ? Date.parse(entry.timestamp) : NaN;
+    if (!leaf || (!Number.isNaN(ms) && ms > leafMs)) {
       leaf = entry;
-      break;
+      leafMs = Number.isNaN(ms) ? leafMs : ms;
     }
   }
 
-  const activeChain = leaf ? walkChain(leaf, byUuid, previousInFile, true) : [];
+  const activeChain = leaf ? walkChain(leaf, chainIndex, true) : [];
   const activePath = withParallelSiblings(activeChain, responseOf, resultOf);
-  const logicalPath = leaf ? withParallelSiblings(walkChain(leaf, byUuid, previousInFile, false), responseOf, resultOf) : [];
-  const sentMessages = activePath.filter((e) => isConversational(e) && !e.isVisibleInTranscriptOnly);
+  const logicalPath = leaf ? withParallelSiblings(walkChain(leaf, chainIndex, false), responseOf, resultOf) : [];
+  const sentMessages = activePath.filter((e) => isSent(e, responseOf, resultOf));
 
   const sidechains = new Map<string, SessionEntry[]>();
   if (!isSubagentTranscript) {
@@ -249,6 +311,7 @@ export function buildConversation(lines: SessionLine[]): Conversation {
 
   return {
     entries,
+    gluedEntries,
     byUuid,
     responses,
     responseOf,

@@ -44,6 +44,8 @@ export interface BlockInfo {
   isError?: boolean;
   /** Characters of payload (text, thinking, JSON input, result content). */
   chars: number;
+  /** text blocks: true when the text is only whitespace (Claude Code drops such blocks on resume). */
+  blank?: boolean;
 }
 
 export interface SessionEntry {
@@ -168,7 +170,7 @@ function blockChars(block: Record<string, unknown>): number {
 }
 
 function readBlocks(content: unknown): { blocks: BlockInfo[]; contentIsString: boolean } {
-  if (typeof content === 'string') return { blocks: [{ type: 'text', chars: content.length }], contentIsString: true };
+  if (typeof content === 'string') return { blocks: [{ type: 'text', chars: content.length, blank: content.trim() === '' }], contentIsString: true };
   if (!Array.isArray(content)) return { blocks: [], contentIsString: false };
   const blocks: BlockInfo[] = [];
   for (const item of content) {
@@ -176,6 +178,7 @@ function readBlocks(content: unknown): { blocks: BlockInfo[]; contentIsString: b
     const block = item as Record<string, unknown>;
     const type = str(block.type) ?? 'unknown';
     const info: BlockInfo = { type, chars: blockChars(block) };
+    if (type === 'text') info.blank = typeof block.text !== 'string' || block.text.trim() === '';
     if (type === 'tool_use' || type === 'server_tool_use') {
       info.toolId = str(block.id);
       info.name = str(block.name);

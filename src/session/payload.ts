@@ -36,7 +36,7 @@ export interface MessageText {
 export function sentTexts(session: Session): MessageText[] {
   const texts: MessageText[] = [];
   for (const entry of session.conversation.sentMessages) {
-    if (!entry.blocks.some((b) => b.type === 'text')) continue;
+    if (entry.type !== 'system' && !entry.blocks.some((b) => b.type === 'text')) continue;
     texts.push(...textsOfRecord(readRecord(session, entry), entry));
   }
   return texts;
@@ -45,9 +45,14 @@ export function sentTexts(session: Session): MessageText[] {
 /** The texts of one user or assistant record (see sentTexts). */
 export function textsOfRecord(record: JsonObject, entry: SessionEntry): MessageText[] {
   const role = entry.type === 'assistant' ? 'assistant' : 'user';
+  // Local command output is a system line that Claude Code sends as user text.
+  if (record.type === 'system') {
+    return typeof record.content === 'string' && record.content.trim() !== '' ? [{ role, text: record.content, uuid: entry.uuid, line: entry.line }] : [];
+  }
   const texts: MessageText[] = [];
   for (const block of contentBlocks(record)) {
-    if (block.type === 'text' && typeof block.text === 'string') texts.push({ role, text: block.text, uuid: entry.uuid, line: entry.line });
+    // Whitespace-only texts are dropped by Claude Code on resume: nothing to keep.
+    if (block.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '') texts.push({ role, text: block.text, uuid: entry.uuid, line: entry.line });
   }
   return texts;
 }

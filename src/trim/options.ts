@@ -40,7 +40,6 @@ export type RemovalRule =
   | 'progressLines'
   | 'systemNoticeLines'
   | 'linesBeforeBoundary'
-  | 'duplicateRecords'
   | 'relinkedParents'
   | 'usageRewritten';
 
@@ -61,7 +60,6 @@ export function emptyCounts(): RemovalCounts {
     progressLines: 0,
     systemNoticeLines: 0,
     linesBeforeBoundary: 0,
-    duplicateRecords: 0,
     relinkedParents: 0,
     usageRewritten: 0,
   };

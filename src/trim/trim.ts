@@ -15,15 +15,18 @@ import { stripMessageRecord, type StripContext } from './strip.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
 import { digestText, verifyAgainst, type OriginalFacts, type VerifyReport } from './verify.js';
 import type { ToolCall } from './stubs.js';
+import { evictToBudget, type BudgetReport } from './budget.js';
 
 export interface TrimResult {
   input: { path: string; bytes: number; tokens: number; lines: number };
   output: { bytes: number; tokens: number; lines: number; sessionId?: string };
   reduction: { tokens: number; bytes: number };
   removed: RemovalCounts;
-  malformedLinesDropped: number[];
-  gluedLinesSplit: number[];
+  /** Lines that are not one JSON record, copied as they are (Claude Code skips them). */
+  malformedLinesKept: number[];
   verify: VerifyReport;
+  /** Present with --budget: what was evicted, and whether the budget was met. */
+  budget?: BudgetReport;
   /** The trimmed log, line by line (without newlines). */
   lines: Buffer[];
   /** The trimmed log as a session, for further analysis (budget eviction, reports). */
@@ -50,7 +53,8 @@ const DROPPED_SYSTEM_SUBTYPES = new Set(['turn_duration', 'stop_hook_summary', '
 const METADATA_TYPES = new Set(['summary', 'custom-title', 'tag', 'agent-name', 'pr-link', 'last-prompt']);
 
 interface OutputItem {
-  entry: SessionEntry;
+  /** Absent for a line that is not one JSON record (copied verbatim). */
+  entry?: SessionEntry;
   /** Untouched lines keep their raw bytes. */
   bytes?: Buffer;
   /** Changed lines are re-serialised from their record. */
@@ -85,32 +89,29 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
 
   const droppedParent = new Map<string, string | null | undefined>();
   const items: OutputItem[] = [];
-  const malformedLinesDropped: number[] = [];
-  const gluedLinesSplit: number[] = [];
+  const malformedLinesKept: number[] = [];
 
   // Pass 2: strip, streaming.
   let lineNo = 0;
   for await (const raw of readRawLines(path)) {
     const line = index.lines[lineNo++];
     if (line.status === 'blank') continue;
-    if (line.status === 'malformed') {
-      malformedLinesDropped.push(line.index + 1);
+    if (line.status === 'malformed' || line.status === 'glued') {
+      // Claude Code skips such a line whole; kept verbatim, it stays as harmless as it was.
+      malformedLinesKept.push(line.index + 1);
+      items.push({ bytes: raw.bytes });
       continue;
     }
-    const glued = line.status === 'glued';
-    if (glued) gluedLinesSplit.push(line.index + 1);
     let records: unknown[] | undefined;
     const recordAt = (i: number): JsonObject => {
       records ??= parseRecords(raw.bytes);
       return records[i] as JsonObject;
     };
     for (const entry of line.entries) {
-      // A record glued to another line is often written again whole later (a resumed session): keep that copy.
-      const duplicate = glued && entry.uuid !== undefined && c.byUuid.get(entry.uuid) !== entry;
-      const reason = duplicate ? 'duplicateRecords' : dropReason(entry, boundaryLine, options);
+      const reason = dropReason(entry, boundaryLine, options);
       if (reason) {
         counts[reason]++;
-        if (entry.uuid && !duplicate) droppedParent.set(entry.uuid, entry.parentUuid);
+        if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
         continue;
       }
       const conversational = entry.type === 'user' || entry.type === 'assistant';
@@ -119,7 +120,7 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
         conversational &&
         (entry.toolUseResultChars > 0 ||
           entry.blocks.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking' || b.type === 'tool_use' || b.type === 'tool_result' || b.type === 'image'));
-      if (!glued && !mustChange && !isSent) {
+      if (!mustChange && !isSent) {
         items.push({ entry, bytes: raw.bytes });
         continue;
       }
@@ -130,7 +131,7 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
         addRecordTokens(before, entry, record, toolNames);
       }
       if (!mustChange) {
-        items.push(glued ? { entry, record } : { entry, bytes: raw.bytes });
+        items.push({ entry, bytes: raw.bytes });
         continue;
       }
       const result = stripMessageRecord(record, ctx);
@@ -139,7 +140,7 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
         if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
         continue;
       }
-      items.push(result.changed || glued ? { entry, record } : { entry, bytes: raw.bytes });
+      items.push(result.changed ? { entry, record } : { entry, bytes: raw.bytes });
     }
   }
 
@@ -152,24 +153,24 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
     }
     return parent;
   };
-  const recordOf = (item: OutputItem): JsonObject => (item.record ??= parseRecords(item.bytes!)[item.entry.record] as JsonObject);
+  const recordOf = (item: OutputItem): JsonObject => (item.record ??= parseRecords(item.bytes!)[item.entry?.record ?? 0] as JsonObject);
   const inheritedDangling = c.danglingParents.map((e) => e.uuid ?? '');
   for (const item of items) {
-    const parent = item.entry.parentUuid;
+    const parent = item.entry?.parentUuid;
     if (typeof parent === 'string' && droppedParent.has(parent)) {
       const resolved = resolveParent(parent);
       recordOf(item).parentUuid = resolved === undefined ? null : resolved;
       counts.relinkedParents++;
       // A parent already lost before the file began (a partial log) stays lost: Claude Code
       // resumes that unchanged, while a null here could cut the chain.
-      if (typeof resolved === 'string' && !c.byUuid.has(resolved) && item.entry.uuid) inheritedDangling.push(item.entry.uuid);
+      if (typeof resolved === 'string' && !c.byUuid.has(resolved) && item.entry?.uuid) inheritedDangling.push(item.entry.uuid);
     }
   }
 
   const afterTokensEstimate = (): number => {
     const after = newBreakdown();
     const names = toolNamesOf(index);
-    for (const item of items) if (sent.has(item.entry)) addRecordTokens(after, item.entry, recordOf(item), names);
+    for (const item of items) if (item.entry && sent.has(item.entry)) addRecordTokens(after, item.entry, recordOf(item), names);
     return after.total;
   };
   if (lastResponse?.usage && before.total > 0) {
@@ -178,7 +179,7 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
       const prompt = promptTokens(lastResponse.usage);
       const estimate = Math.max(0, prompt - removedTokens);
       for (const item of items) {
-        if (!usageLines.has(item.entry)) continue;
+        if (!item.entry || !usageLines.has(item.entry)) continue;
         const message = recordOf(item).message as JsonObject | undefined;
         const usage = message?.usage as JsonObject | undefined;
         if (!usage) continue;
@@ -195,13 +196,23 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
   const newSessionId = target.newSessionId;
   const outLines: Buffer[] = [];
   for (const item of items) {
-    if (newSessionId && item.entry.sessionId && item.entry.sessionId !== newSessionId) recordOf(item).sessionId = newSessionId;
+    if (newSessionId && item.entry?.sessionId && item.entry.sessionId !== newSessionId) recordOf(item).sessionId = newSessionId;
     outLines.push(item.record ? Buffer.from(JSON.stringify(item.record)) : item.bytes!);
   }
 
-  const trimmed = sessionOfLines(path, outLines);
+  let trimmed = sessionOfLines(path, outLines);
+  let budget: BudgetReport | undefined;
+  if (options.budget !== undefined) {
+    const eviction = evictToBudget(trimmed, options.budget);
+    budget = eviction.report;
+    if (eviction.changed.size > 0) {
+      for (const [line, record] of eviction.changed) outLines[line] = Buffer.from(JSON.stringify(record));
+      trimmed = sessionOfLines(path, outLines);
+    }
+  }
   const facts: OriginalFacts = {
     texts: originalTexts,
+    malformedLines: malformedLinesKept.length,
     pairedToolIds: c.toolPairs.filter((p) => sent.has(p.use) || c.activePath.includes(p.use)).map((p) => p.id),
     unpairedToolIds: [...c.unpairedToolUses, ...c.unpairedToolResults].map((t) => t.id),
     danglingUuids: inheritedDangling,
@@ -215,9 +226,9 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
     output: { bytes: outBytes, tokens: afterTokens, lines: outLines.length, sessionId: newSessionId ?? trimmed.facts.sessionId },
     reduction: { tokens: fraction(before.total - afterTokens, before.total), bytes: fraction(index.bytes - outBytes, index.bytes) },
     removed: counts,
-    malformedLinesDropped,
-    gluedLinesSplit,
+    malformedLinesKept,
     verify,
+    budget,
     lines: outLines,
     trimmed,
   };

@@ -24,6 +24,8 @@ export interface OriginalFacts {
   unpairedToolIds: string[];
   /** Entries whose parent was already missing in the original (partial logs). */
   danglingUuids: string[];
+  /** Lines of the original that are not one JSON record (Claude Code skips them). */
+  malformedLines: number;
 }
 
 export type FaultKind =
@@ -70,17 +72,22 @@ export function originalFacts(session: Session): OriginalFacts {
     pairedToolIds: c.toolPairs.filter((p) => onPath.has(p.use)).map((p) => p.id),
     unpairedToolIds: [...c.unpairedToolUses, ...c.unpairedToolResults].map((t) => t.id),
     danglingUuids: c.danglingParents.map((e) => e.uuid ?? ''),
+    malformedLines: session.malformedLines.length + session.gluedLines.length,
   };
 }
 
 /** Structural faults of a log on its own: what Claude Code would silently drop or misread. */
-export function structuralFaults(session: Session, inherited: Pick<OriginalFacts, 'unpairedToolIds' | 'danglingUuids'> = { unpairedToolIds: [], danglingUuids: [] }): Fault[] {
+export function structuralFaults(
+  session: Session,
+  inherited: Pick<OriginalFacts, 'unpairedToolIds' | 'danglingUuids' | 'malformedLines'> = { unpairedToolIds: [], danglingUuids: [], malformedLines: 0 },
+): Fault[] {
   const c = session.conversation;
   const faults: Fault[] = [];
   const inheritedUnpaired = new Set(inherited.unpairedToolIds);
   const inheritedDangling = new Set(inherited.danglingUuids);
-  for (const line of session.lines) {
-    if (line.status === 'malformed' || line.status === 'glued') faults.push({ kind: 'malformed-line', message: `line ${line.index + 1} is not one JSON record`, line: line.index + 1 });
+  const malformed = session.lines.filter((l) => l.status === 'malformed' || l.status === 'glued');
+  if (malformed.length > inherited.malformedLines) {
+    for (const line of malformed) faults.push({ kind: 'malformed-line', message: `line ${line.index + 1} is not one JSON record`, line: line.index + 1 });
   }
   for (const use of c.unpairedToolUses) {
     if (!inheritedUnpaired.has(use.id)) faults.push({ kind: 'unpaired-tool-use', message: `tool call ${use.id} has no result`, line: use.entry.line + 1 });

@@ -57,7 +57,19 @@ export function conversationTexts(body: any): RequestText[] {
       texts.push({ role: message.role === 'assistant' ? 'assistant' : 'user', text: block.text });
     });
   });
+  // On resume Claude Code closes an unfinished conversation with messages of its own, right
+  // before the new prompt: "Continue from where you left off." and "No response requested.".
+  if (texts.length > 0 && texts[texts.length - 1].role === 'assistant' && texts[texts.length - 1].text === 'No response requested.') texts.pop();
+  if (texts.length > 0 && texts[texts.length - 1].role === 'user' && texts[texts.length - 1].text === 'Continue from where you left off.') texts.pop();
   return texts;
+}
+
+/**
+ * Texts as compared: Claude Code merges consecutive user messages and appends "\n" at the seam,
+ * and drops whitespace-only text blocks; both sides are normalised the same way.
+ */
+export function normaliseTexts(texts: RequestText[]): RequestText[] {
+  return texts.filter((t) => t.text.trim() !== '').map((t) => ({ role: t.role, text: t.text.replace(/\n$/, '') }));
 }
 
 /** Characters of the request's `messages` array as JSON: the size measure for "smaller" assertions. */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { openSession } from '../../src/session/session.js';
 import { sentTexts } from '../../src/session/payload.js';
 import { claudeCliPath, resumeAndCapture } from './claude-client.js';
-import { conversationTexts, diffTexts, requestSizes, summarizeRequest, type RequestText, type TextMismatch } from './request-texts.js';
+import { conversationTexts, normaliseTexts, diffTexts, requestSizes, summarizeRequest, type RequestText, type TextMismatch } from './request-texts.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SAMPLE_DIR = join(ROOT, 'sample-sessions');
@@ -53,7 +53,7 @@ describe.skipIf(!cli)('resumed conversation: sentTexts vs the real Claude Code C
           basename(file),
           async () => {
             const session = await openSession(file, { findSubagents: false });
-            const predicted: RequestText[] = sentTexts(session).map(({ role, text }) => ({ role, text }));
+            const predicted: RequestText[] = normaliseTexts(sentTexts(session).map(({ role, text }) => ({ role, text })));
             const capture = await resumeAndCapture(file, { timeoutMs: RESUME_TIMEOUT_MS });
             const context = `${basename(file)}: exit ${capture.exitCode}${capture.timedOut ? ' (timed out)' : ''} in ${capture.durationMs} ms`;
             if (!capture.request) {
@@ -61,7 +61,7 @@ describe.skipIf(!cli)('resumed conversation: sentTexts vs the real Claude Code C
               expect(predicted, `${context}; no main-loop request sent; stderr: ${capture.stderr.slice(0, 500)}`).toEqual([]);
               return;
             }
-            const sent = conversationTexts(capture.request);
+            const sent = normaliseTexts(conversationTexts(capture.request));
             const sizes = requestSizes(capture.request);
             if (VERBOSE) {
               console.log(`${context}: ${sizes.messages} messages, ${sizes.messagesChars} chars, ${sent.length} texts sent, ${predicted.length} predicted`);

@@ -1,0 +1,115 @@
+// Throughput benchmarks of the built cmv (../dist): `npm run build` first. One subcommand per
+// pipeline stage; add a stage by adding an entry to COMMANDS.
+//
+//   npm run bench -- read <files...>     reading + modelling (openSession) and token counting
+//
+// Figures are medians over repeated runs (each file at least MIN_RUNS times and MIN_SECONDS
+// long); token counting is timed once per file, cold, since its memo would flatter a rerun.
+
+import { statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openSession } from '../dist/session/session.js';
+import { tokenBreakdown } from '../dist/tokens/breakdown.js';
+import { countTokens } from '../dist/tokens/counter.js';
+
+const MIN_RUNS = 3;
+const MIN_SECONDS = 1;
+const MB = 1024 * 1024;
+
+function gc() {
+  globalThis.gc?.();
+}
+
+function peakRssMb() {
+  return process.resourceUsage().maxRSS / 1024; // maxRSS is in KB
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Runs `fn` until both MIN_RUNS and MIN_SECONDS are reached; returns the median seconds. */
+async function timeRepeated(fn) {
+  const times = [];
+  const started = performance.now();
+  while (times.length < MIN_RUNS || performance.now() - started < MIN_SECONDS * 1000) {
+    gc();
+    const t = performance.now();
+    await fn();
+    times.push((performance.now() - t) / 1000);
+  }
+  return median(times);
+}
+
+function pad(text, width, right = false) {
+  const s = String(text);
+  return right ? s.padStart(width) : s.padEnd(width);
+}
+
+function row(cells) {
+  const widths = [44, 9, 12, 12, 10, 11];
+  return cells.map((c, i) => pad(c, widths[i], i > 0)).join(' ');
+}
+
+async function benchRead(files) {
+  if (files.length === 0) throw new Error('usage: npm run bench -- read <files...>');
+  countTokens('load the tokenizer before timing'); // its rank table takes most of a second to build
+  if (!globalThis.gc) console.error('(run with --expose-gc, as `npm run bench` does, for steadier figures)');
+
+  console.log(row(['file', 'MB', 'read MB/s', 'tokens MB/s', 'tokens', 'peak RSS MB']));
+  let totalBytes = 0;
+  let totalReadSeconds = 0;
+  let totalTokenSeconds = 0;
+  let totalTokens = 0;
+  for (const file of files) {
+    const bytes = statSync(file).size;
+    const readSeconds = await timeRepeated(() => openSession(file));
+    const session = await openSession(file);
+    gc();
+    const t = performance.now();
+    const breakdown = tokenBreakdown(session);
+    const tokenSeconds = (performance.now() - t) / 1000;
+
+    totalBytes += bytes;
+    totalReadSeconds += readSeconds;
+    totalTokenSeconds += tokenSeconds;
+    totalTokens += breakdown.total;
+    console.log(
+      row([
+        basename(file).slice(0, 44),
+        (bytes / MB).toFixed(2),
+        (bytes / MB / readSeconds).toFixed(1),
+        (bytes / MB / tokenSeconds).toFixed(1),
+        breakdown.total,
+        peakRssMb().toFixed(0),
+      ]),
+    );
+  }
+  console.log(
+    row([
+      `total (${files.length} file${files.length === 1 ? '' : 's'})`,
+      (totalBytes / MB).toFixed(2),
+      (totalBytes / MB / totalReadSeconds).toFixed(1),
+      (totalBytes / MB / totalTokenSeconds).toFixed(1),
+      totalTokens,
+      peakRssMb().toFixed(0),
+    ]),
+  );
+  console.log('read = openSession (read, parse, model); tokens = tokenBreakdown of the messages sent on resume, per MB of file');
+}
+
+/** Subcommands: name -> (args) => Promise<void>. Other stages (trim, graph) go here. */
+const COMMANDS = {
+  read: benchRead,
+};
+
+const [name, ...args] = process.argv.slice(2);
+const command = COMMANDS[name];
+if (!command) {
+  console.error(`usage: npm run bench -- <${Object.keys(COMMANDS).join('|')}> <files...>`);
+  process.exit(2);
+}
+await command(args);

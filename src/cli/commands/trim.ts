@@ -1,0 +1,109 @@
+// `cmv trim <session>`: the structurally lossless trim, written as a new session by default.
+
+import chalk from 'chalk';
+import { resolveSessionArg } from '../../session/locate.js';
+import { trimToDestination, type AppliedTrim, type TrimDestination } from '../../trim/apply.js';
+import type { Output } from '../output.js';
+import { CmvError } from '../../errors.js';
+import { formatBytes, formatCount, formatPercent, table } from '../format.js';
+
+export interface TrimCommandOptions {
+  output?: string;
+  inPlace?: boolean;
+  force?: boolean;
+  threshold?: string;
+  budget?: string;
+  keepHistory?: boolean;
+  stripUserImages?: boolean;
+  dryRun?: boolean;
+}
+
+function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new CmvError('USAGE', `${flag} must be a positive whole number, not "${value}"`, { hint: `for example ${flag} 1000` });
+  return n;
+}
+
+export function destinationOf(opts: TrimCommandOptions): TrimDestination {
+  const chosen = [opts.output !== undefined, opts.inPlace === true, opts.dryRun === true].filter(Boolean).length;
+  if (chosen > 1) throw new CmvError('USAGE', 'choose one of -o, --in-place and --dry-run', { hint: 'without any of them cmv writes a new session' });
+  if (opts.dryRun) return { kind: 'dry-run' };
+  if (opts.inPlace) return { kind: 'in-place' };
+  if (opts.output !== undefined) return { kind: 'file', path: opts.output, force: opts.force };
+  return { kind: 'new-session' };
+}
+
+export async function trimCommand(target: string, opts: TrimCommandOptions, out: Output): Promise<void> {
+  const destination = destinationOf(opts);
+  const input = await resolveSessionArg(target);
+  const applied = await trimToDestination(
+    input,
+    {
+      threshold: positiveInt(opts.threshold, '--threshold'),
+      budget: positiveInt(opts.budget, '--budget'),
+      keepHistory: opts.keepHistory,
+      stripUserImages: opts.stripUserImages,
+    },
+    destination,
+  );
+  out.render(applied, renderTrim, trimJson);
+}
+
+export function trimJson(applied: AppliedTrim): unknown {
+  const r = applied.result;
+  return {
+    input: { path: r.input.path, bytes: r.input.bytes, tokens: r.input.tokens, lines: r.input.lines },
+    output: { path: applied.written ?? null, sessionId: applied.sessionId ?? null, bytes: r.output.bytes, tokens: r.output.tokens, lines: r.output.lines },
+    reduction: r.reduction,
+    removed: r.removed,
+    malformedLinesKept: r.malformedLinesKept,
+    verify: r.verify,
+    budget: r.budget ?? null,
+    backup: applied.backup ?? null,
+    resumeCommand: applied.resumeCommand ?? null,
+  };
+}
+
+const RULE_LABELS: Record<string, string> = {
+  thinkingBlocks: 'thinking blocks removed',
+  toolResultsStubbed: 'tool results stubbed',
+  toolResultImages: 'images in tool results stubbed',
+  userImages: 'pasted images stubbed',
+  toolInputsStubbed: 'tool inputs stubbed (file on disk holds them)',
+  errorsClipped: 'long error outputs clipped',
+  toolUseResultSidecars: 'toolUseResult sidecars dropped',
+  emptiedLines: 'lines left empty, removed',
+  fileHistorySnapshots: 'file-history snapshots dropped',
+  queueOperations: 'queue operations dropped',
+  progressLines: 'progress lines dropped',
+  systemNoticeLines: 'system notices dropped',
+  linesBeforeBoundary: 'lines before the last compaction dropped',
+  relinkedParents: 'parents re-linked',
+  usageRewritten: 'usage figures rewritten',
+};
+
+export function renderTrim(applied: AppliedTrim): string {
+  const r = applied.result;
+  const lines: string[] = [];
+  lines.push(
+    `${chalk.bold('Trimmed')} ${formatCount(r.input.tokens)} → ${formatCount(r.output.tokens)} tokens (${chalk.green(`-${formatPercent(r.reduction.tokens)}`)}), ` +
+      `${formatBytes(r.input.bytes)} → ${formatBytes(r.output.bytes)} (-${formatPercent(r.reduction.bytes)})`,
+  );
+  const v = r.verify;
+  lines.push(
+    `${v.ok ? chalk.green('verified') : chalk.red('NOT verified')}: user texts ${v.texts.user.kept}/${v.texts.user.total}, assistant texts ${v.texts.assistant.kept}/${v.texts.assistant.total}, tool pairs ${v.toolPairs.intact}/${v.toolPairs.total}`,
+  );
+  const rows = Object.entries(r.removed).filter(([, n]) => n > 0).map(([rule, n]) => [`  ${RULE_LABELS[rule] ?? rule}`, formatCount(n)]);
+  if (rows.length) lines.push(table(rows, ['left', 'right']));
+  if (r.malformedLinesKept.length) lines.push(chalk.yellow(`lines that are not one JSON record, copied as they are: ${r.malformedLinesKept.join(', ')}`));
+  if (r.budget) {
+    lines.push(`budget ${formatCount(r.budget.budget)}: ${formatCount(r.budget.tokensBefore)} → ${formatCount(r.budget.tokensAfter)} tokens, ${r.budget.evicted.length} evictions`);
+    for (const e of r.budget.evicted) lines.push(chalk.dim(`  episode ${e.episode} (${e.kind}) level ${e.level}: ${e.calls} calls [${e.tools.join(', ')}], -${formatCount(e.tokensFreed)} tokens`));
+  }
+  if (!applied.written) lines.push(chalk.dim('dry run: nothing written'));
+  else lines.push(`wrote ${applied.written}`);
+  if (applied.backup) lines.push(chalk.dim(`backup: ${applied.backup} (cmv restore brings it back)`));
+  if (applied.resumeCommand) lines.push(`resume with: ${chalk.bold(applied.resumeCommand)}`);
+  return lines.join('\n');
+}
