@@ -118,7 +118,8 @@ export function stubToolInput(field: string, value: string, path: string): strin
 /** Long error results keep their head and tail: the message is the part that carries meaning. */
 export function clipError(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  const half = Math.floor(maxChars / 2);
+  // The marker's own length is budgeted, so a clipped error is never clipped again.
+  const half = Math.max(1, Math.floor((maxChars - 64) / 2));
   return `${text.slice(0, half)}\n[cmv: ${formatSize(text.length - 2 * half)} of error output elided]\n${text.slice(-half)}`;
 }
 
