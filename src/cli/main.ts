@@ -29,6 +29,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
   const program = new Command('cmv')
     .description('Version, trim and analyse Claude Code sessions: keep what a session learned, drop the bulk.')
     .version(packageVersion(), '-V, --version')
+    .option('--color', 'colour even when not on a terminal (also FORCE_COLOR=1)')
     .option('--no-color', 'disable colour (also NO_COLOR=1)')
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run `cmv --help` for usage)')

@@ -53,7 +53,7 @@ export function toolNamesOf(session: Session): Map<string, string> {
   return names;
 }
 
-/** Adds the tokens of one user or assistant record to a breakdown. */
+/** Adds the tokens of one sent record (user, assistant or local command output) to a breakdown. */
 export function addRecordTokens(into: TokenBreakdown, entry: SessionEntry, record: JsonObject, toolNames: Map<string, string>): number {
   let entryTokens = 0;
   const add = (kind: TokenKind, n: number) => {
@@ -61,7 +61,9 @@ export function addRecordTokens(into: TokenBreakdown, entry: SessionEntry, recor
     entryTokens += n;
   };
   const isAssistant = entry.type === 'assistant';
-  for (const block of contentBlocks(record)) {
+  // Local command output is a system line that Claude Code sends as user text.
+  const blocks = record.type === 'system' ? (typeof record.content === 'string' ? [{ type: 'text', text: record.content }] : []) : contentBlocks(record);
+  for (const block of blocks) {
     switch (block.type) {
       case 'text':
         add(isAssistant ? 'assistantText' : 'userText', countTokens(typeof block.text === 'string' ? block.text : ''));

@@ -1,8 +1,10 @@
 // Image token estimates from the image's own header: Anthropic counts about (w*h)/750 tokens
-// after scaling the long edge down to 1568 px. Only the first bytes of the base64 are decoded.
+// after scaling the image down to a long edge of 1568 px and to about 1,600 tokens (~1.2 MP).
+// Only the first bytes of the base64 are decoded.
 
-export const DEFAULT_IMAGE_TOKENS = 1600; // a full-size image (~1.15 MP) when the header cannot be read
+export const DEFAULT_IMAGE_TOKENS = 1600; // a full-size image (~1.2 MP) when the header cannot be read
 const MAX_LONG_EDGE = 1568;
+const MAX_PIXELS = DEFAULT_IMAGE_TOKENS * 750;
 const HEADER_BASE64_CHARS = 64 * 1024; // enough for PNG/GIF/WebP, and for JPEGs whose SOF comes early
 
 export interface ImageSize {
@@ -50,6 +52,12 @@ export function tokensForSize(size: ImageSize): number {
     const scale = MAX_LONG_EDGE / longEdge;
     width = Math.round(width * scale);
     height = Math.round(height * scale);
+  }
+  if (width * height > MAX_PIXELS) {
+    // e.g. a 1568x1568 screenshot: the API sends about 1092x1092, not 3,278 tokens' worth
+    const scale = Math.sqrt(MAX_PIXELS / (width * height));
+    width = Math.floor(width * scale);
+    height = Math.floor(height * scale);
   }
   return Math.max(1, Math.ceil((width * height) / 750));
 }

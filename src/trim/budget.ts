@@ -7,7 +7,9 @@
 import type { Session } from '../session/session.js';
 import type { SessionEntry } from '../session/entry.js';
 import { readRecord, type JsonObject } from '../session/payload.js';
-import { tokenBreakdown, addRecordTokens, newBreakdown, toolNamesOf } from '../tokens/breakdown.js';
+import { tokenBreakdown, addRecordTokens, newBreakdown, toolNamesOf, toolResultTokens } from '../tokens/breakdown.js';
+import { countTokens } from '../tokens/counter.js';
+import { KEEP_RESULTS, summariseInput } from './strip.js';
 
 export type EpisodeKind = 'exploration' | 'action';
 
@@ -110,14 +112,31 @@ export function evictionOrder(episodes: Episode[]): Episode[] {
   return order;
 }
 
-function marker(call: EpisodeCall, level: number): string {
-  const what = call.paths[0] ? ` ${call.paths[0]}` : '';
-  return `[cmv: ${call.name}${what} result evicted to fit the token budget (level ${level}); redo the call if needed]`;
+function marker(call: EpisodeCall): string {
+  return `[cmv: ${call.name}${call.paths[0] ? ` ${call.paths[0]}` : ''} evicted; redo if needed]`;
 }
 
-function callEvictableAt(call: EpisodeCall, level: number): boolean {
+/** Task-list tools: each call restates the whole list, so all but the last are superseded. */
+const TASK_LIST_TOOLS = new Set(['TodoWrite', 'TaskCreate', 'TaskUpdate']);
+
+function callEvictableAt(call: EpisodeCall, level: number, lastTaskList: string | undefined): boolean {
+  if (TASK_LIST_TOOLS.has(call.name)) return level === 3 && call.id !== lastTaskList;
+  // Subagent reports and plans are the model's own understanding: never evicted.
+  if (KEEP_RESULTS.has(call.name)) return false;
   if (level === 1) return LISTING_TOOLS.has(call.name);
   return true;
+}
+
+function tokensOf(content: unknown): number {
+  const { text, image } = toolResultTokens(content);
+  return text + image;
+}
+
+/** The input that identifies a call (path, command, pattern), clipped, and nothing else. */
+function identifyingInput(input: JsonObject): JsonObject {
+  const kept: JsonObject = {};
+  for (const [key, value] of Object.entries(summariseInput(input))) kept[key] = typeof value === 'string' && value.length > 120 ? `${value.slice(0, 119)}…` : value;
+  return kept;
 }
 
 /**
@@ -149,20 +168,23 @@ export function evictToBudget(session: Session, budget: number): { report: Budge
     perEntry.set(entry, n);
   };
 
-  const order = evictionOrder(findEpisodes(session));
+  const episodes = findEpisodes(session);
+  const order = evictionOrder(episodes);
+  const lastTaskList = episodes.flatMap((e) => e.calls).filter((call) => TASK_LIST_TOOLS.has(call.name)).pop()?.id;
   for (const level of [1, 2, 3] as const) {
     for (const episode of order) {
       if (total <= budget) break;
       const before = total;
       const tools: string[] = [];
       for (const call of episode.calls) {
-        if (!callEvictableAt(call, level)) continue;
+        if (!callEvictableAt(call, level, lastTaskList)) continue;
         const result = recordFor(call.result);
         const content = ((result.message as JsonObject).content ?? []) as JsonObject[];
         for (const block of content) {
           if (block?.type === 'tool_result' && block.tool_use_id === call.id && block.is_error !== true) {
-            const text = marker(call, level);
-            if (block.content !== text) block.content = text;
+            const text = marker(call);
+            // A marker must free tokens, never add them (short results stay as they are).
+            if (block.content !== text && countTokens(text) < tokensOf(block.content)) block.content = text;
           }
         }
         recount(call.result);
@@ -172,9 +194,8 @@ export function evictToBudget(session: Session, budget: number): { report: Budge
           for (const block of ((use.message as JsonObject).content ?? []) as JsonObject[]) {
             if (block?.type !== 'tool_use' || block.id !== call.id || !block.input || typeof block.input !== 'object') continue;
             const input = block.input as JsonObject;
-            for (const [key, value] of Object.entries(input)) {
-              if (typeof value === 'string' && value.length > 200) input[key] = `[cmv: ${value.length} chars evicted to fit the token budget]`;
-            }
+            const identity = identifyingInput(input);
+            if (countTokens(JSON.stringify(identity)) < countTokens(JSON.stringify(input))) block.input = identity;
           }
           recount(call.use);
         }

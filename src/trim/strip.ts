@@ -16,11 +16,11 @@ export interface StripContext {
 }
 
 /** Tools whose results are the model's own understanding (subagent reports, plans, answers): never stubbed. */
-const KEEP_RESULTS = new Set(['Task', 'Agent', 'TodoWrite', 'TodoRead', 'ExitPlanMode', 'AskUserQuestion', 'TaskCreate', 'TaskUpdate', 'TaskList', 'TaskGet']);
+export const KEEP_RESULTS = new Set(['Task', 'Agent', 'TodoWrite', 'TodoRead', 'ExitPlanMode', 'AskUserQuestion', 'TaskCreate', 'TaskUpdate', 'TaskList', 'TaskGet']);
 
 const SUMMARY_INPUT_KEYS = ['file_path', 'notebook_path', 'path', 'pattern', 'command', 'url', 'query', 'glob', 'offset', 'limit', 'bash_id', 'shell_id', 'description', 'subagent_type'];
 
-function summariseInput(input: unknown): Json {
+export function summariseInput(input: unknown): Json {
   const summary: Json = {};
   if (!input || typeof input !== 'object') return summary;
   for (const key of SUMMARY_INPUT_KEYS) {
@@ -145,10 +145,14 @@ export function stripMessageRecord(record: Json, ctx: StripContext): StripResult
         changed = stripToolUse(block, ctx) || changed;
         break;
       case 'image':
-        if (ctx.options.stripUserImages && record.type === 'user') {
+      case 'document':
+        // Images and PDFs Claude Code attached itself (isMeta lines after a Read) can be read again;
+        // those the user pasted are the user's words.
+        if (record.type === 'user' && (record.isMeta === true || (ctx.options.stripUserImages && block.type === 'image'))) {
           const source = block.source as Json | undefined;
-          kept.push({ type: 'text', text: stubImage(undefined, typeof source?.media_type === 'string' ? source.media_type : undefined, typeof source?.data === 'string' ? source.data.length : 0) });
-          ctx.counts.userImages++;
+          const mediaType = typeof source?.media_type === 'string' ? source.media_type : undefined;
+          kept.push({ type: 'text', text: stubImage(undefined, mediaType, typeof source?.data === 'string' ? source.data.length : 0) });
+          ctx.counts[record.isMeta === true ? 'toolResultImages' : 'userImages']++;
           changed = true;
           continue;
         }

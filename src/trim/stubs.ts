@@ -106,8 +106,8 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
 
 export function stubImage(call: ToolCall | undefined, mediaType: string | undefined, base64Chars: number): string {
   const path = call ? str(call.input, 'file_path') : undefined;
-  const kind = mediaType ? mediaType.replace('image/', '').toUpperCase() : 'image';
-  return `[cmv: ${kind} image${path ? ` from ${path}` : ''}, ${formatSize(Math.round((base64Chars * 3) / 4))} elided${path ? '; re-read it if needed' : ''}]`;
+  const kind = mediaType === 'application/pdf' ? 'PDF' : mediaType ? mediaType.replace('image/', '').toUpperCase() : 'image';
+  return `[cmv: ${kind} ${mediaType === 'application/pdf' ? 'document' : 'image'}${path ? ` from ${path}` : ''}, ${formatSize(Math.round((base64Chars * 3) / 4))} elided${path ? '; re-read it if needed' : ''}]`;
 }
 
 /** The stub for a large tool input (Write content, Edit strings) whose result the file on disk holds. */

@@ -119,7 +119,7 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
       const mustChange =
         conversational &&
         (entry.toolUseResultChars > 0 ||
-          entry.blocks.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking' || b.type === 'tool_use' || b.type === 'tool_result' || b.type === 'image'));
+          entry.blocks.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking' || b.type === 'tool_use' || b.type === 'tool_result' || b.type === 'image' || b.type === 'document'));
       if (!mustChange && !isSent) {
         items.push({ entry, bytes: raw.bytes });
         continue;

@@ -209,11 +209,20 @@ describe.skipIf(!HAS_CORPUS)('real Claude Code logs', () => {
       for (const line of [29, 30, 32, 33]) expect(c.sentMessages).toContain(at(line));
     });
 
-    it('sends every user and assistant message of a linear session with parallel calls', async () => {
+    it('sends every message of a linear session with parallel calls, except a blank-text line, plus local command output', async () => {
       const session = await openSession(corpusFile(TOOL_HEAVY), { findSubagents: false });
-      const conversational = session.conversation.entries.filter((e) => e.type === 'user' || e.type === 'assistant');
+      const c = session.conversation;
+      const conversational = c.entries.filter((e) => e.type === 'user' || e.type === 'assistant');
       expect(conversational).toHaveLength(22);
-      expect(session.conversation.sentMessages).toEqual(conversational);
+      // Line 27 is an assistant line whose only block is the text "\n\n": Claude Code drops it.
+      const blank = conversational.find((e) => e.line === 26)!;
+      expect(blank.blocks.map((b) => [b.type, b.chars])).toEqual([['text', 2]]);
+      const sent = c.sentMessages;
+      expect(sent.filter((e) => e.type === 'user' || e.type === 'assistant')).toEqual(conversational.filter((e) => e !== blank));
+      expect(sent.filter((e) => e.type !== 'user' && e.type !== 'assistant').map((e) => `${e.type}/${e.subtype}`)).toEqual([
+        'system/local_command',
+        'system/local_command',
+      ]);
     });
   });
 

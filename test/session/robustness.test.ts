@@ -206,7 +206,7 @@ describe('reading damaged logs', () => {
     for (const data of [record, `${record}\n`, `${FALLBACK_LINES[0]}\n${record}\n${FALLBACK_LINES[3]}`]) {
       const session = await openSession(await write(data), { findSubagents: false });
       const big = session.conversation.entries.find((e) => e.uuid === 'big');
-      expect(big?.blocks).toEqual([{ type: 'text', chars: text.length }]);
+      expect(big?.blocks.map((b) => [b.type, b.chars])).toEqual([['text', text.length]]);
       expect(sessionBytes(session).equals(Buffer.from(data))).toBe(true);
     }
   });

@@ -1,0 +1,53 @@
+// Builds a large session for benchmarks by stitching real logs end to end, each copy with fresh
+// uuids and tool ids, its first root linked to the previous copy's last entry so the whole file
+// is one conversation. Usage: node bench/stitch.js <out.jsonl> <target MB> <files...>
+import { readFileSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+
+const [out, targetMb, ...files] = process.argv.slice(2);
+if (!out || !targetMb || files.length === 0) {
+  console.error('usage: node bench/stitch.js <out.jsonl> <target MB> <files...>');
+  process.exit(2);
+}
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const TOOL_ID = /\b(toolu_[A-Za-z0-9_]+|call_[A-Za-z0-9]+)/g;
+const sessionId = randomUUID();
+const target = Number(targetMb) * 1024 * 1024;
+const parts = [];
+let bytes = 0;
+let lastUuid = null;
+for (let copy = 0; bytes < target; copy++) {
+  for (const file of files) {
+    if (bytes >= target) break;
+    const map = new Map();
+    const text = readFileSync(file, 'utf8')
+      .replace(UUID, (u) => {
+        if (!map.has(u)) map.set(u, randomUUID());
+        return map.get(u);
+      })
+      .replace(TOOL_ID, (id) => `${id}_${copy}`);
+    let linked = false;
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      let record;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        parts.push(line);
+        bytes += line.length + 1;
+        continue;
+      }
+      if (record.sessionId) record.sessionId = sessionId;
+      if (!linked && 'parentUuid' in record && record.parentUuid === null && lastUuid) {
+        record.parentUuid = lastUuid;
+        linked = true;
+      }
+      if (record.uuid && !record.isSidechain) lastUuid = record.uuid;
+      const serialised = JSON.stringify(record);
+      parts.push(serialised);
+      bytes += Buffer.byteLength(serialised) + 1;
+    }
+  }
+}
+writeFileSync(out, `${parts.join('\n')}\n`);
+console.log(`${out}: ${(bytes / 1e6).toFixed(1)} MB, ${parts.length} lines, session ${sessionId}`);

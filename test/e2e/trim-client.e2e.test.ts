@@ -1,0 +1,194 @@
+// The trim against the real Claude Code CLI: each session and its trimmed copy are resumed
+// offline with the same prompt, and the two requests the CLI sent are compared. The trimmed one
+// must carry every conversation text, pair every tool call, hold no thinking, and be smaller.
+// Slow (two resumes per file, run one after another); skipped when the CLI is not installed.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { trimSession } from '../../src/trim/trim.js';
+import { countTokens } from '../../src/tokens/counter.js';
+import { claudeCliPath, resumeAndCapture, type ResumeCapture } from './claude-client.js';
+import { conversationTexts, diffTexts, messagesChars, normaliseTexts, summarizeRequest, type RequestText } from './request-texts.js';
+import { HAS_CORPUS, corpusFiles, sampleFiles } from '../helpers/corpus.js';
+
+const RESUME_TIMEOUT_MS = 60_000;
+const PROMPT = 'hi';
+
+interface Measured {
+  group: 'sample' | 'corpus';
+  file: string;
+  originalChars: number;
+  trimmedChars: number;
+  originalTokens: number;
+  trimmedTokens: number;
+  /** trimSession's own estimate of the token reduction. */
+  reported: number;
+}
+
+const measured: Measured[] = [];
+const cli = claudeCliPath();
+const scratch = mkdtempSync(join(tmpdir(), 'cmv-trim-client-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Block {
+  type?: string;
+  id?: string;
+  tool_use_id?: string;
+  [key: string]: unknown;
+}
+
+function messagesOf(body: any): Array<{ role: string; content: string | Block[] }> {
+  return Array.isArray(body?.messages) ? body.messages : [];
+}
+
+function blocksOf(message: { content: string | Block[] }): Block[] {
+  return Array.isArray(message.content) ? message.content : [];
+}
+
+/** Tool pairing as the API demands it: each tool_use answered in the next message, each tool_result answering the previous one. */
+function toolPairFaults(body: any): string[] {
+  const messages = messagesOf(body);
+  const faults: string[] = [];
+  messages.forEach((message, i) => {
+    const blocks = blocksOf(message);
+    if (message.role === 'assistant') {
+      const answered = new Set(blocksOf(messages[i + 1] ?? { content: [] }).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id));
+      for (const use of blocks.filter((b) => b.type === 'tool_use')) if (!answered.has(use.id)) faults.push(`message ${i}: tool_use ${use.id} has no tool_result in message ${i + 1}`);
+    } else {
+      const asked = new Set(blocksOf(messages[i - 1] ?? { content: [] }).filter((b) => b.type === 'tool_use').map((b) => b.id));
+      for (const result of blocks.filter((b) => b.type === 'tool_result')) if (!asked.has(result.tool_use_id)) faults.push(`message ${i}: tool_result ${result.tool_use_id} answers no tool_use of message ${i - 1}`);
+    }
+  });
+  return faults;
+}
+
+function thinkingBlocks(body: any): number {
+  return messagesOf(body).reduce((n, m) => n + blocksOf(m).filter((b) => b.type === 'thinking' || b.type === 'redacted_thinking').length, 0);
+}
+
+function messageTokens(body: any): number {
+  return countTokens(JSON.stringify(messagesOf(body)));
+}
+
+function clip(text: string, n = 100): string {
+  return JSON.stringify(text.length > n ? `${text.slice(0, n)}…` : text);
+}
+
+function describeMissing(original: RequestText[], trimmed: RequestText[]): string {
+  const missing = diffTexts(original, trimmed).filter((m) => m.kind === 'missing');
+  return missing.slice(0, 10).map((m) => `  - #${m.index} ${m.role}: ${clip(m.text)}`).join('\n');
+}
+
+function context(label: string, capture: ResumeCapture): string {
+  return `${label}: exit ${capture.exitCode}${capture.timedOut ? ' (timed out)' : ''} in ${capture.durationMs} ms; stderr: ${capture.stderr.slice(0, 400)}`;
+}
+
+async function compareResumes(file: string, group: Measured['group']): Promise<void> {
+  const name = basename(file);
+  const newSessionId = randomUUID();
+  const result = await trimSession(file, {}, { newSessionId });
+  expect(result.verify.ok, `${name}: trimSession's own verification failed`).toBe(true);
+  const trimmedFile = join(scratch, `${newSessionId}.jsonl`);
+  writeFileSync(trimmedFile, Buffer.concat(result.lines.flatMap((l) => [l, Buffer.from('\n')])));
+
+  const original = await resumeAndCapture(file, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS });
+  const trimmed = await resumeAndCapture(trimmedFile, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS });
+  if (!original.request) {
+    // Claude Code refuses a log without a conversation; the trimmed log may not gain one.
+    expect(trimmed.request, `${context(`${name} trimmed`, trimmed)}; the original sent nothing`).toBeUndefined();
+    return;
+  }
+  expect(trimmed.exitCode, context(`${name} trimmed`, trimmed)).toBe(0);
+  expect(trimmed.request, context(`${name} trimmed`, trimmed)).toBeDefined();
+
+  // (a) every user and assistant text of the original request, verbatim and in order.
+  const originalTexts = normaliseTexts(conversationTexts(original.request));
+  const trimmedTexts = normaliseTexts(conversationTexts(trimmed.request));
+  const missing = describeMissing(originalTexts, trimmedTexts);
+  expect(missing, `${name}: texts of the original request missing from the trimmed one\n${missing}\n${summarizeRequest(trimmed.request)}`).toBe('');
+
+  // (b) every tool_use answered, every tool_result asked for.
+  const pairFaults = toolPairFaults(trimmed.request);
+  expect(pairFaults, `${name}: ${pairFaults.length} tool pairing fault(s)\n${summarizeRequest(trimmed.request)}`).toEqual([]);
+
+  // (d) no thinking blocks.
+  expect(thinkingBlocks(trimmed.request), `${name}: thinking blocks in the trimmed request`).toBe(0);
+
+  const row: Measured = {
+    group,
+    file: name,
+    originalChars: messagesChars(original.request),
+    trimmedChars: messagesChars(trimmed.request),
+    originalTokens: messageTokens(original.request),
+    trimmedTokens: messageTokens(trimmed.request),
+    reported: result.reduction.tokens,
+  };
+  measured.push(row);
+
+  // (c) smaller whenever the trim says it removed tokens.
+  if (result.reduction.tokens > 0) {
+    expect(row.trimmedChars, `${name}: trim reported -${(result.reduction.tokens * 100).toFixed(1)}% tokens, but the request did not shrink`).toBeLessThan(row.originalChars);
+  } else {
+    expect(row.trimmedChars, `${name}: the trimmed request grew`).toBeLessThanOrEqual(row.originalChars);
+  }
+}
+
+function reductionOf(row: Measured): number {
+  return row.originalTokens > 0 ? 1 - row.trimmedTokens / row.originalTokens : 0;
+}
+
+function mean(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+// The sent measure counts the JSON of `messages` as text, base64 images and thinking signatures
+// included; the trim's own estimate counts images by their size in pixels and skips signatures.
+
+function summaryTable(rows: Measured[]): string {
+  const header = ['file', 'orig chars', 'trim chars', 'orig tok', 'trim tok', 'sent -tok', 'reported -tok'];
+  const body = rows.map((r) => [r.file, String(r.originalChars), String(r.trimmedChars), String(r.originalTokens), String(r.trimmedTokens), pct(reductionOf(r)), pct(r.reported)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const fmt = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  const lines = [fmt(header), ...body.map(fmt)];
+  for (const group of ['sample', 'corpus'] as const) {
+    const inGroup = rows.filter((r) => r.group === group);
+    if (inGroup.length === 0) continue;
+    const sent = inGroup.map(reductionOf);
+    const reported = inGroup.map((r) => r.reported);
+    lines.push(
+      `${group}: ${inGroup.length} files, sent message tokens reduced by mean ${pct(mean(sent))}, median ${pct(median(sent))}` +
+        ` (trim's own estimate: mean ${pct(mean(reported))}, median ${pct(median(reported))})`,
+    );
+  }
+  return lines.join('\n');
+}
+
+describe.skipIf(!cli)('trimmed sessions resumed with the real Claude Code CLI', () => {
+  describe('sample-sessions', () => {
+    for (const file of sampleFiles()) {
+      it(`${basename(file)} sends every text, paired tools and no thinking, in fewer chars`, () => compareResumes(file, 'sample'), 2 * RESUME_TIMEOUT_MS + 30_000);
+    }
+  });
+
+  describe.skipIf(!HAS_CORPUS)('corpus', () => {
+    for (const file of corpusFiles().filter((f) => !basename(f).includes('agent-'))) {
+      it(`${basename(file)} sends every text, paired tools and no thinking, in fewer chars`, () => compareResumes(file, 'corpus'), 2 * RESUME_TIMEOUT_MS + 30_000);
+    }
+  });
+
+  it('reports the reduction of the sent message tokens', () => {
+    expect(measured.length).toBeGreaterThan(0);
+    console.log(`\nSent message tokens (o200k over JSON of messages), original vs trimmed:\n${summaryTable(measured)}`);
+  });
+});

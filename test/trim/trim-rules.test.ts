@@ -1,0 +1,493 @@
+// Each rule of the trim on a small hand-built session (Claude Code 2.1.x line shapes): what is
+// stubbed and what the stub still says, what is kept whole, what is dropped and how the chain is
+// repaired, and what verification catches in a hand-broken result.
+
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { trimSession } from '../../src/trim/trim.js';
+import { verifySessions } from '../../src/trim/verify.js';
+import { openSession } from '../../src/session/session.js';
+import { sentTexts } from '../../src/session/payload.js';
+import { SessionBuilder, CWD, removeWrittenSessions, base64Data, byUuid, commandOutput, readOutput, recordsOf, resultContent, usage, type Json } from './session-builder.js';
+
+const P = (rel: string) => `${CWD}/${rel}`;
+
+afterAll(removeWrittenSessions);
+
+function conversation(): SessionBuilder {
+  const b = new SessionBuilder();
+  b.bookkeeping('Why does the January report miss the 31st?');
+  b.user('Why does the January report miss the 31st?');
+  return b;
+}
+
+function textsOf(records: Json[]): string[] {
+  const texts: string[] = [];
+  for (const r of records) {
+    const content = r.message?.content;
+    if (typeof content === 'string') texts.push(content);
+    else if (Array.isArray(content)) for (const block of content) if (block?.type === 'text') texts.push(block.text);
+  }
+  return texts;
+}
+
+describe('thinking', () => {
+  it('removes a thinking-only line and re-links its child to the nearest kept ancestor', async () => {
+    const b = conversation();
+    const prompt = b.tip!;
+    const hook = b.progress();
+    const thinking = b.assistant([{ type: 'thinking', thinking: 'The bound is probably exclusive; check report.py first.', signature: 'EqQBCkYIBxgCKkA' }], { messageId: 'msg_split' });
+    const answer = b.assistant([{ type: 'text', text: 'The end bound is exclusive, so the 31st falls outside the range.' }], { messageId: 'msg_split' });
+    const next = b.user('Fix it please.');
+    b.assistant([{ type: 'thinking', thinking: 'Make the bound inclusive.', signature: 'sig2' }, { type: 'text', text: 'Done: the bound is inclusive now.' }]);
+
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(byUuid(records, thinking.uuid)).toBeUndefined();
+    expect(byUuid(records, hook.uuid)).toBeUndefined();
+    expect(byUuid(records, answer.uuid)?.parentUuid).toBe(prompt);
+    expect(byUuid(records, next.uuid)?.parentUuid).toBe(answer.uuid);
+    expect(JSON.stringify(records)).not.toContain('"thinking"');
+    expect(textsOf(records)).toContain('Done: the bound is inclusive now.');
+    expect(result.removed).toMatchObject({ thinkingBlocks: 2, emptiedLines: 1, progressLines: 1 });
+    expect(result.removed.relinkedParents).toBeGreaterThanOrEqual(1);
+    expect(result.verify.ok).toBe(true);
+    expect(result.verify.texts.assistant).toEqual({ total: 2, kept: 2 });
+  });
+});
+
+describe('tool result stubs', () => {
+  it('stubs a Read result over the threshold with its path and line count', async () => {
+    const b = conversation();
+    const read = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(200));
+    b.assistant([{ type: 'text', text: 'The range ends before the 31st.' }]);
+    const result = await trimSession(b.write());
+    const stub = resultContent(recordsOf(result.lines), read.id);
+    expect(typeof stub).toBe('string');
+    expect(stub).toContain(P('src/report.ts'));
+    expect(stub).toContain('200 lines');
+    expect(stub).not.toContain('value150');
+    expect((stub as string).length).toBeLessThan(300);
+    expect(result.removed.toolResultsStubbed).toBe(1);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('keeps the command, exit status and first and last lines in a Bash stub', async () => {
+    const b = conversation();
+    const bash = b.toolCall('Bash', { command: 'npm run build', description: 'Build the project' }, commandOutput(120));
+    b.assistant([{ type: 'text', text: 'The build passes.' }]);
+    const stub = resultContent(recordsOf((await trimSession(b.write())).lines), bash.id) as string;
+    expect(stub).toContain('`npm run build`');
+    expect(stub).toContain('exit 0');
+    expect(stub).toContain('120 lines');
+    for (const kept of [1, 2, 3, 118, 119, 120]) expect(stub).toContain(`output line ${kept}:`);
+    expect(stub).not.toContain('output line 60:');
+  });
+
+  it('keeps the match count and the first paths in Grep and Glob stubs', async () => {
+    const b = conversation();
+    const paths = Array.from({ length: 57 }, (_, i) => P(`src/modules/feature-${i + 1}/month-bounds-helper.ts`));
+    const grep = b.toolCall('Grep', { pattern: 'month_bounds', path: CWD, output_mode: 'files_with_matches' }, `Found 57 files\n${paths.join('\n')}`);
+    const glob = b.toolCall('Glob', { pattern: '**/*.ts' }, paths.slice(0, 40).join('\n'));
+    b.assistant([{ type: 'text', text: 'month_bounds is used in 57 files.' }]);
+    const records = recordsOf((await trimSession(b.write())).lines);
+    const grepStub = resultContent(records, grep.id) as string;
+    expect(grepStub).toContain('"month_bounds"');
+    expect(grepStub).toContain('57 matches');
+    expect(grepStub).toContain(paths[0]);
+    expect(grepStub).not.toContain(paths[30]);
+    const globStub = resultContent(records, glob.id) as string;
+    expect(globStub).toContain('**/*.ts');
+    expect(globStub).toContain('40 paths');
+    expect(globStub).toContain(paths[0]);
+    expect(globStub).not.toContain(paths[30]);
+  });
+
+  it('keeps results under the threshold whole and drops their toolUseResult sidecar', async () => {
+    const b = conversation();
+    const small = readOutput(8);
+    expect(small.length).toBeLessThan(1000);
+    const read = b.toolCall('Read', { file_path: P('src/small.ts') }, small);
+    b.assistant([{ type: 'text', text: 'Small file.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, read.id)).toBe(small);
+    expect(byUuid(records, read.result.uuid)).not.toHaveProperty('toolUseResult');
+    expect(result.removed).toMatchObject({ toolResultsStubbed: 0, toolUseResultSidecars: 1 });
+  });
+
+  it('honours a custom threshold', async () => {
+    const b = conversation();
+    const read = b.toolCall('Read', { file_path: P('src/small.ts') }, readOutput(8));
+    b.assistant([{ type: 'text', text: 'Small file.' }]);
+    const stub = resultContent(recordsOf((await trimSession(b.write(), { threshold: 100 })).lines), read.id);
+    expect(stub).toContain('[cmv: Read');
+  });
+
+  it('keeps error results whole, and clips long ones to their head and tail', async () => {
+    const b = conversation();
+    const shortError = `Exit code 1\n${commandOutput(30)}`;
+    expect(shortError.length).toBeGreaterThan(1000);
+    expect(shortError.length).toBeLessThan(4000);
+    const failing = b.toolCall('Bash', { command: 'npm test' }, shortError, { isError: true });
+    const longError = `Exit code 2\n${commandOutput(300)}\nFATAL: out of memory`;
+    const crashing = b.toolCall('Bash', { command: 'npm run e2e' }, longError, { isError: true });
+    b.assistant([{ type: 'text', text: 'Tests fail; e2e runs out of memory.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, failing.id)).toBe(shortError);
+    const clipped = resultContent(records, crashing.id) as string;
+    expect(clipped.startsWith('Exit code 2\noutput line 1:')).toBe(true);
+    expect(clipped.endsWith('FATAL: out of memory')).toBe(true);
+    expect(clipped).toContain('of error output elided');
+    expect(clipped).not.toContain('output line 150:');
+    expect(clipped.length).toBeLessThanOrEqual(4000);
+    expect(result.removed).toMatchObject({ errorsClipped: 1, toolResultsStubbed: 0 });
+  });
+
+  it('keeps Task and Agent results (subagent reports) whole', async () => {
+    const b = conversation();
+    const report = `## Environment variables\n\n${Array.from({ length: 60 }, (_, i) => `| VAR_${i} | src/config.js:${i} | default ${i} | controls feature ${i} |`).join('\n')}`;
+    const agentContent = [{ type: 'text', text: report }, { type: 'text', text: 'agentId: a1b2c3d (use SendMessage with to: \'a1b2c3d\' to continue this agent)' }];
+    const agent = b.toolCall('Agent', { description: 'Audit env vars', subagent_type: 'general-purpose', prompt: 'List every env var.' }, agentContent, {
+      toolUseResult: { status: 'completed', agentId: 'a1b2c3d', content: agentContent, totalTokens: 18000 },
+    });
+    const task = b.toolCall('Task', { description: 'Check tests', subagent_type: 'Explore', prompt: 'Which tests cover env vars?' }, report);
+    b.assistant([{ type: 'text', text: 'The audit found 60 variables.' }]);
+    const records = recordsOf((await trimSession(b.write())).lines);
+    expect(resultContent(records, agent.id)).toEqual(agentContent);
+    expect(resultContent(records, task.id)).toBe(report);
+  });
+});
+
+describe('images', () => {
+  const pasted = () => {
+    const b = conversation();
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: base64Data(40_000) } };
+    const line = b.user([{ type: 'text', text: 'What does this chart show?' }, image]);
+    b.assistant([{ type: 'text', text: 'January spending by category.' }]);
+    return { b, image, line };
+  };
+
+  it('keeps images the user pasted', async () => {
+    const { b, image, line } = pasted();
+    const result = await trimSession(b.write());
+    expect(byUuid(recordsOf(result.lines), line.uuid)?.message.content).toEqual([{ type: 'text', text: 'What does this chart show?' }, image]);
+    expect(result.removed.userImages).toBe(0);
+  });
+
+  it('stubs images the user pasted with stripUserImages', async () => {
+    const { b, line } = pasted();
+    const result = await trimSession(b.write(), { stripUserImages: true });
+    const content = byUuid(recordsOf(result.lines), line.uuid)?.message.content as Json[];
+    expect(content.some((c) => c.type === 'image')).toBe(false);
+    expect(content[0]).toEqual({ type: 'text', text: 'What does this chart show?' });
+    expect(content[1].text).toMatch(/^\[cmv: PNG image, .* elided\]$/);
+    expect(result.removed.userImages).toBe(1);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('stubs images inside tool results, naming the file', async () => {
+    const b = conversation();
+    const read = b.toolCall('Read', { file_path: P('docs/chart.png') }, [{ type: 'image', source: { type: 'base64', data: base64Data(40_000), media_type: 'image/png' } }], {
+      toolUseResult: { type: 'image', file: { base64: base64Data(40_000), type: 'image/png', originalSize: 30_000 } },
+    });
+    b.assistant([{ type: 'text', text: 'A bar chart.' }]);
+    const result = await trimSession(b.write());
+    const content = resultContent(recordsOf(result.lines), read.id);
+    expect(JSON.stringify(content)).not.toContain('"image"');
+    expect(JSON.stringify(content)).toContain(`PNG image from ${P('docs/chart.png')}`);
+    expect(result.removed.toolResultImages).toBe(1);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  // Claude Code 2.1.x attaches what Read gets from a PDF as a separate isMeta user line after the
+  // tool_result ("PDF file read: <path>"): the whole file as a document block, or its pages as
+  // JPEG images. The tool can give them back, so they are not the user's own pastes.
+  const pdfRead = (attached: Json[]) => {
+    const b = conversation();
+    const read = b.toolCall('Read', { file_path: P('docs/spec.pdf') }, `PDF file read: ${P('docs/spec.pdf')} (1.2MB)`, {
+      toolUseResult: { type: 'pdf', file: { filePath: P('docs/spec.pdf'), base64: '', originalSize: 1_200_000 } },
+    });
+    const meta = b.user(attached, { isMeta: true });
+    b.assistant([{ type: 'text', text: 'The spec has three sections.' }]);
+    return { b, read, meta };
+  };
+
+  it('stubs a PDF document the Read tool attached in an isMeta user line', async () => {
+    const { b, meta } = pdfRead([{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: base64Data(60_000) } }]);
+    const result = await trimSession(b.write());
+    const content = byUuid(recordsOf(result.lines), meta.uuid)?.message.content;
+    expect(JSON.stringify(content).length, 'the PDF is still in the trimmed log').toBeLessThan(1000);
+    expect(JSON.stringify(content)).toContain('[cmv: ');
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('stubs PDF page images the Read tool attached in an isMeta user line, without stripUserImages', async () => {
+    const page = () => ({ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: base64Data(30_000) } });
+    const { b, meta } = pdfRead([page(), page()]);
+    const result = await trimSession(b.write());
+    const content = byUuid(recordsOf(result.lines), meta.uuid)?.message.content as Json[];
+    expect(content.filter((c) => c.type === 'image'), 'page images kept as if the user had pasted them').toEqual([]);
+    expect(result.verify.ok).toBe(true);
+  });
+});
+
+describe('tool inputs', () => {
+  const written = readOutput(80, (i) => `export function step${i}(input: number): number { return input * ${i} + ${i * 7}; }`).replace(/^\d+\t/gm, '');
+  const build = () => {
+    const b = conversation();
+    const write = b.toolCall('Write', { file_path: P('src/steps.ts'), content: written }, `File created successfully at: ${P('src/steps.ts')}`, {
+      toolUseResult: { type: 'create', filePath: P('src/steps.ts'), content: written, structuredPatch: [] },
+    });
+    b.assistant([{ type: 'text', text: 'Wrote the steps.' }]);
+    return { b, write };
+  };
+  const inputOf = (records: Json[], id: string): Json => {
+    for (const r of records) for (const block of r.message?.content ?? []) if (block?.type === 'tool_use' && block.id === id) return block.input;
+    throw new Error(`no tool_use ${id}`);
+  };
+
+  it('stubs a large Write input when the file on disk holds it, and says so', async () => {
+    const { b, write } = build();
+    const asked: Array<[string, string]> = [];
+    const result = await trimSession(b.write(), {}, { fileHolds: (path, text) => (asked.push([path, text]), true) });
+    expect(asked).toEqual([[P('src/steps.ts'), written]]);
+    const input = inputOf(recordsOf(result.lines), write.id);
+    expect(input.file_path).toBe(P('src/steps.ts'));
+    expect(input.content).toMatch(/^\[cmv: content of 80 lines \/ .* elided; .* holds it on disk\]$/);
+    expect(input.content).toContain(P('src/steps.ts'));
+    expect(result.removed.toolInputsStubbed).toBe(1);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('keeps a large Write input whole when the file does not hold it', async () => {
+    const { b, write } = build();
+    const result = await trimSession(b.write(), {}, { fileHolds: () => false });
+    expect(inputOf(recordsOf(result.lines), write.id).content).toBe(written);
+    expect(result.removed.toolInputsStubbed).toBe(0);
+  });
+
+  it('keeps a large Write input whole when no fileHolds is given', async () => {
+    const { b, write } = build();
+    const result = await trimSession(b.write());
+    expect(inputOf(recordsOf(result.lines), write.id).content).toBe(written);
+  });
+});
+
+describe('lines the API never sees', () => {
+  it('keeps everything when a summary line sits mid-file and at the end', async () => {
+    const b = conversation();
+    const first = b.tip!;
+    b.assistant([{ type: 'text', text: 'The end bound is exclusive.' }]);
+    b.raw({ type: 'summary', summary: 'Month-end report bug', leafUuid: first });
+    b.user('Fix it please.');
+    b.assistant([{ type: 'text', text: 'Fixed.' }]);
+    b.raw({ type: 'summary', summary: 'Fixing the month-end report bug', leafUuid: b.tip });
+    const path = b.write();
+    const original = await openSession(path);
+    const result = await trimSession(path);
+    expect(sentTexts(result.trimmed).map((t) => t.text)).toEqual(sentTexts(original).map((t) => t.text));
+    expect(sentTexts(result.trimmed).map((t) => t.text)).toEqual(['Why does the January report miss the 31st?', 'The end bound is exclusive.', 'Fix it please.', 'Fixed.']);
+    expect(recordsOf(result.lines).filter((r) => r.type === 'summary')).toHaveLength(2);
+    expect(result.removed.linesBeforeBoundary).toBe(0);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('drops bookkeeping lines: queue operations, file-history snapshots, progress, turn durations', async () => {
+    const b = conversation();
+    b.progress();
+    b.assistant([{ type: 'text', text: 'Looking.' }]);
+    const turn = b.raw({ parentUuid: b.tip, type: 'system', subtype: 'turn_duration', durationMs: 5123, isMeta: false, uuid: randomUUID(), timestamp: '2026-03-01T10:05:00.000Z', sessionId: b.sessionId });
+    const result = await trimSession(b.write());
+    const types = recordsOf(result.lines).map((r) => r.type);
+    expect(types).toEqual(['user', 'assistant']);
+    expect(turn.subtype).toBe('turn_duration');
+    expect(result.removed).toMatchObject({ queueOperations: 2, fileHistorySnapshots: 1, progressLines: 1, systemNoticeLines: 1 });
+  });
+
+  const compacted = () => {
+    const b = conversation();
+    const before = b.assistant([{ type: 'text', text: 'Before the compaction.' }]);
+    const read = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(200));
+    const title = b.raw({ type: 'custom-title', customTitle: 'month-end bug', sessionId: b.sessionId });
+    const { boundary, summary } = b.compact('1. The user asked why the January report misses the 31st.');
+    const after = b.user('Now fix it.');
+    b.assistant([{ type: 'text', text: 'Fixed after the compaction.' }]);
+    return { b, before, read, title, boundary, summary, after };
+  };
+
+  it('drops the lines before the last compact_boundary, keeping metadata lines', async () => {
+    const { b, before, read, boundary, summary, after } = compacted();
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(byUuid(records, before.uuid)).toBeUndefined();
+    expect(byUuid(records, read.result.uuid)).toBeUndefined();
+    expect(records.some((r) => r.message?.content === 'Why does the January report miss the 31st?')).toBe(false);
+    for (const kept of [boundary, summary, after]) expect(byUuid(records, kept.uuid)).toBeDefined();
+    expect(records.filter((r) => r.type === 'custom-title')).toHaveLength(1);
+    // The prompt, the answer, the Read pair and the prompt's 3 bookkeeping lines, counted once, under this rule.
+    expect(result.removed).toMatchObject({ linesBeforeBoundary: 7, queueOperations: 0, fileHistorySnapshots: 0 });
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('keeps the lines before the last compact_boundary with keepHistory, still stripped', async () => {
+    const { b, before, read } = compacted();
+    const result = await trimSession(b.write(), { keepHistory: true });
+    const records = recordsOf(result.lines);
+    expect(byUuid(records, before.uuid)?.message.content).toEqual([{ type: 'text', text: 'Before the compaction.' }]);
+    expect(resultContent(records, read.id)).toContain('[cmv: Read');
+    expect(result.removed.linesBeforeBoundary).toBe(0);
+    expect(result.verify.ok).toBe(true);
+  });
+});
+
+describe('session ids', () => {
+  const build = () => {
+    const b = conversation();
+    b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(200));
+    b.assistant([{ type: 'text', text: 'Found it.' }]);
+    return b;
+  };
+
+  it('rewrites sessionId on every line when a new id is given', async () => {
+    const b = build();
+    const id = randomUUID();
+    const result = await trimSession(b.write(), {}, { newSessionId: id });
+    const records = recordsOf(result.lines);
+    expect(records.length).toBeGreaterThan(0);
+    for (const r of records) expect(r.sessionId).toBe(id);
+    expect(result.output.sessionId).toBe(id);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('leaves sessionId alone without a new id', async () => {
+    const b = build();
+    const path = b.write();
+    const result = await trimSession(path);
+    for (const r of recordsOf(result.lines)) expect(r.sessionId).toBe(b.sessionId);
+    // Lines the trim had no reason to change keep their bytes.
+    const input = readFileSync(path, 'utf8').split('\n');
+    expect(input).toContain(result.lines[0].toString('utf8'));
+  });
+});
+
+describe('usage of the last response', () => {
+  it('is rewritten to a smaller, uncached prompt size when tokens were removed', async () => {
+    const b = conversation();
+    const earlier = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(300));
+    const last = b.assistant([{ type: 'text', text: 'The end bound is exclusive.' }], { usage: usage({ input: 3, cacheWrite: 6_000, cacheRead: 20_000 }, 80) });
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    const rewritten = byUuid(records, last.uuid)!.message.usage;
+    const removedTokens = result.input.tokens - result.output.tokens;
+    expect(removedTokens).toBeGreaterThan(1000);
+    expect(rewritten.input_tokens).toBe(26_003 - removedTokens);
+    expect(rewritten).toMatchObject({ cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 80, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 } });
+    // Earlier responses keep their figures.
+    expect(byUuid(records, earlier.use.uuid)!.message.usage).toEqual(earlier.use.message.usage);
+    expect(result.removed.usageRewritten).toBe(1);
+  });
+
+  it('is left untouched when nothing sent was removed', async () => {
+    const b = conversation();
+    const last = b.assistant([{ type: 'text', text: 'The end bound is exclusive.' }]);
+    const result = await trimSession(b.write());
+    expect(result.reduction.tokens).toBe(0);
+    expect(result.removed.usageRewritten).toBe(0);
+    expect(result.lines.map(String)).toContain(JSON.stringify(last));
+  });
+});
+
+describe('verify on a hand-broken trimmed log', () => {
+  /** A trimmed log on disk, and a way to write a broken copy of it. */
+  async function trimmedFixture() {
+    const b = conversation();
+    const prompt = b.tip!;
+    const read = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(200), { say: 'Let me read the report code.' });
+    const fix = b.user('Fix it please.');
+    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: '<', new_string: '<=' }, 'The file has been updated successfully.');
+    const done = b.assistant([{ type: 'text', text: 'Fixed: the end bound is inclusive now.' }]);
+    const originalPath = b.write();
+    const result = await trimSession(originalPath);
+    expect(result.verify.ok).toBe(true);
+    const records = recordsOf(result.lines);
+    const original = await openSession(originalPath);
+    const verifyBroken = async (edit: (records: Json[]) => Json[]) => {
+      const broken = edit(structuredClone(records));
+      const path = `${originalPath}.broken.jsonl`;
+      writeFileSync(path, broken.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      return verifySessions(original, await openSession(path));
+    };
+    return { prompt, read, fix, edit, done, records, original, verifyBroken };
+  }
+  const kinds = (report: { faults: Array<{ kind: string }> }) => report.faults.map((f) => f.kind);
+
+  it('passes on the unbroken trimmed log', async () => {
+    const { verifyBroken } = await trimmedFixture();
+    const report = await verifyBroken((r) => r);
+    expect(report.ok).toBe(true);
+    expect(report.faults).toEqual([]);
+  });
+
+  it('finds a missing assistant text', async () => {
+    const { read, verifyBroken } = await trimmedFixture();
+    const report = await verifyBroken((records) => {
+      const line = byUuid(records, read.use.uuid)!;
+      line.message.content = line.message.content.filter((b: Json) => b.type !== 'text');
+      return records;
+    });
+    expect(report.ok).toBe(false);
+    expect(kinds(report)).toContain('missing-text');
+    expect(report.faults.find((f) => f.kind === 'missing-text')?.message).toContain('Let me read the report code.');
+  });
+
+  it('finds an unpaired tool_use', async () => {
+    const { edit, verifyBroken } = await trimmedFixture();
+    const report = await verifyBroken((records) => {
+      const result = byUuid(records, edit.result.uuid)!;
+      for (const r of records) if (r.parentUuid === result.uuid) r.parentUuid = result.parentUuid;
+      return records.filter((r) => r !== result);
+    });
+    expect(report.ok).toBe(false);
+    expect(kinds(report)).toContain('unpaired-tool-use');
+  });
+
+  it('finds a dangling parent', async () => {
+    const { fix, verifyBroken } = await trimmedFixture();
+    const report = await verifyBroken((records) => {
+      byUuid(records, fix.uuid)!.parentUuid = randomUUID();
+      return records;
+    });
+    expect(report.ok).toBe(false);
+    expect(kinds(report)).toContain('dangling-parent');
+  });
+
+  it('finds a duplicate uuid', async () => {
+    const { done, verifyBroken } = await trimmedFixture();
+    const report = await verifyBroken((records) => [...records, structuredClone(byUuid(records, done.uuid)!)]);
+    expect(report.ok).toBe(false);
+    expect(kinds(report)).toContain('duplicate-uuid');
+  });
+
+  it('finds an empty message', async () => {
+    const { done, verifyBroken } = await trimmedFixture();
+    const report = await verifyBroken((records) => {
+      byUuid(records, done.uuid)!.message.content = [];
+      return records;
+    });
+    expect(report.ok).toBe(false);
+    expect(kinds(report)).toContain('empty-message');
+  });
+
+  it('finds a null parentUuid mid-file (a chain break)', async () => {
+    const { fix, verifyBroken } = await trimmedFixture();
+    const report = await verifyBroken((records) => {
+      byUuid(records, fix.uuid)!.parentUuid = null;
+      return records;
+    });
+    expect(report.ok).toBe(false);
+    expect(kinds(report)).toContain('chain-break');
+  });
+});
