@@ -1,6 +1,8 @@
 // Turns one physical line into what the conversation model needs to know about it: the entry's
 // kind, its place in the parent chain, and the shape (not the payload) of its message content.
 
+import { skimEntry } from './skim.js';
+
 export const KNOWN_ENTRY_TYPES = [
   'user',
   'assistant',
@@ -265,6 +267,8 @@ export function splitGluedRecords(text: string): string[] | undefined {
 /** Parses one physical line. Never throws. */
 export function parseLine(bytes: Buffer, line: number): ParsedLine {
   if (bytes.length === 0) return { status: 'blank', entries: [] };
+  const skimmed = skimEntry(bytes, line);
+  if (skimmed) return { status: 'entry', entries: [skimmed] };
   const text = bytes.toString('utf8');
   if (text.trim() === '') return { status: 'blank', entries: [] };
   try {

@@ -1,0 +1,363 @@
+// A byte-level skim of one log line: reads the fields the conversation model needs (kind, chain
+// links, message ids, the shape of the content) without decoding the payload strings, which hold
+// nearly all of a log's bytes. Anything unexpected returns undefined, and the caller falls back
+// to JSON.parse, so the skim can only be faster, never different.
+
+import { readUsage, type BlockInfo, type SessionEntry } from './entry.js';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+
+class NotSkimmable extends Error {}
+const NOT_SKIMMABLE = new NotSkimmable();
+
+/** Strings shorter than this are decoded; longer ones are only measured. */
+const DECODE_LIMIT = 512;
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+type FieldVisitor = (key: string, start: number, end: number) => void;
+
+/** Buffer's own slice bindings: toString() adds argument checks that dominate on short keys. */
+interface FastSlices {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
+
+class Skim {
+  private readonly fast: FastSlices;
+  constructor(readonly b: Buffer) {
+    this.fast = b as unknown as FastSlices;
+  }
+
+  ws(i: number): number {
+    const b = this.b;
+    while (i < b.length && isSpace(b[i])) i++;
+    return i;
+  }
+
+  /** `i` at an opening quote; returns the index just past the closing one. */
+  stringEnd(i: number): number {
+    const b = this.b;
+    let from = i + 1;
+    for (;;) {
+      const q = b.indexOf(QUOTE, from);
+      if (q < 0) throw NOT_SKIMMABLE;
+      let k = q - 1;
+      while (k > i && b[k] === BACKSLASH) k--;
+      if ((q - 1 - k) % 2 === 0) return q + 1;
+      from = q + 1;
+    }
+  }
+
+  containerEnd(i: number): number {
+    const b = this.b;
+    let depth = 0;
+    let j = i;
+    while (j < b.length) {
+      const c = b[j];
+      if (c === QUOTE) {
+        j = this.stringEnd(j);
+        continue;
+      }
+      if (c === LBRACE || c === LBRACKET) depth++;
+      else if (c === RBRACE || c === RBRACKET) {
+        depth--;
+        if (depth === 0) return j + 1;
+      }
+      j++;
+    }
+    throw NOT_SKIMMABLE;
+  }
+
+  valueEnd(i: number): number {
+    const b = this.b;
+    const c = b[i];
+    if (c === QUOTE) return this.stringEnd(i);
+    if (c === LBRACE || c === LBRACKET) return this.containerEnd(i);
+    let j = i;
+    while (j < b.length) {
+      const d = b[j];
+      if (d === COMMA || d === RBRACE || d === RBRACKET || isSpace(d)) break;
+      j++;
+    }
+    if (j === i) throw NOT_SKIMMABLE;
+    return j;
+  }
+
+  /** Visits the fields of the object starting at `i`; returns the index past it. */
+  fields(i: number, visit: FieldVisitor): number {
+    const b = this.b;
+    if (b[i] !== LBRACE) throw NOT_SKIMMABLE;
+    let j = this.ws(i + 1);
+    if (b[j] === RBRACE) return j + 1;
+    for (;;) {
+      if (b[j] !== QUOTE) throw NOT_SKIMMABLE;
+      const keyEnd = this.stringEnd(j);
+      // Claude Code's keys are plain ASCII identifiers: no escapes to decode.
+      const key = this.fast.latin1Slice(j + 1, keyEnd - 1);
+      j = this.ws(keyEnd);
+      if (b[j] !== COLON) throw NOT_SKIMMABLE;
+      const start = this.ws(j + 1);
+      const end = this.valueEnd(start);
+      visit(key, start, end);
+      j = this.ws(end);
+      if (b[j] === COMMA) {
+        j = this.ws(j + 1);
+        continue;
+      }
+      if (b[j] === RBRACE) return j + 1;
+      throw NOT_SKIMMABLE;
+    }
+  }
+
+  /** Visits the elements of the array starting at `i`. */
+  elements(i: number, visit: (start: number, end: number) => void): number {
+    const b = this.b;
+    if (b[i] !== LBRACKET) throw NOT_SKIMMABLE;
+    let j = this.ws(i + 1);
+    if (b[j] === RBRACKET) return j + 1;
+    for (;;) {
+      const end = this.valueEnd(j);
+      visit(j, end);
+      j = this.ws(end);
+      if (b[j] === COMMA) {
+        j = this.ws(j + 1);
+        continue;
+      }
+      if (b[j] === RBRACKET) return j + 1;
+      throw NOT_SKIMMABLE;
+    }
+  }
+
+  decodeString(start: number, end: number): string {
+    const escape = this.b.indexOf(BACKSLASH, start + 1);
+    if (escape !== -1 && escape < end - 1) return JSON.parse(this.fast.utf8Slice(start, end)) as string;
+    return this.fast.utf8Slice(start + 1, end - 1);
+  }
+
+  str(start: number, end: number): string | undefined {
+    return this.b[start] === QUOTE ? this.decodeString(start, end) : undefined;
+  }
+
+  literal(start: number, end: number): string {
+    return this.fast.latin1Slice(start, end);
+  }
+
+  isNull(start: number, end: number): boolean {
+    return end - start === 4 && this.literal(start, end) === 'null';
+  }
+
+  isTrue(start: number, end: number): boolean {
+    return end - start === 4 && this.literal(start, end) === 'true';
+  }
+
+  /** Length of a string value: exact for short ones, the byte length of its JSON for long ones. */
+  stringChars(start: number, end: number): number {
+    if (this.b[start] !== QUOTE) return end - start;
+    return end - start <= DECODE_LIMIT ? this.decodeString(start, end).length : end - start - 2;
+  }
+
+  isBlankString(start: number, end: number): boolean {
+    if (this.b[start] !== QUOTE) return false;
+    if (end - start > DECODE_LIMIT) {
+      // Long text is blank only if its first bytes already are; decode just then.
+      for (let k = start + 1; k < start + 64; k++) if (!isSpace(this.b[k]) && this.b[k] !== BACKSLASH && this.b[k] !== 0x6e) return false;
+    }
+    return this.decodeString(start, end).trim() === '';
+  }
+
+  json(start: number, end: number): unknown {
+    return JSON.parse(this.fast.utf8Slice(start, end));
+  }
+}
+
+function skimBlock(s: Skim, start: number, end: number): BlockInfo | undefined {
+  let type = 'unknown';
+  let toolId: string | undefined;
+  let name: string | undefined;
+  let isError = false;
+  let chars = 0;
+  let blankSpan: [number, number] | undefined;
+  let payload = 0;
+  s.fields(start, (key, vs, ve) => {
+    switch (key) {
+      case 'type':
+        type = s.str(vs, ve) ?? 'unknown';
+        break;
+      case 'id':
+        toolId ??= s.str(vs, ve);
+        break;
+      case 'tool_use_id':
+        toolId = s.str(vs, ve);
+        break;
+      case 'name':
+        name = s.str(vs, ve);
+        break;
+      case 'is_error':
+        isError = s.isTrue(vs, ve);
+        break;
+      case 'text':
+        chars = s.stringChars(vs, ve);
+        blankSpan = [vs, ve];
+        break;
+      case 'thinking':
+      case 'data':
+        chars = s.stringChars(vs, ve);
+        break;
+      case 'input':
+      case 'content':
+        chars = s.stringChars(vs, ve);
+        break;
+      case 'source':
+        s.fields(vs, (k, a, z) => {
+          if (k === 'data') chars = s.stringChars(a, z);
+        });
+        break;
+      default:
+        payload += ve - vs;
+    }
+  });
+  const info: BlockInfo = { type, chars: chars || payload };
+  if (type === 'text') info.blank = blankSpan ? s.isBlankString(blankSpan[0], blankSpan[1]) : true;
+  if (type === 'tool_use' || type === 'server_tool_use') {
+    info.toolId = toolId;
+    info.name = name;
+  } else if (type === 'tool_result' || type.endsWith('_tool_result')) {
+    info.toolId = toolId;
+    if (isError) info.isError = true;
+  }
+  return info;
+}
+
+/** Reads one line's entry without decoding its payload, or undefined when only JSON.parse can tell. */
+export function skimEntry(bytes: Buffer, line: number): SessionEntry | undefined {
+  const s = new Skim(bytes);
+  try {
+    const first = s.ws(0);
+    if (bytes[first] !== LBRACE) return undefined;
+    const entry: SessionEntry = {
+      line,
+      record: 0,
+      type: 'unknown',
+      isSidechain: false,
+      isMeta: false,
+      isCompactSummary: false,
+      isVisibleInTranscriptOnly: false,
+      isApiErrorMessage: false,
+      blocks: [],
+      contentIsString: false,
+      toolUseResultChars: 0,
+    };
+    const end = s.fields(first, (key, vs, ve) => {
+      switch (key) {
+        case 'type':
+          entry.type = s.str(vs, ve) ?? 'unknown';
+          break;
+        case 'subtype':
+          entry.subtype = s.str(vs, ve);
+          break;
+        case 'uuid':
+          entry.uuid = s.str(vs, ve);
+          break;
+        case 'parentUuid':
+          entry.parentUuid = s.isNull(vs, ve) ? null : s.str(vs, ve);
+          break;
+        case 'logicalParentUuid':
+          entry.logicalParentUuid = s.str(vs, ve);
+          break;
+        case 'sessionId':
+          entry.sessionId = s.str(vs, ve);
+          break;
+        case 'timestamp':
+          entry.timestamp = s.str(vs, ve);
+          break;
+        case 'version':
+          entry.version = s.str(vs, ve);
+          break;
+        case 'cwd':
+          entry.cwd = s.str(vs, ve);
+          break;
+        case 'gitBranch':
+          entry.gitBranch = s.str(vs, ve);
+          break;
+        case 'agentId':
+          entry.agentId = s.str(vs, ve);
+          break;
+        case 'requestId':
+          entry.requestId = s.str(vs, ve);
+          break;
+        case 'leafUuid':
+          entry.leafUuid = s.str(vs, ve);
+          break;
+        case 'isSidechain':
+          entry.isSidechain = s.isTrue(vs, ve);
+          break;
+        case 'isMeta':
+          entry.isMeta = s.isTrue(vs, ve);
+          break;
+        case 'isCompactSummary':
+          entry.isCompactSummary = s.isTrue(vs, ve);
+          break;
+        case 'isVisibleInTranscriptOnly':
+          entry.isVisibleInTranscriptOnly = s.isTrue(vs, ve);
+          break;
+        case 'isApiErrorMessage':
+          entry.isApiErrorMessage = s.isTrue(vs, ve);
+          break;
+        case 'toolUseResult':
+          entry.toolUseResultChars = ve - vs;
+          break;
+        case 'message':
+          if (bytes[vs] === LBRACE) skimMessage(s, vs, entry);
+          break;
+      }
+    });
+    if (s.ws(end) !== bytes.length) return undefined; // trailing bytes: glued or damaged
+    return entry;
+  } catch (error) {
+    if (error instanceof NotSkimmable || error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
+function skimMessage(s: Skim, start: number, entry: SessionEntry): void {
+  s.fields(start, (key, vs, ve) => {
+    switch (key) {
+      case 'role':
+        entry.role = s.str(vs, ve);
+        break;
+      case 'id':
+        entry.messageId = s.str(vs, ve);
+        break;
+      case 'model':
+        entry.model = s.str(vs, ve);
+        break;
+      case 'usage':
+        entry.usage = readUsage(s.json(vs, ve));
+        break;
+      case 'content': {
+        const c = s.b[vs];
+        if (c === QUOTE) {
+          entry.contentIsString = true;
+          entry.blocks = [{ type: 'text', chars: s.stringChars(vs, ve), blank: s.isBlankString(vs, ve) }];
+        } else if (c === LBRACKET) {
+          s.elements(vs, (bs, be) => {
+            if (s.b[bs] !== LBRACE) return;
+            const block = skimBlock(s, bs, be);
+            if (block) entry.blocks.push(block);
+          });
+        }
+        break;
+      }
+    }
+  });
+}
