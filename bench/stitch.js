@@ -1,6 +1,6 @@
 // Builds a large session for benchmarks by stitching real logs end to end, each copy with fresh
-// uuids and tool ids, its first root linked to the previous copy's last entry so the whole file
-// is one conversation. Usage: node bench/stitch.js <out.jsonl> <target MB> <files...>
+// uuids and tool ids, its first root linked to the previous copy's last entry and its timestamps
+// moved after the previous copy's, so the whole file is one conversation, as Claude Code reads it. Usage: node bench/stitch.js <out.jsonl> <target MB> <files...>
 import { readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 
@@ -16,6 +16,7 @@ const target = Number(targetMb) * 1024 * 1024;
 const parts = [];
 let bytes = 0;
 let lastUuid = null;
+let clock = Date.parse('2026-01-01T00:00:00.000Z');
 for (let copy = 0; bytes < target; copy++) {
   for (const file of files) {
     if (bytes >= target) break;
@@ -38,6 +39,10 @@ for (let copy = 0; bytes < target; copy++) {
         continue;
       }
       if (record.sessionId) record.sessionId = sessionId;
+      if (typeof record.timestamp === 'string') {
+        clock += 1000;
+        record.timestamp = new Date(clock).toISOString();
+      }
       if (!linked && 'parentUuid' in record && record.parentUuid === null && lastUuid) {
         record.parentUuid = lastUuid;
         linked = true;

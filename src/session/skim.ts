@@ -17,6 +17,8 @@ const COMMA = 0x2c;
 class NotSkimmable extends Error {}
 const NOT_SKIMMABLE = new NotSkimmable();
 
+const JSON_LITERAL = /^(?:true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)$/;
+
 /** Strings shorter than this are decoded; longer ones are only measured. */
 const DECODE_LIMIT = 512;
 
@@ -24,7 +26,7 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-type FieldVisitor = (key: string, start: number, end: number) => void;
+type FieldVisitor = (key: string, start: number, end: number, keyStart: number) => void;
 
 /** Buffer's own slice bindings: toString() adds argument checks that dominate on short keys. */
 interface FastSlices {
@@ -89,7 +91,8 @@ class Skim {
       if (d === COMMA || d === RBRACE || d === RBRACKET || isSpace(d)) break;
       j++;
     }
-    if (j === i) throw NOT_SKIMMABLE;
+    // A literal JSON.parse would refuse (01, tru, NaN) makes the line one Claude Code skips.
+    if (j === i || !JSON_LITERAL.test(this.fast.latin1Slice(i, j))) throw NOT_SKIMMABLE;
     return j;
   }
 
@@ -101,6 +104,7 @@ class Skim {
     if (b[j] === RBRACE) return j + 1;
     for (;;) {
       if (b[j] !== QUOTE) throw NOT_SKIMMABLE;
+      const keyStart = j;
       const keyEnd = this.stringEnd(j);
       // Claude Code's keys are plain ASCII identifiers: no escapes to decode.
       const key = this.fast.latin1Slice(j + 1, keyEnd - 1);
@@ -108,7 +112,7 @@ class Skim {
       if (b[j] !== COLON) throw NOT_SKIMMABLE;
       const start = this.ws(j + 1);
       const end = this.valueEnd(start);
-      visit(key, start, end);
+      visit(key, start, end, keyStart);
       j = this.ws(end);
       if (b[j] === COMMA) {
         j = this.ws(j + 1);
@@ -169,8 +173,14 @@ class Skim {
   isBlankString(start: number, end: number): boolean {
     if (this.b[start] !== QUOTE) return false;
     if (end - start > DECODE_LIMIT) {
-      // Long text is blank only if its first bytes already are; decode just then.
-      for (let k = start + 1; k < start + 64; k++) if (!isSpace(this.b[k]) && this.b[k] !== BACKSLASH && this.b[k] !== 0x6e) return false;
+      // Long text is blank only if its first bytes may be whitespace (raw, escaped like \t or
+      // \u00a0, or non-ASCII like U+3000); decode just then.
+      const b = this.b;
+      for (let k = start + 1; k < start + 64; k++) {
+        const c = b[k];
+        if (c === BACKSLASH) k += b[k + 1] === 0x75 ? 5 : 1;
+        else if (c < 0x80 && !isSpace(c)) return false;
+      }
     }
     return this.decodeString(start, end).trim() === '';
   }
@@ -360,4 +370,34 @@ function skimMessage(s: Skim, start: number, entry: SessionEntry): void {
       }
     }
   });
+}
+
+/**
+ * Removes a top-level field from a line's bytes without parsing the rest (the toolUseResult
+ * sidecar often holds most of a line). Returns undefined when the line cannot be skimmed.
+ */
+export function withoutTopLevelField(bytes: Buffer, name: string): Buffer | undefined {
+  const s = new Skim(bytes);
+  try {
+    const first = s.ws(0);
+    if (bytes[first] !== LBRACE) return undefined;
+    let span: [number, number] | undefined;
+    let previousEnd = -1;
+    const end = s.fields(first, (key, _vs, ve, keyStart) => {
+      if (key === name && !span) {
+        if (previousEnd >= 0) {
+          span = [previousEnd, ve]; // from the end of the field before (its comma included)
+        } else {
+          const next = s.ws(ve);
+          span = [keyStart, bytes[next] === COMMA ? s.ws(next + 1) : ve];
+        }
+      }
+      previousEnd = ve;
+    });
+    if (s.ws(end) !== bytes.length || !span) return undefined;
+    return Buffer.concat([bytes.subarray(0, span[0]), bytes.subarray(span[1])]);
+  } catch (error) {
+    if (error instanceof NotSkimmable || error instanceof SyntaxError) return undefined;
+    throw error;
+  }
 }

@@ -7,6 +7,7 @@ import type { Session } from '../session/session.js';
 import { openSession, sessionFromLines } from '../session/session.js';
 import { readRawLines } from '../session/line-reader.js';
 import { parseLine, parseRecords, type SessionEntry } from '../session/entry.js';
+import { withoutTopLevelField } from '../session/skim.js';
 import type { SessionLine } from '../session/conversation.js';
 import { textsOfRecord, type JsonObject } from '../session/payload.js';
 import { addRecordTokens, newBreakdown, tokenBreakdown, toolNamesOf } from '../tokens/breakdown.js';
@@ -124,7 +125,15 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
         items.push({ entry, bytes: raw.bytes });
         continue;
       }
-      const record = recordAt(entry.record);
+      let record: JsonObject;
+      const slim = mustChange && entry.toolUseResultChars > 0 && line.entries.length === 1 ? withoutTopLevelField(raw.bytes, 'toolUseResult') : undefined;
+      if (slim) {
+        // The sidecar is dropped before parsing: it is often most of the line, and never sent.
+        record = JSON.parse(slim.toString('utf8')) as JsonObject;
+        counts.toolUseResultSidecars++;
+      } else {
+        record = recordAt(entry.record);
+      }
       if (isSent) {
         // Facts about the original, taken before stripping touches the record.
         for (const text of textsOfRecord(record, entry)) originalTexts.push(digestText(text));
