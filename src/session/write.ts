@@ -1,47 +1,103 @@
 // Atomic writes for everything that writes logs: a temp file beside the target, fsync, rename.
 // A crash mid-write leaves either the old file or the new one, never a torn one.
 
-import { open, rename, unlink, mkdir, copyFile, constants } from 'node:fs/promises';
+import { open, rename, unlink, mkdir, copyFile, constants, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fromSystemError } from '../errors.js';
 
 export type Chunks = Iterable<Buffer | string> | AsyncIterable<Buffer | string>;
 
-export async function writeFileAtomic(path: string, chunks: Chunks, mode = 0o600): Promise<number> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  let written = 0;
-  let handle;
-  try {
-    handle = await open(temp, 'wx', mode);
-    let batch: Buffer[] = [];
-    let batchBytes = 0;
-    const flush = async () => {
-      if (batchBytes === 0) return;
-      const data = batch.length === 1 ? batch[0] : Buffer.concat(batch, batchBytes);
-      await handle!.write(data, 0, data.length);
-      batch = [];
-      batchBytes = 0;
-    };
-    for await (const chunk of chunks) {
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      batch.push(buffer);
-      batchBytes += buffer.length;
-      written += buffer.length;
-      if (batchBytes >= 1 << 20) await flush();
+const BATCH_BYTES = 1 << 20;
+
+/** A file written in pieces to a temp file, which becomes `path` only on commit. */
+export class AtomicWriter {
+  readonly path: string;
+  readonly tempPath: string;
+  private handle?: FileHandle;
+  private batch: Buffer[] = [];
+  private batchBytes = 0;
+  bytesWritten = 0;
+
+  private constructor(path: string, tempPath: string, handle: FileHandle) {
+    this.path = path;
+    this.tempPath = tempPath;
+    this.handle = handle;
+  }
+
+  static async open(path: string, mode = 0o600): Promise<AtomicWriter> {
+    const dir = dirname(path);
+    const tempPath = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await mkdir(dir, { recursive: true });
+      return new AtomicWriter(path, tempPath, await open(tempPath, 'wx', mode));
+    } catch (error) {
+      throw fromSystemError(error, path);
     }
-    await flush();
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await rename(temp, path);
-    return written;
+  }
+
+  async write(chunk: Buffer | string): Promise<void> {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    this.batch.push(buffer);
+    this.batchBytes += buffer.length;
+    this.bytesWritten += buffer.length;
+    if (this.batchBytes >= BATCH_BYTES) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.batchBytes === 0 || !this.handle) return;
+    const data = this.batch.length === 1 ? this.batch[0] : Buffer.concat(this.batch, this.batchBytes);
+    this.batch = [];
+    this.batchBytes = 0;
+    try {
+      // write() may take fewer bytes than given (a full disk): write the rest, or let it throw.
+      for (let offset = 0; offset < data.length; ) offset += (await this.handle.write(data, offset, data.length - offset)).bytesWritten;
+    } catch (error) {
+      await this.abort();
+      throw fromSystemError(error, this.path);
+    }
+  }
+
+  /** Flushes and syncs the temp file, leaving it in place (for checks before commit). */
+  async finish(): Promise<void> {
+    await this.flush();
+    if (!this.handle) return;
+    try {
+      await this.handle.sync();
+      await this.handle.close();
+      this.handle = undefined;
+    } catch (error) {
+      await this.abort();
+      throw fromSystemError(error, this.path);
+    }
+  }
+
+  async commit(): Promise<void> {
+    await this.finish();
+    try {
+      await rename(this.tempPath, this.path);
+    } catch (error) {
+      await this.abort();
+      throw fromSystemError(error, this.path);
+    }
+  }
+
+  async abort(): Promise<void> {
+    await this.handle?.close().catch(() => {});
+    this.handle = undefined;
+    await unlink(this.tempPath).catch(() => {});
+  }
+}
+
+export async function writeFileAtomic(path: string, chunks: Chunks, mode = 0o600): Promise<number> {
+  const writer = await AtomicWriter.open(path, mode);
+  try {
+    for await (const chunk of chunks) await writer.write(chunk);
+    await writer.commit();
+    return writer.bytesWritten;
   } catch (error) {
-    await handle?.close().catch(() => {});
-    await unlink(temp).catch(() => {});
-    throw fromSystemError(error, path);
+    await writer.abort();
+    throw error;
   }
 }
 

@@ -8,7 +8,7 @@ import { trimSession, type TrimResult } from './trim.js';
 import type { TrimOptions } from './options.js';
 import { diskChecker } from './disk.js';
 import { backupSession } from './backups.js';
-import { writeFileAtomic } from '../session/write.js';
+import { AtomicWriter, writeFileAtomic } from '../session/write.js';
 import { CmvError } from '../errors.js';
 
 export type TrimDestination = { kind: 'new-session' } | { kind: 'file'; path: string; force?: boolean } | { kind: 'in-place' } | { kind: 'dry-run' };
@@ -32,44 +32,50 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
       throw new CmvError('CONFLICT', `${destination.path} already exists`, { hint: 'choose another -o path, or add --force to overwrite it' });
     }
   }
-  const result = await trimSession(inputPath, options, { newSessionId, fileHolds: diskChecker() });
+  const outputPath =
+    destination.kind === 'file' ? resolve(destination.path) : destination.kind === 'in-place' ? inputPath : destination.kind === 'new-session' ? join(dirname(inputPath), `${newSessionId}.jsonl`) : undefined;
+  // Streamed to a temp file beside the output and renamed into place only once verified; a
+  // budget trim evicts on the output in memory, so it writes at the end.
+  const streamed = outputPath !== undefined && options.budget === undefined;
+  const writer = streamed ? await AtomicWriter.open(outputPath) : undefined;
+  let result: TrimResult;
+  try {
+    result = await trimSession(inputPath, options, { newSessionId, fileHolds: diskChecker(), writer });
+  } catch (error) {
+    await writer?.abort();
+    throw error;
+  }
   if (!result.verify.ok) {
+    await writer?.abort();
     throw new CmvError('VERIFY_FAILED', `the trimmed log failed verification (${result.verify.faults.length} faults); nothing was written`, {
       hint: `first fault: ${result.verify.faults[0]?.message ?? '?'}; please report it with the session's shape (cmv stats --json)`,
       details: result.verify,
     });
   }
   if (result.budget && !result.budget.met) {
-    throw new CmvError('BUDGET_UNMET', `cannot fit the session into ${result.budget.budget} tokens: ${result.budget.tokensAfter} remain after evicting everything but user turns; nothing was written`, {
+    throw new CmvError('BUDGET_UNMET', `cannot fit the session into ${result.budget.budget} tokens: ${result.budget.tokensAfter} remain after evicting all that may go; nothing was written`, {
       hint: 'raise --budget, or drop it to keep the lossless trim only',
       details: result.budget,
     });
   }
-  const body = (function* () {
-    for (const line of result.lines) {
-      yield line;
-      yield '\n';
-    }
-  })();
-  switch (destination.kind) {
-    case 'dry-run':
-      return { result };
-    case 'file': {
-      const path = resolve(destination.path);
-      await writeFileAtomic(path, body);
-      return { result, written: path, sessionId: result.output.sessionId };
-    }
-    case 'in-place': {
-      const backup = await backupSession(inputPath);
-      await writeFileAtomic(inputPath, body);
-      return { result, written: inputPath, sessionId: result.output.sessionId, backup, resumeCommand: resumeCommandFor(result, result.output.sessionId) };
-    }
-    case 'new-session': {
-      const path = join(dirname(inputPath), `${newSessionId}.jsonl`);
-      await writeFileAtomic(path, body);
-      return { result, written: path, sessionId: newSessionId, resumeCommand: resumeCommandFor(result, newSessionId) };
-    }
+  if (outputPath === undefined) return { result };
+  const backup = destination.kind === 'in-place' ? await backupSession(inputPath) : undefined;
+  if (writer) {
+    await writer.commit();
+  } else {
+    const lines = result.lines ?? [];
+    await writeFileAtomic(
+      outputPath,
+      (function* () {
+        for (const line of lines) {
+          yield line;
+          yield '\n';
+        }
+      })(),
+    );
   }
+  const sessionId = result.output.sessionId;
+  return { result, written: outputPath, sessionId, backup, resumeCommand: destination.kind === 'file' ? undefined : resumeCommandFor(result, sessionId) };
 }
 
 function shellQuote(text: string): string {

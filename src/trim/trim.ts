@@ -10,11 +10,13 @@ import { parseLine, parseRecords, type SessionEntry } from '../session/entry.js'
 import { withoutTopLevelField } from '../session/skim.js';
 import type { SessionLine } from '../session/conversation.js';
 import { textsOfRecord, type JsonObject } from '../session/payload.js';
-import { addRecordTokens, newBreakdown, tokenBreakdown, toolNamesOf } from '../tokens/breakdown.js';
+import { addRecordTokens, newBreakdown, toolNamesOf } from '../tokens/breakdown.js';
 import { promptTokens } from '../tokens/usage.js';
 import { stripMessageRecord, type StripContext } from './strip.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
-import { digestText, verifyAgainst, type OriginalFacts, type VerifyReport } from './verify.js';
+import { digestText, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
+import type { AtomicWriter } from '../session/write.js';
+import { CmvError } from '../errors.js';
 import type { ToolCall } from './stubs.js';
 import { evictToBudget, type BudgetReport } from './budget.js';
 
@@ -28,9 +30,9 @@ export interface TrimResult {
   verify: VerifyReport;
   /** Present with --budget: what was evicted, and whether the budget was met. */
   budget?: BudgetReport;
-  /** The trimmed log, line by line (without newlines). */
-  lines: Buffer[];
-  /** The trimmed log as a session, for further analysis (budget eviction, reports). */
+  /** The trimmed log, line by line (without newlines); absent when it was streamed to a writer. */
+  lines?: Buffer[];
+  /** The trimmed log as a session; its lines carry bytes only when kept in memory. */
   trimmed: Session;
 }
 
@@ -39,6 +41,11 @@ export interface TrimTarget {
   newSessionId?: string;
   /** Tells whether a file on disk holds a text; defaults to never (inputs are then kept whole). */
   fileHolds?: (path: string, text: string) => boolean;
+  /**
+   * Stream the trimmed log into this writer, so memory stays bounded by the largest line; it is
+   * finished (synced, not committed) before verification reads it back. Not with a budget.
+   */
+  writer?: AtomicWriter;
 }
 
 const DROPPED_TYPES: Record<string, keyof RemovalCounts> = {
@@ -56,9 +63,9 @@ const METADATA_TYPES = new Set(['summary', 'custom-title', 'tag', 'agent-name', 
 interface OutputItem {
   /** Absent for a line that is not one JSON record (copied verbatim). */
   entry?: SessionEntry;
-  /** Untouched lines keep their raw bytes. */
-  bytes?: Buffer;
-  /** Changed lines are re-serialised from their record. */
+  /** The line as it was. */
+  bytes: Buffer;
+  /** Present when the record must be re-serialised. */
   record?: JsonObject;
 }
 
@@ -70,8 +77,19 @@ function dropReason(entry: SessionEntry, boundaryLine: number, options: TrimOpti
   return undefined;
 }
 
+function needsStripping(entry: SessionEntry): boolean {
+  if (entry.type !== 'user' && entry.type !== 'assistant') return false;
+  return (
+    entry.toolUseResultChars > 0 ||
+    entry.blocks.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking' || b.type === 'tool_use' || b.type === 'tool_result' || b.type === 'image' || b.type === 'document')
+  );
+}
+
 export async function trimSession(path: string, overrides: Partial<TrimOptions> = {}, target: TrimTarget = {}): Promise<TrimResult> {
   const options = trimOptions(overrides);
+  if (options.budget !== undefined && target.writer) {
+    throw new CmvError('INTERNAL', 'a budget trim works on the output in memory', { hint: 'trim without a writer' });
+  }
   // Pass 1: index.
   const index = await openSession(path, { keepBytes: false, findSubagents: false });
   const c = index.conversation;
@@ -81,16 +99,67 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
   const usageLines = new Set(lastResponse?.entries ?? []);
 
   const counts = emptyCounts();
-  const calls = new Map<string, ToolCall>();
-  const ctx: StripContext = { options, counts, calls, fileHolds: target.fileHolds ?? (() => false) };
+  const ctx: StripContext = { options, counts, calls: new Map<string, ToolCall>(), fileHolds: target.fileHolds ?? (() => false) };
   const originalTexts: OriginalFacts['texts'] = [];
   const before = newBreakdown();
-  const toolNames = new Map<string, string>();
-  for (const pair of c.toolPairs) if (pair.name) toolNames.set(pair.id, pair.name);
-
-  const droppedParent = new Map<string, string | null | undefined>();
-  const items: OutputItem[] = [];
+  const after = newBreakdown();
+  const toolNames = toolNamesOf(index);
   const malformedLinesKept: number[] = [];
+  const inheritedDangling = c.danglingParents.map((e) => e.uuid ?? '');
+  const newSessionId = target.newSessionId;
+
+  // Pass 3 runs as lines leave pass 2: a line is written once its parent is settled. Lines whose
+  // parent comes later in the file, and the last response (whose usage depends on the whole
+  // trim), wait in a queue, and so does everything after them, to keep the file's order.
+  const droppedParent = new Map<string, string | null | undefined>();
+  const seen = new Set<string>();
+  const queue: OutputItem[] = [];
+  const memory: Buffer[] | undefined = target.writer ? undefined : [];
+  let outBytes = 0;
+  let outLines = 0;
+
+  const resolveParent = (parent: string | null | undefined): string | null | undefined => {
+    const visited = new Set<string>();
+    while (typeof parent === 'string' && droppedParent.has(parent) && !visited.has(parent)) {
+      visited.add(parent);
+      parent = droppedParent.get(parent);
+    }
+    return parent;
+  };
+  const recordOf = (item: OutputItem): JsonObject => (item.record ??= parseRecords(item.bytes)[item.entry?.record ?? 0] as JsonObject);
+  const waits = (item: OutputItem): boolean => {
+    if (!item.entry) return false;
+    if (usageLines.has(item.entry)) return true;
+    const parent = resolveParent(item.entry.parentUuid);
+    return typeof parent === 'string' && c.byUuid.has(parent) && !seen.has(parent);
+  };
+  const emit = async (item: OutputItem): Promise<void> => {
+    const entry = item.entry;
+    if (entry) {
+      const parent = entry.parentUuid;
+      if (typeof parent === 'string' && droppedParent.has(parent)) {
+        const resolved = resolveParent(parent);
+        recordOf(item).parentUuid = resolved === undefined ? null : resolved;
+        counts.relinkedParents++;
+        // A parent already lost before the file began (a partial log) stays lost: Claude Code
+        // resumes that unchanged, while a null here could cut the chain.
+        if (typeof resolved === 'string' && !c.byUuid.has(resolved) && entry.uuid) inheritedDangling.push(entry.uuid);
+      }
+      if (newSessionId && entry.sessionId && entry.sessionId !== newSessionId) recordOf(item).sessionId = newSessionId;
+    }
+    const bytes = item.record ? Buffer.from(JSON.stringify(item.record)) : item.bytes;
+    outBytes += bytes.length + 1;
+    outLines++;
+    if (memory) memory.push(bytes);
+    else {
+      await target.writer!.write(bytes);
+      await target.writer!.write(NEWLINE);
+    }
+  };
+  const push = async (item: OutputItem): Promise<void> => {
+    if (queue.length > 0 || waits(item)) queue.push(item);
+    else await emit(item);
+  };
 
   // Pass 2: strip, streaming.
   let lineNo = 0;
@@ -100,29 +169,22 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
     if (line.status === 'malformed' || line.status === 'glued') {
       // Claude Code skips such a line whole; kept verbatim, it stays as harmless as it was.
       malformedLinesKept.push(line.index + 1);
-      items.push({ bytes: raw.bytes });
+      await push({ bytes: raw.bytes });
       continue;
     }
     let records: unknown[] | undefined;
-    const recordAt = (i: number): JsonObject => {
-      records ??= parseRecords(raw.bytes);
-      return records[i] as JsonObject;
-    };
     for (const entry of line.entries) {
+      if (entry.uuid) seen.add(entry.uuid);
       const reason = dropReason(entry, boundaryLine, options);
       if (reason) {
         counts[reason]++;
         if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
         continue;
       }
-      const conversational = entry.type === 'user' || entry.type === 'assistant';
       const isSent = sent.has(entry);
-      const mustChange =
-        conversational &&
-        (entry.toolUseResultChars > 0 ||
-          entry.blocks.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking' || b.type === 'tool_use' || b.type === 'tool_result' || b.type === 'image' || b.type === 'document'));
+      const mustChange = needsStripping(entry);
       if (!mustChange && !isSent) {
-        items.push({ entry, bytes: raw.bytes });
+        await push({ entry, bytes: raw.bytes });
         continue;
       }
       let record: JsonObject;
@@ -132,93 +194,43 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
         record = JSON.parse(slim.toString('utf8')) as JsonObject;
         counts.toolUseResultSidecars++;
       } else {
-        record = recordAt(entry.record);
+        records ??= parseRecords(raw.bytes);
+        record = records[entry.record] as JsonObject;
       }
       if (isSent) {
         // Facts about the original, taken before stripping touches the record.
         for (const text of textsOfRecord(record, entry)) originalTexts.push(digestText(text));
         addRecordTokens(before, entry, record, toolNames);
       }
-      if (!mustChange) {
-        items.push({ entry, bytes: raw.bytes });
-        continue;
-      }
-      const result = stripMessageRecord(record, ctx);
+      const result = mustChange ? stripMessageRecord(record, ctx) : { changed: false, emptied: false };
       if (result.emptied) {
         counts.emptiedLines++;
         if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
         continue;
       }
-      items.push(result.changed ? { entry, record } : { entry, bytes: raw.bytes });
+      if (isSent) addRecordTokens(after, entry, record, toolNames);
+      await push(result.changed || slim ? { entry, bytes: raw.bytes, record } : { entry, bytes: raw.bytes });
     }
   }
 
-  // Pass 3: repair the chain, then the figures Claude Code reads on resume.
-  const resolveParent = (parent: string | null | undefined): string | null | undefined => {
-    const seen = new Set<string>();
-    while (typeof parent === 'string' && droppedParent.has(parent) && !seen.has(parent)) {
-      seen.add(parent);
-      parent = droppedParent.get(parent);
-    }
-    return parent;
-  };
-  const recordOf = (item: OutputItem): JsonObject => (item.record ??= parseRecords(item.bytes!)[item.entry?.record ?? 0] as JsonObject);
-  const inheritedDangling = c.danglingParents.map((e) => e.uuid ?? '');
-  for (const item of items) {
-    const parent = item.entry?.parentUuid;
-    if (typeof parent === 'string' && droppedParent.has(parent)) {
-      const resolved = resolveParent(parent);
-      recordOf(item).parentUuid = resolved === undefined ? null : resolved;
-      counts.relinkedParents++;
-      // A parent already lost before the file began (a partial log) stays lost: Claude Code
-      // resumes that unchanged, while a null here could cut the chain.
-      if (typeof resolved === 'string' && !c.byUuid.has(resolved) && item.entry?.uuid) inheritedDangling.push(item.entry.uuid);
+  // The usage Claude Code reads on resume to decide whether to compact at once: the trimmed
+  // prefix, all uncached, so a trimmed log does not look as full as its original.
+  const removedTokens = before.total - after.total;
+  if (lastResponse?.usage && removedTokens > 0) {
+    const estimate = Math.max(0, promptTokens(lastResponse.usage) - removedTokens);
+    for (const item of queue) {
+      if (!item.entry || !usageLines.has(item.entry)) continue;
+      const usage = (recordOf(item).message as JsonObject | undefined)?.usage as JsonObject | undefined;
+      if (!usage) continue;
+      usage.input_tokens = estimate;
+      usage.cache_creation_input_tokens = 0;
+      usage.cache_read_input_tokens = 0;
+      if (usage.cache_creation && typeof usage.cache_creation === 'object') usage.cache_creation = { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 };
+      counts.usageRewritten++;
     }
   }
+  for (const item of queue) await emit(item);
 
-  const afterTokensEstimate = (): number => {
-    const after = newBreakdown();
-    const names = toolNamesOf(index);
-    for (const item of items) if (item.entry && sent.has(item.entry)) addRecordTokens(after, item.entry, recordOf(item), names);
-    return after.total;
-  };
-  if (lastResponse?.usage && before.total > 0) {
-    const removedTokens = before.total - afterTokensEstimate();
-    if (removedTokens > 0) {
-      const prompt = promptTokens(lastResponse.usage);
-      const estimate = Math.max(0, prompt - removedTokens);
-      for (const item of items) {
-        if (!item.entry || !usageLines.has(item.entry)) continue;
-        const message = recordOf(item).message as JsonObject | undefined;
-        const usage = message?.usage as JsonObject | undefined;
-        if (!usage) continue;
-        // The trimmed prefix, all uncached: what the next call will send.
-        usage.input_tokens = estimate;
-        usage.cache_creation_input_tokens = 0;
-        usage.cache_read_input_tokens = 0;
-        if (usage.cache_creation && typeof usage.cache_creation === 'object') usage.cache_creation = { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 };
-        counts.usageRewritten++;
-      }
-    }
-  }
-
-  const newSessionId = target.newSessionId;
-  const outLines: Buffer[] = [];
-  for (const item of items) {
-    if (newSessionId && item.entry?.sessionId && item.entry.sessionId !== newSessionId) recordOf(item).sessionId = newSessionId;
-    outLines.push(item.record ? Buffer.from(JSON.stringify(item.record)) : item.bytes!);
-  }
-
-  let trimmed = sessionOfLines(path, outLines);
-  let budget: BudgetReport | undefined;
-  if (options.budget !== undefined) {
-    const eviction = evictToBudget(trimmed, options.budget);
-    budget = eviction.report;
-    if (eviction.changed.size > 0) {
-      for (const [line, record] of eviction.changed) outLines[line] = Buffer.from(JSON.stringify(record));
-      trimmed = sessionOfLines(path, outLines);
-    }
-  }
   const facts: OriginalFacts = {
     texts: originalTexts,
     malformedLines: malformedLinesKept.length,
@@ -227,20 +239,63 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
     danglingUuids: inheritedDangling,
   };
   const originalIds = new Set(c.entries.filter((e) => e.sessionId && !e.isSidechain).map((e) => e.sessionId));
-  const verify = verifyAgainst(facts, trimmed, newSessionId ? 1 : originalIds.size);
-  const afterTokens = tokenBreakdown(trimmed).total;
-  const outBytes = outLines.reduce((n, l) => n + l.length + 1, 0);
+  const sessionIds = newSessionId ? 1 : originalIds.size;
+
+  let trimmed: Session;
+  let verify: VerifyReport;
+  let budget: BudgetReport | undefined;
+  let afterTokens = after.total;
+  if (memory) {
+    trimmed = sessionOfLines(path, memory);
+    if (options.budget !== undefined) {
+      const eviction = evictToBudget(trimmed, options.budget);
+      budget = eviction.report;
+      if (eviction.changed.size > 0) {
+        for (const [lineIndex, record] of eviction.changed) memory[lineIndex] = Buffer.from(JSON.stringify(record));
+        trimmed = sessionOfLines(path, memory);
+        outBytes = memory.reduce((n, l) => n + l.length + 1, 0);
+      }
+      afterTokens = budget.tokensAfter;
+    }
+    verify = verifyAgainst(facts, trimmed, sessionIds);
+  } else {
+    // Read the written file back, as Claude Code will.
+    await target.writer!.finish();
+    trimmed = await openSession(target.writer!.tempPath, { keepBytes: false, findSubagents: false });
+    verify = verifyAgainst(facts, trimmed, sessionIds, await streamedSentTexts(target.writer!.tempPath, trimmed));
+  }
   return {
     input: { path, bytes: index.bytes, tokens: before.total, lines: index.lines.length },
-    output: { bytes: outBytes, tokens: afterTokens, lines: outLines.length, sessionId: newSessionId ?? trimmed.facts.sessionId },
+    output: { bytes: outBytes, tokens: afterTokens, lines: outLines, sessionId: newSessionId ?? trimmed.facts.sessionId },
     reduction: { tokens: fraction(before.total - afterTokens, before.total), bytes: fraction(index.bytes - outBytes, index.bytes) },
     removed: counts,
     malformedLinesKept,
     verify,
     budget,
-    lines: outLines,
+    lines: memory,
     trimmed,
   };
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/** The sent texts of a session opened without its bytes, reading just the lines that hold them. */
+async function streamedSentTexts(path: string, session: Session): Promise<TextDigest[]> {
+  const wanted = new Map<number, SessionEntry[]>();
+  for (const entry of session.conversation.sentMessages) {
+    if (entry.type !== 'system' && !entry.blocks.some((b) => b.type === 'text')) continue;
+    const list = wanted.get(entry.line);
+    if (list) list.push(entry);
+    else wanted.set(entry.line, [entry]);
+  }
+  const digests: TextDigest[] = [];
+  for await (const raw of readRawLines(path)) {
+    const entries = wanted.get(raw.index);
+    if (!entries) continue;
+    const records = parseRecords(raw.bytes);
+    for (const entry of entries) for (const text of textsOfRecord(records[entry.record] as JsonObject, entry)) digests.push(digestText(text));
+  }
+  return digests;
 }
 
 function fraction(part: number, whole: number): number {

@@ -123,9 +123,8 @@ export function structuralFaults(
 }
 
 /** Checks a trimmed log against facts taken from its original. */
-export function verifyAgainst(original: OriginalFacts, trimmed: Session, originalSessionIds = 1): VerifyReport {
+export function verifyAgainst(original: OriginalFacts, trimmed: Session, originalSessionIds = 1, trimmedTexts: TextDigest[] = sentTexts(trimmed).map(digestText)): VerifyReport {
   const faults: Fault[] = [];
-  const trimmedTexts = sentTexts(trimmed).map(digestText);
   // Each original text must be found in order: a subsequence match over the trimmed texts.
   const kept = { user: 0, assistant: 0 };
   const total = { user: 0, assistant: 0 };
