@@ -1,0 +1,65 @@
+// Atomic writes of logs: the target holds either the old bytes or all of the new ones, never a
+// torn file, and a backup never overwrites an earlier one.
+
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backupFile, writeFileAtomic } from '../../src/session/write.js';
+import { CmvError } from '../../src/errors.js';
+
+describe('writeFileAtomic', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cmv-write-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes every chunk, strings and buffers, across several flushes', async () => {
+    const path = join(dir, 'big.jsonl');
+    const line = `${JSON.stringify({ type: 'user', text: 'é'.repeat(1000) })}\n`;
+    const chunks = Array.from({ length: 1500 }, (_, i) => (i % 2 ? line : Buffer.from(line))); // ~3 MB: more than one 1 MB batch
+    const written = await writeFileAtomic(path, chunks);
+    const expected = Buffer.from(line.repeat(1500));
+    expect(written).toBe(expected.length);
+    expect(readFileSync(path).equals(expected)).toBe(true);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it('creates missing folders', async () => {
+    const path = join(dir, 'a', 'b', 'c.jsonl');
+    await writeFileAtomic(path, ['{}\n']);
+    expect(readFileSync(path, 'utf8')).toBe('{}\n');
+  });
+
+  it('keeps the old file and leaves no temp file when the new content fails midway', async () => {
+    const path = join(dir, 'session.jsonl');
+    writeFileSync(path, 'old bytes\n');
+    async function* failing() {
+      yield Buffer.alloc(2 * 1024 * 1024, 0x61); // flushed to the temp file before the failure
+      throw new Error('source broke');
+    }
+    await expect(writeFileAtomic(path, failing())).rejects.toThrow('source broke');
+    expect(readFileSync(path, 'utf8')).toBe('old bytes\n');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('backupFile', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cmv-backup-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('copies the file and never overwrites an earlier backup', async () => {
+    const source = join(dir, 'session.jsonl');
+    const backup = join(dir, 'backups', 'session.1.jsonl');
+    writeFileSync(source, 'first\n');
+    await backupFile(source, backup);
+    writeFileSync(source, 'second\n');
+    const error = await backupFile(source, backup).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CmvError);
+    expect(readFileSync(backup, 'utf8')).toBe('first\n');
+  });
+});
