@@ -264,10 +264,13 @@ export function splitGluedRecords(text: string): string[] | undefined {
   return depth === 0 && parts.length > 1 ? parts : undefined;
 }
 
+const SKIM_MIN_BYTES = 2048;
+
 /** Parses one physical line. Never throws. */
 export function parseLine(bytes: Buffer, line: number): ParsedLine {
   if (bytes.length === 0) return { status: 'blank', entries: [] };
-  const skimmed = skimEntry(bytes, line);
+  // Long lines are skimmed (their payload never decoded); short ones parse as fast with JSON.parse.
+  const skimmed = bytes.length >= SKIM_MIN_BYTES ? skimEntry(bytes, line) : undefined;
   if (skimmed) return { status: 'entry', entries: [skimmed] };
   const text = bytes.toString('utf8');
   if (text.trim() === '') return { status: 'blank', entries: [] };

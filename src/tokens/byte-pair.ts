@@ -1,10 +1,16 @@
 // Byte-pair merging of one pre-token, counted: the same merges as js-tiktoken's (lowest rank
 // first, leftmost on ties) found with a heap, so a 50,000-character run costs milliseconds, not minutes.
 
-/** Rank table as js-tiktoken keeps it: a token's bytes joined by ',' -> its rank. */
+/** Rank table: a token's bytes as a latin1 string (one char per byte) -> its rank. */
 export type RankTable = Map<string, number>;
 
 const NO_MERGE = -1;
+/** No o200k token is longer than this many bytes: longer spans need no lookup. */
+const MAX_TOKEN_BYTES = 256;
+
+function latin1(bytes: Buffer, from: number, to: number): string {
+  return bytes.toString('latin1', from, to);
+}
 const PAIR_CACHE_LIMIT = 1 << 20;
 
 /** Counts tokens of pre-tokens with one rank table; remembers which token pairs merge into what. */
@@ -16,15 +22,15 @@ export class BytePairCounter {
 
   constructor(ranks: RankTable) {
     this.ranks = ranks;
-    for (let b = 0; b < 256; b++) this.byteRank[b] = ranks.get(String(b)) ?? NO_MERGE;
+    for (let b = 0; b < 256; b++) this.byteRank[b] = ranks.get(String.fromCharCode(b)) ?? NO_MERGE;
   }
 
   /** Number of tokens `bytes` encodes to. */
-  count(bytes: Uint8Array): number {
+  count(bytes: Buffer): number {
     const n = bytes.length;
     if (n <= 1) return n;
     // A piece that is itself a token is one token, whatever merging would reach (js-tiktoken does the same).
-    if (this.ranks.has(bytes.join(','))) return 1;
+    if (n <= MAX_TOKEN_BYTES && this.ranks.has(latin1(bytes, 0, n))) return 1;
 
     // Parts are named by their first byte; next[i] is where the part after part i starts (n: none).
     const next = new Int32Array(n);
@@ -68,12 +74,13 @@ export class BytePairCounter {
   }
 
   /** Rank of the token two adjacent tokens merge into (bytes[from, to) are both), or NO_MERGE. */
-  private merge(left: number, right: number, bytes: Uint8Array, from: number, to: number): number {
-    if (left === NO_MERGE || right === NO_MERGE) return this.ranks.get(bytes.subarray(from, to).join(',')) ?? NO_MERGE;
+  private merge(left: number, right: number, bytes: Buffer, from: number, to: number): number {
+    if (to - from > MAX_TOKEN_BYTES) return NO_MERGE;
+    if (left === NO_MERGE || right === NO_MERGE) return this.ranks.get(latin1(bytes, from, to)) ?? NO_MERGE;
     const key = left * 0x40000 + right; // ranks < 2^18
     let merged = this.pairRank.get(key);
     if (merged === undefined) {
-      merged = this.ranks.get(bytes.subarray(from, to).join(',')) ?? NO_MERGE;
+      merged = this.ranks.get(latin1(bytes, from, to)) ?? NO_MERGE;
       if (this.pairRank.size >= PAIR_CACHE_LIMIT) this.pairRank.clear();
       this.pairRank.set(key, merged);
     }

@@ -1,57 +1,41 @@
-// Token counts with js-tiktoken's o200k_base, made fast and safe: text is split into the
-// tokenizer's own pre-tokens, each counted once and memoised, and merged with a heap
-// (byte-pair.ts) on js-tiktoken's rank table, since js-tiktoken's own merge is quadratic on long
-// pre-tokens (base64, minified code, runs of one character) and its encode() rebuilds its regexes per call.
+// Token counts with o200k_base, made fast and safe: text is split into the tokenizer's own
+// pre-tokens, each counted once and memoised, and merged with a heap (byte-pair.ts) on the rank
+// table read straight from js-tiktoken's data (rank-table.ts), since js-tiktoken's own merge is
+// quadratic on long pre-tokens (base64, minified code, runs of one character) and its constructor
+// takes most of a second and 150 MB.
 
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import type { Tiktoken as TiktokenType } from 'js-tiktoken/lite';
-import { BytePairCounter, type RankTable } from './byte-pair.js';
+import { BytePairCounter } from './byte-pair.js';
+import { loadO200k } from './rank-table.js';
 
-/** Without the rank table (a js-tiktoken whose internals changed), longer pre-tokens are counted in slices. */
-const PIECE_CAP = 200;
 const PIECE_MEMO_LIMIT = 500_000;
 const TEXT_MEMO_LIMIT = 50_000;
 const TEXT_MEMO_MIN_CHARS = 64;
 
 interface Encoder {
-  encoder: TiktokenType;
   pattern: RegExp;
-  /** Merges on js-tiktoken's own rank table (an internal field), shared rather than built twice. */
-  merger?: BytePairCounter;
+  merger: BytePairCounter;
 }
 
 let loaded: Encoder | undefined;
 
 function encoder(): Encoder {
   if (!loaded) {
-    // Loaded on first use: the rank table takes most of a second to build.
-    const require = createRequire(import.meta.url);
-    const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
-    const ranks = require('js-tiktoken/ranks/o200k_base') as { default?: unknown; pat_str?: string };
-    const table = (ranks.default ?? ranks) as ConstructorParameters<typeof Tiktoken>[0];
-    const tiktoken = new Tiktoken(table);
-    const rankMap = (tiktoken as unknown as { rankMap?: unknown }).rankMap;
-    loaded = { encoder: tiktoken, pattern: new RegExp(table.pat_str, 'gu'), merger: rankMap instanceof Map ? new BytePairCounter(rankMap as RankTable) : undefined };
+    const { ranks, pattern } = loadO200k();
+    loaded = { pattern: new RegExp(pattern, 'gu'), merger: new BytePairCounter(ranks) };
   }
   return loaded;
 }
 
 const pieceMemo = new Map<string, number>();
 const textMemo = new Map<string, number>();
-const utf8 = new TextEncoder();
 
 function countPiece(enc: Encoder, piece: string): number {
   let n = pieceMemo.get(piece);
   if (n !== undefined) return n;
-  if (enc.merger) {
-    n = enc.merger.count(utf8.encode(piece));
-  } else if (piece.length <= PIECE_CAP) {
-    n = enc.encoder.encode(piece).length;
-  } else {
-    n = 0;
-    for (let i = 0; i < piece.length; i += PIECE_CAP) n += countPiece(enc, piece.slice(i, i + PIECE_CAP));
-  }
+  n = enc.merger.count(Buffer.from(piece, 'utf8'));
   if (pieceMemo.size >= PIECE_MEMO_LIMIT) pieceMemo.clear();
   pieceMemo.set(piece, n);
   return n;
@@ -82,7 +66,15 @@ export function countTokens(text: string): number {
   return n;
 }
 
-/** js-tiktoken's own count (quadratic on long pre-tokens; throws on special tokens), for tests of countTokens. */
+let reference: TiktokenType | undefined;
+
+/** js-tiktoken's own count (quadratic on long pre-tokens; throws on special tokens): the oracle for tests. */
 export function countTokensExact(text: string): number {
-  return encoder().encoder.encode(text).length;
+  if (!reference) {
+    const require = createRequire(import.meta.url);
+    const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+    const ranks = require('js-tiktoken/ranks/o200k_base') as { default?: unknown };
+    reference = new Tiktoken((ranks.default ?? ranks) as ConstructorParameters<typeof Tiktoken>[0]);
+  }
+  return reference.encode(text).length;
 }
