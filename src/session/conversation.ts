@@ -57,7 +57,7 @@ export interface Conversation {
   unpairedToolResults: ToolEnd[];
   /** Entries on the chain Claude Code would resume, oldest first, in file order. */
   activePath: SessionEntry[];
-  /** The user/assistant entries of the active path: the messages sent to the API on resume. */
+  /** The entries of the active path Claude Code sends to the API on resume (user, assistant, local command output). */
   sentMessages: SessionEntry[];
   /** The whole logical history: the active path extended across compaction boundaries. */
   logicalPath: SessionEntry[];
@@ -167,13 +167,20 @@ function parentOf(entry: SessionEntry, index: ChainIndex): { parent?: SessionEnt
 function danglingFallback(child: SessionEntry, index: ChainIndex, onChain: Set<SessionEntry>): SessionEntry | undefined {
   const ms = child.timestamp ? Date.parse(child.timestamp) : NaN;
   if (Number.isNaN(ms)) return undefined;
-  let best: SessionEntry | undefined;
-  for (const candidate of index.byTime) {
-    if (candidate.ms > ms) break;
-    if (ms - candidate.ms > DANGLING_FALLBACK_MS || candidate.entry === child || onChain.has(candidate.entry)) continue;
-    best = candidate.entry;
+  // The last candidate at or before `ms` (binary search), then back while within the window.
+  const times = index.byTime;
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid].ms <= ms) lo = mid + 1;
+    else hi = mid;
   }
-  return best;
+  for (let i = lo - 1; i >= 0 && ms - times[i].ms <= DANGLING_FALLBACK_MS; i--) {
+    const candidate = times[i].entry;
+    if (candidate !== child && !onChain.has(candidate)) return candidate;
+  }
+  return undefined;
 }
 
 /**
@@ -266,11 +273,15 @@ export function buildConversation(lines: SessionLine[]): Conversation {
 
   const danglingParents = entries.filter((e) => typeof e.parentUuid === 'string' && !byUuid.has(e.parentUuid));
   const byTime: ChainIndex['byTime'] = [];
+  const msOf = new Map<SessionEntry, number>();
   for (const entry of entries) {
-    if (!onMainChain(entry) || entry.type === 'progress' || !entry.timestamp) continue;
+    if (!onMainChain(entry) || !entry.timestamp) continue;
     const ms = Date.parse(entry.timestamp);
-    if (!Number.isNaN(ms)) byTime.push({ entry, ms });
+    if (Number.isNaN(ms)) continue;
+    msOf.set(entry, ms);
+    if (entry.type !== 'progress') byTime.push({ entry, ms });
   }
+  // Stable: entries of the same time keep file order, and the fallback takes the latest of them.
   byTime.sort((a, b) => a.ms - b.ms);
   const chainIndex: ChainIndex = { byUuid, byTime };
 
@@ -279,10 +290,10 @@ export function buildConversation(lines: SessionLine[]): Conversation {
   let leafMs = -Infinity;
   for (const entry of entries) {
     if (!onMainChain(entry) || !LEAF_TYPES.has(entry.type)) continue;
-    const ms = entry.timestamp ? Date.parse(entry.timestamp) : NaN;
-    if (!leaf || (!Number.isNaN(ms) && ms > leafMs)) {
+    const ms = msOf.get(entry);
+    if (!leaf || (ms !== undefined && ms > leafMs)) {
       leaf = entry;
-      leafMs = Number.isNaN(ms) ? leafMs : ms;
+      leafMs = ms ?? leafMs;
     }
   }
 
