@@ -8,5 +8,16 @@ if (argv.includes('--no-color') || noColorEnv || process.env.TERM === 'dumb') {
 } else if (argv.includes('--color')) {
   process.env.FORCE_COLOR = process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0' ? process.env.FORCE_COLOR : '1';
 }
+if (argv[0] === 'hook' && argv[1] === 'run') {
+  // Claude Code starts this for every hooked event: skip the command tree, and exit 0 whatever
+  // happens (a hook must never fail Claude Code), even with work cut short by the deadline.
+  try {
+    const { hookMain } = await import('../dist/hooks/hook-main.js');
+    await hookMain(argv[2]);
+  } catch (error) {
+    process.stderr.write(`cmv hook: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  process.exit(0);
+}
 const { main } = await import('../dist/cli/main.js');
 process.exitCode = await main(process.argv);

@@ -85,6 +85,10 @@ function needsStripping(entry: SessionEntry): boolean {
   );
 }
 
+/** Trims a log in memory: the result carries the trimmed lines. */
+export function trimSession(path: string, overrides?: Partial<TrimOptions>, target?: TrimTarget & { writer?: undefined }): Promise<TrimResult & { lines: Buffer[] }>;
+/** Trims a log into a writer (memory bounded by the largest line): the result carries no lines. */
+export function trimSession(path: string, overrides: Partial<TrimOptions>, target: TrimTarget): Promise<TrimResult>;
 export async function trimSession(path: string, overrides: Partial<TrimOptions> = {}, target: TrimTarget = {}): Promise<TrimResult> {
   const options = trimOptions(overrides);
   if (options.budget !== undefined && target.writer) {

@@ -1,0 +1,79 @@
+// One session's line in a batch analysis: what `cmv analyze` keeps of a full cost analysis (small,
+// so a batch of thousands stays small in memory, and cheap to pass between threads).
+
+import type { SessionCost } from './session-cost.js';
+import type { TokenKind } from '../tokens/breakdown.js';
+
+export type Tier = 'heavy' | 'mixed' | 'light';
+
+/** Tiers by the share of the context that is tool results (the CMV paper's evaluation). */
+export const HEAVY_TOOL_SHARE = 0.4;
+export const LIGHT_TOOL_SHARE = 0.15;
+
+export function tierOf(toolResultShare: number): Tier {
+  if (toolResultShare > HEAVY_TOOL_SHARE) return 'heavy';
+  return toolResultShare < LIGHT_TOOL_SHARE ? 'light' : 'mixed';
+}
+
+export interface SessionSummary {
+  path: string;
+  sessionId: string | null;
+  kind: 'main' | 'subagent';
+  project: string | null;
+  bytes: number;
+  model: string;
+  pricedAs: string;
+  firstTimestamp: string | null;
+  lastTimestamp: string | null;
+  /** API tokens of the context now, and after a trim. */
+  tokens: number;
+  tokensAfter: number;
+  reduction: number;
+  composition: Record<TokenKind, number>;
+  toolResultShare: number;
+  tier: Tier;
+  /** usage: from the log's figures; tokenizer: estimated. */
+  source: 'usage' | 'tokenizer';
+  calls: number;
+  /** What the logged calls cost at the registry's prices. */
+  cost: number;
+  ttlRewrites: number;
+  penalty: number;
+  savingPerTurn: number;
+  breakEvenTurns: number | null;
+  coldBreakEvenTurns: number | null;
+  /** Dollars a trim now saves over the next 50 calls (warm resume). */
+  saving50: number;
+  curve: { turn: number; withoutTrim: number; withTrim: number }[];
+}
+
+export function summariseCost(c: SessionCost): SessionSummary {
+  const fifty = c.projection.find((p) => p.turns === 50);
+  return {
+    path: c.path,
+    sessionId: c.sessionId ?? null,
+    kind: c.kind,
+    project: c.cwd ?? null,
+    bytes: c.bytes,
+    model: c.model,
+    pricedAs: c.pricedAs,
+    firstTimestamp: c.firstTimestamp ?? null,
+    lastTimestamp: c.lastTimestamp ?? null,
+    tokens: c.tokens.before,
+    tokensAfter: c.tokens.after,
+    reduction: c.reduction,
+    composition: c.composition.byKind,
+    toolResultShare: c.composition.toolResultShare,
+    tier: tierOf(c.composition.toolResultShare),
+    source: c.replay.source,
+    calls: c.calls,
+    cost: c.replay.cost,
+    ttlRewrites: c.replay.ttlRewrites,
+    penalty: c.penalty,
+    savingPerTurn: c.savingPerTurn,
+    breakEvenTurns: c.breakEvenTurns,
+    coldBreakEvenTurns: c.cold.breakEvenTurns,
+    saving50: fifty ? Math.round((fifty.withoutTrim - fifty.withTrim) * 1_000_000) / 1_000_000 : 0,
+    curve: c.curve,
+  };
+}

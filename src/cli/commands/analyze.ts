@@ -1,0 +1,129 @@
+// `cmv analyze [PATH|GLOB ...]`: trim and price every session of a folder (or of every Claude
+// config dir) in memory, over worker threads, and report the batch like the CMV paper's evaluation.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import chalk from 'chalk';
+import { analysePaths, type AnalysisReport } from '../../analyze/analysis.js';
+import type { BatchProgress } from '../../analyze/batch.js';
+import { BUCKETS } from '../../analyze/aggregate.js';
+import { toCsv, toMarkdown } from '../../analyze/report-formats.js';
+import { SUBSCRIPTION_NOTE } from '../../analyze/session-cost.js';
+import { HEAVY_TOOL_SHARE, LIGHT_TOOL_SHARE } from '../../analyze/session-summary.js';
+import { loadModelTable } from '../../cost/model-config.js';
+import { CmvError, fromSystemError } from '../../errors.js';
+import { Output } from '../output.js';
+import { exitCodeFor, EXIT_OK } from '../exit-codes.js';
+import { formatBytes, formatCount, formatPercent, table } from '../format.js';
+import { breakEvenLabel, money, parsePositiveInt, trimOptionsOf, type CostCommandOptions } from './breakeven.js';
+
+export interface AnalyzeCommandOptions extends CostCommandOptions {
+  jobs?: string;
+  json?: boolean;
+  csv?: boolean;
+  md?: boolean;
+  svg?: string;
+}
+
+function progressLine(p: BatchProgress): string {
+  return `\r\u001b[2Kanalysing ${p.done}/${p.total} files · ${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)}`;
+}
+
+export async function analyzeCommand(paths: string[], opts: AnalyzeCommandOptions, out: Output): Promise<number> {
+  if ([opts.json, opts.csv, opts.md].filter(Boolean).length > 1) throw new CmvError('USAGE', 'choose one of --json, --csv and --md', { hint: 'without any of them cmv prints a readable report' });
+  const tty = process.stderr.isTTY === true;
+  const report = await analysePaths(paths, {
+    jobs: parsePositiveInt(opts.jobs, '--jobs'),
+    models: loadModelTable(opts.models),
+    model: opts.model,
+    trim: trimOptionsOf(opts),
+    onProgress: tty ? (p) => process.stderr.write(progressLine(p)) : undefined,
+  });
+  if (tty) process.stderr.write('\r\u001b[2K');
+  if (opts.svg) await writePlots(report, opts.svg, out);
+
+  if (opts.csv) new Output({}).render(report, (r) => toCsv(r.sessions, r.failed));
+  else if (opts.md) new Output({}).render(report, (r) => toMarkdown(r.aggregate, r.sessions, r.failed));
+  else out.render(report, renderAnalyze, analyzeJson);
+  // Every file failed: the batch ran, but the input was bad.
+  return report.sessions.length === 0 && report.failed.length > 0 ? exitCodeFor('BAD_INPUT') : EXIT_OK;
+}
+
+async function writePlots(report: AnalysisReport, dir: string, out: Output): Promise<void> {
+  const { renderPlots } = await import('../../analyze/plots.js');
+  const plots = await renderPlots(report.aggregate, report.sessions);
+  const target = resolve(dir);
+  try {
+    mkdirSync(target, { recursive: true });
+    for (const plot of plots) writeFileSync(join(target, plot.file), plot.svg);
+  } catch (error) {
+    throw fromSystemError(error, target);
+  }
+  out.info(`wrote ${plots.map((p) => p.file).join(', ')} to ${target}`);
+}
+
+export function analyzeJson(r: AnalysisReport): unknown {
+  return {
+    aggregate: r.aggregate,
+    sessions: r.sessions.map(({ curve: _curve, ...session }) => session),
+    failed: r.failed,
+    skipped: r.skipped,
+  };
+}
+
+function renderAnalyze(r: AnalysisReport): string {
+  const a = r.aggregate;
+  const lines: string[] = [];
+  const speed = r.seconds > 0 ? ` (${(a.bytes / 1024 / 1024 / r.seconds).toFixed(1)} MB/s)` : '';
+  lines.push(
+    chalk.bold(`Analysed ${a.files} files`) +
+      ` (${a.sessions} sessions, ${a.subagents} subagent transcripts), ${formatBytes(a.bytes)}, in ${r.seconds.toFixed(1)} s` +
+      chalk.dim(` with ${r.workers || 1} thread${r.workers > 1 ? 's' : ''}${speed}`),
+  );
+  lines.push(`The logged calls cost ${chalk.bold(money(a.cost))} at list prices; ${formatCount(a.tokens)} tokens of context in all.`);
+  lines.push('');
+  lines.push(
+    chalk.bold('Reduction of a trim') +
+      `: mean ${formatPercent(a.reduction.mean)}, median ${formatPercent(a.reduction.median)}, min ${formatPercent(a.reduction.min)}, max ${formatPercent(a.reduction.max)}`,
+  );
+  lines.push('');
+  lines.push(chalk.bold('Break-even') + chalk.dim(' (calls after the trim until it has paid for itself)'));
+  lines.push(
+    table(
+      [['', ...BUCKETS], ['warm resume', ...BUCKETS.map((b) => String(a.breakEven[b]))], ['cold resume', ...BUCKETS.map((b) => String(a.breakEvenCold[b]))]],
+      ['left', 'right', 'right', 'right', 'right', 'right'],
+    ),
+  );
+  lines.push('');
+  lines.push(chalk.bold('Tiers by tool-result share'));
+  const tierLabel = { heavy: `heavy (>${HEAVY_TOOL_SHARE * 100}%)`, mixed: 'mixed', light: `light (<${LIGHT_TOOL_SHARE * 100}%)` };
+  const tierRows = [['', 'sessions', 'mean reduction', 'median break-even', 'never']];
+  for (const tier of ['heavy', 'mixed', 'light'] as const) {
+    const t = a.tiers[tier];
+    tierRows.push([tierLabel[tier], String(t.sessions), formatPercent(t.meanReduction), t.medianBreakEvenTurns === null ? '—' : `${t.medianBreakEvenTurns} calls`, String(t.never)]);
+  }
+  lines.push(table(tierRows, ['left', 'right', 'right', 'right', 'right']));
+  if (a.projects.length) {
+    lines.push('');
+    lines.push(chalk.bold('Projects'));
+    const rows = [['project', 'sessions', 'size', 'mean reduction', 'cost', 'saved over 50 calls']];
+    for (const p of a.projects.slice(0, 10)) rows.push([p.project, String(p.sessions), formatBytes(p.bytes), formatPercent(p.meanReduction), money(p.cost), money(p.saving50)]);
+    lines.push(table(rows, ['left', 'right', 'right', 'right', 'right', 'right']));
+    if (a.projects.length > 10) lines.push(chalk.dim(`… and ${a.projects.length - 10} more (--json lists them all)`));
+  }
+  if (a.topSavings.length) {
+    lines.push('');
+    lines.push(chalk.bold('Where a trim pays most') + chalk.dim(' (saved over the next 50 calls, warm resume)'));
+    const rows = a.topSavings.slice(0, 5).map((t) => [t.sessionId ?? t.path, `-${formatPercent(t.reduction)}`, breakEvenLabel(t.breakEvenTurns), money(t.saving50)]);
+    lines.push(table(rows, ['left', 'right', 'left', 'right']));
+  }
+  if (r.failed.length) {
+    lines.push('');
+    lines.push(chalk.yellow(`Failed (${r.failed.length}):`));
+    for (const f of r.failed) lines.push(chalk.yellow(`  ${f.path}: ${f.error}`));
+  }
+  if (r.skipped.length) lines.push(chalk.dim(`${r.skipped.length} files without a conversation skipped`));
+  lines.push('');
+  lines.push(chalk.dim(SUBSCRIPTION_NOTE));
+  return lines.join('\n');
+}

@@ -1,0 +1,76 @@
+// `cmv branch <snapshot>`: the snapshot as a new Claude Code session (trimmed by default), with
+// the command that resumes it; `--launch` runs that command.
+
+import chalk from 'chalk';
+import { openStore } from '../../store/store.js';
+import { branchSnapshot, type BranchResult } from '../../store/branch.js';
+import { launch, launchCommand } from '../../store/launch.js';
+import { loadConfigOrDefaults } from '../../config/config-file.js';
+import type { Output } from '../output.js';
+import { CmvError } from '../../errors.js';
+import { formatBytes, formatCount } from '../format.js';
+
+export interface BranchCommandOptions {
+  name?: string;
+  trim?: boolean;
+  threshold?: string;
+  budget?: string;
+  keepHistory?: boolean;
+  stripUserImages?: boolean;
+  launch?: boolean;
+}
+
+function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new CmvError('USAGE', `${flag} must be a positive whole number, not "${value}"`, { hint: `for example ${flag} 1000` });
+  return n;
+}
+
+export async function branchCommand(target: string, opts: BranchCommandOptions, out: Output): Promise<number | void> {
+  const trimOptions = {
+    threshold: positiveInt(opts.threshold, '--threshold'),
+    budget: positiveInt(opts.budget, '--budget'),
+    keepHistory: opts.keepHistory,
+    stripUserImages: opts.stripUserImages,
+  };
+  if (opts.trim === false && Object.values(trimOptions).some((v) => v !== undefined)) {
+    throw new CmvError('USAGE', 'trim options cannot go with --no-trim', { hint: 'drop --no-trim, or the trim options' });
+  }
+  const store = await openStore();
+  // Checked before anything is written, so a missing claude fails early.
+  const configured = opts.launch ? (await loadConfigOrDefaults()).values['claude.binary'] : undefined;
+  const result = await branchSnapshot(store, target, { name: opts.name, trim: opts.trim !== false, trimOptions });
+  for (const warning of result.warnings) out.warn(warning);
+  out.render(result, renderBranch, branchJson);
+  if (opts.launch) return launch(launchCommand(result.cwd, result.sessionId, process.env, configured));
+}
+
+export function branchJson(r: BranchResult): unknown {
+  return {
+    name: r.name,
+    id: r.id,
+    sessionId: r.sessionId,
+    path: r.path,
+    trimmed: r.trimmed,
+    resumeCommand: r.resumeCommand,
+    cwd: r.cwd,
+    from: r.from,
+    bytes: r.bytes,
+    tokens: r.tokens ?? null,
+    drift: r.drift,
+    warnings: r.warnings,
+  };
+}
+
+export function renderBranch(r: BranchResult): string {
+  const from = r.from.name ?? r.from.id.slice(0, 12);
+  const size = r.trimmed
+    ? `trimmed ${formatBytes(r.bytes.before)} → ${formatBytes(r.bytes.after)}${r.tokens ? `, ${formatCount(r.tokens.before)} → ${formatCount(r.tokens.after)} tokens` : ''}`
+    : `not trimmed, ${formatBytes(r.bytes.after)}`;
+  return [
+    `${chalk.bold('branch')} ${chalk.cyan(r.name)} ${chalk.dim(r.id.slice(0, 12))} from ${from}: ${size}`,
+    `wrote ${r.path}`,
+    `resume with: ${chalk.bold(r.resumeCommand)}`,
+  ].join('\n');
+}

@@ -1,0 +1,152 @@
+// `cmv breakeven <session>`: when a trim pays for itself under prompt caching, replayed from the
+// log's own usage and projected past its end.
+
+import chalk from 'chalk';
+import { resolveSessionArg } from '../../session/locate.js';
+import { analyseSessionCost, type SessionCost } from '../../analyze/session-cost.js';
+import { loadRegistry } from '../../cost/model-config.js';
+import type { TrimOptions } from '../../trim/options.js';
+import { CmvError } from '../../errors.js';
+import type { Output } from '../output.js';
+import { formatCount, formatPercent, table } from '../format.js';
+
+export interface CostCommandOptions {
+  model?: string;
+  models?: string;
+  threshold?: string;
+  budget?: string;
+  keepHistory?: boolean;
+  stripUserImages?: boolean;
+}
+
+export interface BreakevenCommandOptions extends CostCommandOptions {
+  at?: string;
+}
+
+export function parsePositiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new CmvError('USAGE', `${flag} must be a positive whole number, not "${value}"`, { hint: `for example ${flag} 10` });
+  return n;
+}
+
+export function trimOptionsOf(opts: CostCommandOptions): Partial<TrimOptions> {
+  return {
+    threshold: parsePositiveInt(opts.threshold, '--threshold'),
+    budget: parsePositiveInt(opts.budget, '--budget'),
+    keepHistory: opts.keepHistory,
+    stripUserImages: opts.stripUserImages,
+  };
+}
+
+export async function breakevenCommand(target: string, opts: BreakevenCommandOptions, out: Output): Promise<void> {
+  const at = parsePositiveInt(opts.at, '--at');
+  const registry = loadRegistry(opts.models);
+  const path = await resolveSessionArg(target);
+  const cost = await analyseSessionCost(path, { registry, model: opts.model, at, trim: trimOptionsOf(opts) });
+  out.render(cost, renderBreakeven, breakevenJson);
+}
+
+/** The issue's fields first, in its order; then the detail behind them. */
+export function breakevenJson(c: SessionCost): unknown {
+  return {
+    model: c.model,
+    tokens: c.tokens,
+    reduction: c.reduction,
+    penalty: c.penalty,
+    savingPerTurn: c.savingPerTurn,
+    breakEvenTurns: c.breakEvenTurns,
+    projection: c.projection,
+    replay: c.replay,
+    path: c.path,
+    sessionId: c.sessionId ?? null,
+    kind: c.kind,
+    pricedAs: c.pricedAs,
+    modelResolution: c.modelResolution,
+    at: c.at,
+    calls: c.calls,
+    replayedCalls: c.replayedCalls,
+    cold: c.cold,
+    ttlSeconds: c.ttlSeconds,
+    pace: c.pace,
+    thresholds: c.thresholds,
+    calibration: c.calibration,
+    composition: c.composition,
+    subscriptionNote: c.subscriptionNote,
+  };
+}
+
+export function money(value: number): string {
+  const abs = Math.abs(value);
+  if (abs < 0.00005) return '$0';
+  const text = abs >= 100 ? abs.toFixed(0) : abs >= 1 ? abs.toFixed(2) : abs >= 0.01 ? abs.toFixed(3) : abs.toFixed(4);
+  return `${value < 0 ? '-' : ''}$${text}`;
+}
+
+export function ttlLabel(seconds: number): string {
+  return seconds >= 3600 ? '1-hour' : `${Math.round(seconds / 60)}-minute`;
+}
+
+export function breakEvenLabel(turns: number | null): string {
+  if (turns === null) return 'never within 60 calls';
+  return turns === 1 ? 'on the first call' : `after ${turns} calls`;
+}
+
+function thresholdCell(turns: number | null): string {
+  if (turns === null) return 'never at this pace';
+  return turns === 0 ? 'already past' : `in ${formatCount(turns)} calls`;
+}
+
+export function renderBreakeven(c: SessionCost): string {
+  const lines: string[] = [];
+  const r = c.replay;
+  lines.push(chalk.bold(c.sessionId ?? c.path) + (c.kind === 'subagent' ? chalk.dim(' (subagent transcript)') : ''));
+  lines.push(chalk.dim(c.path));
+  const fallback = c.modelResolution === 'exact' ? '' : chalk.yellow(` (${c.modelResolution === 'family' ? 'nearest of its family' : 'unknown model, default prices'})`);
+  lines.push(`model ${c.model || '?'} · priced as ${c.pricedAs}${fallback}`);
+  lines.push('');
+  const source = r.source === 'usage' ? 'from the usage the log recorded' : chalk.yellow('estimated from counted tokens (the log has no usage figures)');
+  lines.push(chalk.bold(`Replay: ${formatCount(r.calls)} calls cost ${money(r.cost)}`) + chalk.dim(` ${source}`));
+  lines.push(
+    `  cache reads ${formatCount(r.cacheReadTokens)} · cache writes ${formatCount(r.cacheWriteTokens)} · input ${formatCount(r.inputTokens)} · output ${formatCount(r.outputTokens)} tokens`,
+  );
+  lines.push(`  ${formatCount(r.warmCalls)} of ${formatCount(c.calls)} main calls read mostly from the cache · ${r.ttlRewrites} rewrote it after a gap over the ${ttlLabel(c.ttlSeconds)} TTL`);
+  if (r.byModel.length > 1) lines.push(chalk.dim(`  ${r.byModel.map((m) => `${m.model} ${m.calls} calls ${money(m.cost)}`).join(' · ')}`));
+  lines.push('');
+  const when = c.replayedCalls > 0 ? `after call ${c.at} of ${c.calls} (the ${c.replayedCalls} calls after it replayed from the log)` : `now (after call ${c.at ?? 0})`;
+  lines.push(chalk.bold(`Trim ${when}: ${formatCount(c.tokens.before)} → ${formatCount(c.tokens.after)} tokens of context (-${formatPercent(c.reduction)})`));
+  if (c.tokens.before === c.tokens.after) {
+    lines.push('  the trim removes nothing from this context: nothing to win');
+  } else {
+    lines.push(
+      `  warm resume (cache still live): the first call costs ${money(c.penalty)} more, each later call saves ${money(c.savingPerTurn)} → pays for itself ${chalk.bold(breakEvenLabel(c.breakEvenTurns))}`,
+    );
+    const coldFirst = c.cold.penalty <= 0 ? `saves ${money(-c.cold.penalty)} on the first call` : `costs ${money(c.cold.penalty)} more on the first call`;
+    lines.push(`  cold resume (after a break over the ${ttlLabel(c.ttlSeconds)} TTL): ${coldFirst} → pays for itself ${breakEvenLabel(c.cold.breakEvenTurns)}`);
+  }
+  lines.push('');
+  const gap = c.pace.medianGapSeconds === null ? '?' : `${Math.round(c.pace.medianGapSeconds)} s`;
+  lines.push(chalk.bold('Next calls') + chalk.dim(` at this session's pace: +${formatCount(c.pace.growthPerTurn)} tokens, ${gap} apart, ${formatCount(c.pace.outputPerTurn)} output tokens per call`));
+  const rows = [['calls', 'without trim', 'with trim', 'saved', 'context without', 'with']];
+  for (const p of c.projection) {
+    rows.push([String(p.turns), money(p.withoutTrim), money(p.withTrim), money(p.withoutTrim - p.withTrim), formatCount(p.contextWithoutTrim), formatCount(p.contextWithTrim)]);
+  }
+  lines.push(table(rows, ['right', 'right', 'right', 'right', 'right', 'right']));
+  const t = c.thresholds;
+  lines.push('');
+  lines.push(chalk.bold(`Compaction thresholds`) + chalk.dim(` (${formatCount(t.window)}-token window)`));
+  const thresholdRows = [
+    ['', 'tokens', 'without trim', 'with trim'],
+    ...(['soft', 'hard', 'circuitBreaker'] as const).map((k) => [
+      k === 'circuitBreaker' ? 'circuit breaker' : k,
+      formatCount(t[k].tokens),
+      thresholdCell(t[k].withoutTrim),
+      thresholdCell(t[k].withTrim),
+    ]),
+  ];
+  lines.push(table(thresholdRows, ['left', 'right', 'right', 'right']));
+  lines.push('');
+  if (!c.calibration.fitted) lines.push(chalk.dim(`tokenizer scaled by ${c.calibration.ratio} (default calibration: too few usage figures to fit this log)`));
+  lines.push(chalk.dim(c.subscriptionNote));
+  return lines.join('\n');
+}

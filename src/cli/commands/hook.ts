@@ -1,0 +1,86 @@
+// `cmv hook install | uninstall | status | restore`: cmv inside Claude Code, through its hooks.
+
+import chalk from 'chalk';
+import { installHooks, uninstallHooks, type SettingsChange } from '../../hooks/hook-install.js';
+import { hookStatus, type HookStatus } from '../../hooks/hook-status.js';
+import { restoreHookTrim } from '../../hooks/hook-restore.js';
+import { checkScope } from '../../hooks/settings-file.js';
+import type { HookKind } from '../../hooks/hook-entries.js';
+import { loadConfig } from '../../config/config-file.js';
+import { resolveSessionArg } from '../../session/locate.js';
+import type { Output } from '../output.js';
+import { formatBytes, formatCount, formatPercent, relativeTime, table } from '../format.js';
+
+export interface HookInstallOptions {
+  scope?: string;
+  sizeGuard?: boolean;
+  command?: string;
+}
+
+function describeHook(kind: HookKind): string {
+  return kind === 'pre-compact' ? 'PreCompact: snapshot + trim before compaction' : 'PostToolUse: size guard';
+}
+
+function renderChange(verb: string) {
+  return (c: SettingsChange): string => {
+    const lines = [`${c.changed ? verb : 'nothing to change in'} ${c.path} (${c.scope} scope)`];
+    for (const h of c.after) lines.push(`  ${chalk.green('✓')} ${describeHook(h.kind)} ${chalk.dim(h.command)}`);
+    if (c.after.length === 0) lines.push(chalk.dim('  no cmv hooks registered there'));
+    if (c.backup) lines.push(chalk.dim(`previous settings kept at ${c.backup}`));
+    return lines.join('\n');
+  };
+}
+
+export async function hookInstallCommand(opts: HookInstallOptions, out: Output): Promise<void> {
+  const config = await loadConfig();
+  const kinds: HookKind[] = opts.sizeGuard ? ['pre-compact', 'size-guard'] : ['pre-compact'];
+  const change = await installHooks({ scope: checkScope(opts.scope ?? 'user'), kinds, commandPrefix: opts.command, timeoutSeconds: config.values['hook.timeoutSeconds'] });
+  out.render(change, (c) => {
+    const text = renderChange('registered cmv in')(c);
+    const guard = opts.sizeGuard ? `; size guard trims after ${formatBytes(config.values['hook.growthBytes'])} of growth (cmv config set hook.growthBytes 8MB)` : '';
+    return `${text}\n${chalk.dim(`Claude Code picks it up in new sessions${guard}.`)}`;
+  });
+}
+
+export async function hookUninstallCommand(opts: { scope?: string; sizeGuardOnly?: boolean }, out: Output): Promise<void> {
+  const kinds: HookKind[] = opts.sizeGuardOnly ? ['size-guard'] : ['pre-compact', 'size-guard'];
+  out.render(await uninstallHooks({ scope: checkScope(opts.scope ?? 'user'), kinds }), renderChange('removed cmv from'));
+}
+
+export async function hookStatusCommand(opts: { last?: string }, out: Output): Promise<void> {
+  const last = opts.last === undefined ? 10 : Number(opts.last);
+  out.render(await hookStatus({ lastTrims: Number.isInteger(last) && last > 0 ? last : 10 }), renderHookStatus);
+}
+
+export function renderHookStatus(s: HookStatus): string {
+  const lines: string[] = [chalk.bold('Registered')];
+  for (const scope of s.scopes) {
+    const what = scope.problem ? chalk.red(scope.problem) : scope.hooks.length ? scope.hooks.map((h) => describeHook(h.kind)).join(', ') : chalk.dim('none');
+    lines.push(`  ${scope.scope.padEnd(8)}${what} ${chalk.dim(scope.path)}`);
+  }
+  lines.push('', chalk.bold('Last trims'));
+  if (s.trims.length === 0) lines.push(chalk.dim('  none yet'));
+  else {
+    const rows = s.trims.map((t) => [
+      `  ${relativeTime(Date.parse(t.at))}`,
+      t.by,
+      t.sessionId?.slice(0, 8) ?? '?',
+      `${formatBytes(t.bytesBefore)} → ${formatBytes(t.bytesAfter)}`,
+      `${formatCount(t.tokensBefore)} → ${formatCount(t.tokensAfter)} tokens`,
+      chalk.green(`-${formatPercent(t.tokensBefore ? 1 - t.tokensAfter / t.tokensBefore : 0)}`),
+      t.snapshot ? chalk.dim(`snapshot ${t.snapshot}`) : '',
+    ]);
+    lines.push(table(rows, ['left', 'left', 'left', 'right', 'right', 'right', 'left']));
+    lines.push(chalk.dim(`  ${s.totals.trims} trims in all saved ${formatBytes(s.totals.bytesSaved)}, ${formatCount(s.totals.tokensSaved)} tokens`));
+  }
+  if (s.recentMessages.length) {
+    lines.push('', chalk.bold('Recent problems') + chalk.dim(` (${s.logPath})`));
+    for (const m of s.recentMessages) lines.push(chalk.yellow(`  ${m}`));
+  }
+  return lines.join('\n');
+}
+
+export async function hookRestoreCommand(target: string, out: Output): Promise<void> {
+  const result = await restoreHookTrim(await resolveSessionArg(target));
+  out.render(result, (r) => `restored ${r.path} from ${r.restored}${r.backupOfCurrent ? `\n(the trimmed version is kept at ${r.backupOfCurrent})` : ''}`);
+}

@@ -1,0 +1,161 @@
+// What a shell command says about the work: tests run and their counts, dependencies installed,
+// versions of the tools in use, commits, and failures (non-zero exit) that a later green re-run
+// of the same command FIXES.
+
+import type { ToolStep } from './session-turns.js';
+import { clipWords } from './labels.js';
+import { closeError, parentTask, type ExtractState } from './extract-state.js';
+
+const TEST_RUNNER =
+  /\b(pytest|py\.test|unittest|jest|vitest|mocha|ava|jasmine|karma|playwright test|cypress run|go test|cargo (?:test|nextest)|(?:npm|pnpm|yarn|bun)(?: run)? test(?::[\w:-]+)?|bun test|node --test|deno test|mvn(?:w)? (?:test|verify)|gradle(?:w)? test|\.\/gradlew test|rspec|phpunit|dotnet test|(?:make|just) test|ctest|swift test|mix test|tox|nox|rake test|elixir test|zig test|npx (?:jest|vitest|mocha|playwright test))\b/;
+
+const INSTALL =
+  /^(?:sudo\s+)?(?:(?:npm|pnpm|bun)\s+(?:install|i|add)|yarn\s+add|(?:pip3?|uv pip|python3? -m pip)\s+install|uv\s+add|poetry\s+add|pipenv\s+install|cargo\s+add|go\s+get|gem\s+install|bundle\s+add|composer\s+require|(?:apt(?:-get)?|brew|apk|dnf|yum)\s+(?:install|add)|dotnet\s+add\s+package|conda\s+install|mix\s+deps\.get)\s+(.+)$/;
+
+const VERSION_QUERY = /^(?:(\S+)\s+(?:--version|-v|-V|version)|(python3?|node|go|rustc|cargo|java|ruby|php|deno|bun|npm|pnpm|yarn|gcc|clang|docker|kubectl|terraform)\s+-version)$/;
+
+/** Commands split at `&&`, `||`, `;` and pipes, with leading `cd` and env assignments removed. */
+export function commandSegments(command: string): string[] {
+  return command
+    .split(/\s*(?:&&|\|\||;|\|)\s*/)
+    .map((s) => s.replace(/^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+/, '').trim())
+    .filter((s) => s !== '' && !/^cd\s/.test(s));
+}
+
+/**
+ * What a command does, without its arguments: the program and its subcommands ("gh pr create",
+ * "npm run build"). A green run of the same operation with other flags fixes a failed one.
+ */
+export function operationOf(command: string): string {
+  const words = commandSegments(command)[0]?.split(/\s+/) ?? [];
+  const op: string[] = [];
+  for (const word of words) {
+    if (op.length >= 3 || word.startsWith('-') || /["'$=\/.]/.test(word)) break;
+    op.push(word);
+  }
+  return op.length >= 2 ? `op:${op.join(' ')}` : `op:${words.join(' ')}`;
+}
+
+export function normaliseCommand(command: string): string {
+  return command.replace(/\s+/g, ' ').replace(/\s+2>&1\b/g, '').trim();
+}
+
+export function bashFacts(step: ToolStep, state: ExtractState): void {
+  const raw = typeof step.input.command === 'string' ? step.input.command : '';
+  const command = normaliseCommand(raw);
+  if (!command || !step.answered) return;
+  if (/user doesn't want to proceed|was rejected|interrupted by user/i.test(step.result)) return;
+  const { builder, turn } = state;
+  const failed = step.isError || exitCode(step.result) !== 0;
+  const segments = commandSegments(command);
+  const tests = segments.filter((s) => TEST_RUNNER.test(s));
+  const mention = { confidence: 0.9, turn, uuid: step.uuid };
+
+  let test;
+  if (tests.length > 0) {
+    const label = clipCommand(tests.join(' && '));
+    const counts = testCounts(step.result);
+    test = builder.mention('TEST', label, { ...mention, status: failed ? 'failed' : 'completed', detail: counts, replaceDetail: true });
+    builder.link(test, parentTask(state), 'PART_OF');
+  }
+  const runner = tests.length > 0 ? TEST_RUNNER.exec(tests[0])?.[1] : undefined;
+
+  if (failed) {
+    const reason = errorLine(step.result);
+    const label = runner ? `${clipCommand(tests[0])} failed${reason ? `: ${reason}` : ''}` : `${clipCommand(command)}: ${reason || `exit ${exitCode(step.result) ?? 'error'}`}`;
+    const error = builder.mention('ERROR', label, { ...mention, status: 'failed', fuzzy: false });
+    if (error && !state.openErrors.some((o) => o.node === error)) {
+      state.openErrors.push({ node: error, command, testRunner: runner, changedSince: [] });
+      builder.link(error, parentTask(state), 'BLOCKS');
+    }
+  } else {
+    const ran = new Set([command, ...segments.map(normaliseCommand), ...segments.map(operationOf)]);
+    for (const open of [...state.openErrors]) {
+      const retried = open.command !== undefined && (ran.has(open.command) || ran.has(operationOf(open.command)));
+      if (retried || (runner !== undefined && open.testRunner === runner)) closeError(state, open, test, step.uuid);
+    }
+    for (const segment of segments) installFacts(segment, state, step.uuid);
+    versionFacts(segments, step.result, state, step.uuid);
+    commitFacts(raw, state, step.uuid);
+  }
+}
+
+/** Bash results of failed commands begin with "Exit code N"; 0 otherwise. */
+function exitCode(result: string): number | undefined {
+  const m = /^(?:Error: )?Exit code (\d+)/.exec(result);
+  return m ? Number(m[1]) : 0;
+}
+
+function clipCommand(command: string): string {
+  return command.length <= 80 ? command : `${command.slice(0, 79)}…`;
+}
+
+/** The line of a failure that says what went wrong. */
+export function errorLine(output: string): string {
+  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^Exit code \d+$/.test(l));
+  const pick =
+    lines.find((l) => /^(?:FAIL(?:ED)?|ERROR|not ok)\b[: ]/.test(l)) ??
+    [...lines].reverse().find((l) => /^[\w.]*(?:Error|Exception)\b:/.test(l)) ??
+    lines.find((l) => /^(?:error|fatal|panic)(?:\[\w+\])?:/i.test(l)) ??
+    lines.find((l) => /\b(?:error|failed|cannot|not found|no such)\b/i.test(l)) ??
+    lines[0] ??
+    '';
+  return clipWords(pick.replace(/\s*\([^)]*\)/g, '').replace(/\s+/g, ' '), 12).slice(0, 140);
+}
+
+/** "3 passed, 1 failed" from the output of the common runners. */
+export function testCounts(output: string): string | undefined {
+  let passed: number | undefined;
+  let failed: number | undefined;
+  const num = (re: RegExp) => {
+    const m = re.exec(output);
+    return m ? Number(m[1]) : undefined;
+  };
+  // pytest, jest, vitest: "12 passed", "1 failed"; node --test / TAP: "# pass 4", "# fail 1"
+  passed = num(/(\d+) passed/) ?? num(/^# pass (\d+)/m) ?? num(/Tests:.*?(\d+) passed/);
+  failed = num(/(\d+) failed/) ?? num(/^# fail (\d+)/m);
+  // cargo: "test result: ok. 8 passed; 0 failed"
+  // unittest: "Ran 5 tests" + "OK" / "FAILED (failures=1, errors=2)"
+  const ran = num(/^Ran (\d+) tests?/m);
+  if (ran !== undefined && passed === undefined) {
+    const failures = (num(/failures=(\d+)/) ?? 0) + (num(/errors=(\d+)/) ?? 0);
+    failed = failures;
+    passed = ran - failures;
+  }
+  if (passed === undefined && failed === undefined) return undefined;
+  return [passed !== undefined ? `${passed} passed` : '', failed ? `${failed} failed` : ''].filter(Boolean).join(', ');
+}
+
+function installFacts(segment: string, state: ExtractState, uuid: string): void {
+  const m = INSTALL.exec(segment);
+  if (!m) return;
+  for (const word of m[1].split(/\s+/)) {
+    if (word.startsWith('-') || word === '.' || /^(?:install|add)$/.test(word) || word.includes('=') && !/==|>=|<=|~=/.test(word)) continue;
+    if (/requirements.*\.txt$|\.toml$|\.lock$/.test(word)) continue;
+    const dep = state.builder.mention('DEPENDENCY', word.replace(/^['"]|['"]$/g, ''), { confidence: 0.95, turn: state.turn, uuid, detail: 'installed' });
+    state.builder.link(parentTask(state), dep, 'DEPENDS_ON');
+  }
+}
+
+function versionFacts(segments: string[], output: string, state: ExtractState, uuid: string): void {
+  if (segments.length !== 1) return;
+  const m = VERSION_QUERY.exec(segments[0]);
+  if (!m) return;
+  const tool = (m[1] ?? m[2]).replace(/^.*\//, '');
+  const version = /v?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?/.exec(output)?.[0];
+  if (!version) return;
+  const env = state.builder.mention('ENVIRONMENT', `${tool} ${version}`, { confidence: 0.95, turn: state.turn, uuid });
+  state.builder.link(state.project, env, 'DEPENDS_ON');
+}
+
+function commitFacts(command: string, state: ExtractState, uuid: string): void {
+  if (!/\bgit commit\b/.test(command)) return;
+  const heredoc = /<<\s*'?(\w+)'?\s*\n\s*(.+)/.exec(command);
+  const inline = /\s-[a-z]*m\s+(["'])([\s\S]+?)\1/.exec(command);
+  const message = heredoc?.[2] ?? inline?.[2];
+  if (!message) return;
+  const first = message.split('\n')[0].trim();
+  const task = state.builder.mention('TASK', `commit: ${first}`, { confidence: 0.9, turn: state.turn, uuid, status: 'completed', fuzzy: false });
+  state.builder.link(task, parentTask(state), 'PART_OF');
+  state.signals.completed = true;
+}

@@ -1,0 +1,48 @@
+// buildGraph: a session in, its knowledge graph out. Turn by turn: the prompt, then the tool
+// calls (grounded facts first), then the prose, then the turn's task statuses; the validator
+// last. Pure: the same session always gives the same graph, byte for byte.
+
+import type { Session } from '../session/session.js';
+import { GraphBuilder } from './graph-builder.js';
+import type { SessionGraph } from './model.js';
+import { emptySignals, type ExtractState } from './extract-state.js';
+import { sessionTurns, type Turn } from './session-turns.js';
+import { toolFacts } from './tool-facts.js';
+import { textFacts } from './text-facts.js';
+import { promptFacts, resolveTurn } from './prompt-facts.js';
+import { validateGraph } from './validate.js';
+import { clipWords } from './labels.js';
+
+export function buildGraph(session: Session): SessionGraph {
+  return graphOfTurns(sessionTurns(session), session.facts.sessionId, session.facts.cwd, session.facts.gitBranch);
+}
+
+export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gitBranch?: string): SessionGraph {
+  const builder = new GraphBuilder();
+  const state: ExtractState = { builder, turn: 0, cwd, turnTasks: [], tasksById: new Map(), openErrors: [], signals: emptySignals() };
+  if (cwd) state.project = builder.mention('PROJECT', cwd, { turn: 0, confidence: 1, detail: gitBranch ? `branch ${gitBranch}` : undefined });
+  let prompted = false;
+  let lastAsk: string | null = null;
+  for (const turn of turns) {
+    state.turn = turn.index;
+    state.turnTasks = [];
+    state.signals = emptySignals();
+    const first = turn.prompt !== undefined && !prompted;
+    if (turn.prompt) {
+      promptFacts(turn.prompt, state, first);
+      prompted = true;
+      lastAsk = clipWords(turn.prompt.text.replace(/\s+/g, ' ').trim(), 40);
+    }
+    let finalText = -1;
+    turn.steps.forEach((step, i) => {
+      if (step.kind === 'text') finalText = i;
+    });
+    turn.steps.forEach((step, i) => {
+      if (step.kind === 'tool') toolFacts(step, state);
+      else textFacts(step.text, { role: step.role, uuid: step.uuid, final: i === finalText }, state);
+    });
+    resolveTurn(turn, state, first);
+  }
+  validateGraph(builder);
+  return builder.finish(sessionId, turns.length - 1, lastAsk);
+}

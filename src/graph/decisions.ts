@@ -1,0 +1,169 @@
+// Decisions in prose, with their rationale: "Decided: X", "I'll use X instead of Y because Z",
+// "switched from X to Y" (Y supersedes X), "chose X over Y". Questions and negations are not
+// decisions. A decision's content splits into its choices ("React 18 + TypeScript + Vite").
+
+import { clipWords, normaliseLabel, wordCount } from './labels.js';
+import { nameAndRole } from './technologies.js';
+
+export interface DecisionItem {
+  label: string;
+  /** A few words of why (a purpose or a reason). */
+  why?: string;
+  /** Alternatives set aside: "instead of Y", "(not Y)", "switched from Y". */
+  rejected: string[];
+}
+
+export interface DecisionStatement {
+  items: DecisionItem[];
+  /** "switched from X to Y": the items supersede these. */
+  supersedes: string[];
+  confidence: number;
+}
+
+/** "Decided: ...", "Stack: ...": a label announcing a choice. */
+const DECISION_LABEL = /^(?:final\s+)?(?:decided|decision|decisions|chose|chosen|choice|selected|picked|using|use|going with|approach|strategy|stack|tech stack|tools?|tooling|solution|fix|resolution)\s*:\s*(.+)$/i;
+/** First-person choice verbs: "I'll use X", "we went with X", "let's go with X". */
+const CHOICE =
+  /^(?:(?:so|ok|okay|then|now|here),?\s+)?(?:i|we|i'll|we'll|i will|we will|i'm going to|we're going to|we are going to|i am going to|let's|lets|i've|we've|i have|we have|i|we)?\s*(?:decided (?:to use|to go with|on|to)|(?:will |'ll )?(?:use|go with|went with|going with|opt(?:ed)? for|settled? on|chose|choose|picked|pick|prefer(?:red)?|switch(?:ed)? to|stick with|adopt(?:ed)?|lean(?:ing)? towards?))\s+(.+)$/i;
+const SWITCH = /\b(?:switch(?:ed|ing)?|migrat(?:ed|ing|e)|mov(?:ed|ing|e)|chang(?:ed|ing|e)|convert(?:ed|ing)?)\s+(?:\w+\s+){0,3}?from\s+(.+?)\s+to\s+(.+)$/i;
+const REPLACE = /\breplac(?:ed|ing|e)\s+(.+?)\s+with\s+(.+)$/i;
+/** "I'll X instead of Y, because Z": a first-person plan that names the road not taken. */
+const PLAN_WITH_ALTERNATIVE = /^(?:(?:so|ok|now|here),?\s+)?(?:i'll|we'll|i will|we will|i'm going to|we're going to|let's|lets|i'm|we're|i am|we are)\s+(.+?)\s+(?:instead of|rather than)\s+(.+)$/i;
+const PLAN_WITH_REASON = /^(?:(?:so|ok|now|here),?\s+)?(?:i'll|we'll|i will|we will|i'm going to|we're going to|let's|lets)\s+(.+?),?\s+(?:because|since|so that)\s+(.+)$/i;
+
+/** "Focus on LoRA/QLoRA", "we'll prioritise the API": a choice of where the effort goes. */
+const FOCUS = /^(?:(?:so|then|now),?\s+)?(?:i'll |we'll |let's |we will |i will )?(?:focus(?:ing)? on|prioriti[sz]e|prioriti[sz]ing)\s+(.{2,})$/i;
+/** "python 3.11→3.12-slim": a version moved on; the new one supersedes the old. */
+const VERSION_SWITCH = /\b([A-Za-z][\w.-]*)\s+(v?\d[\w.]*)\s*(?:→|->)\s*(v?\d[\w.-]*)/g;
+const UNIT = /\d(?:ms|s|sec|min|h|hr|hrs|d|[kmgt]b|%|x|k)$/i;
+
+/** Every version switch a sentence states ("node 18→20-alpine, python 3.11→3.12-slim"). */
+export function versionSwitches(sentence: string): DecisionStatement[] {
+  const out: DecisionStatement[] = [];
+  for (const m of sentence.matchAll(VERSION_SWITCH)) {
+    const [, name, from, to] = m;
+    if (UNIT.test(from) || UNIT.test(to)) continue;
+    out.push({ items: [{ label: `${name} ${to}`, rejected: [] }], supersedes: [`${name} ${from}`], confidence: 0.75 });
+  }
+  return out;
+}
+
+const NEGATION = /\b(?:don'?t|do not|doesn'?t|won'?t|will not|shouldn'?t|should not|not going to|never|no longer|can'?t|cannot|avoid)\b/i;
+const QUESTION_START = /^(?:should|shall|could|would|can|do|does|did|is|are|was|were|what|which|how|why|when|where|who|whether)\b/i;
+
+export function isQuestion(sentence: string): boolean {
+  return /\?\s*$/.test(sentence) || QUESTION_START.test(sentence.trim());
+}
+
+/** The decision a sentence states, or undefined. */
+export function decisionIn(sentence: string): DecisionStatement | undefined {
+  const s = sentence.trim();
+  if (isQuestion(s)) return undefined;
+  const labelled = DECISION_LABEL.exec(s);
+  if (labelled) return statement(splitChoices(labelled[1]), [], 0.85);
+  const switched = SWITCH.exec(s) ?? REPLACE.exec(s);
+  if (switched && !NEGATION.test(s.slice(0, switched.index))) {
+    const [from, to] = [switched[1], switched[2]];
+    const items = splitChoices(to.split(/,\s|;\s|\s[—–-]\s|\s(?:because|since|as|so)\s/)[0]);
+    return statement(items, [head(from)], 0.8);
+  }
+  if (NEGATION.test(s)) return undefined;
+  const planned = PLAN_WITH_ALTERNATIVE.exec(s);
+  if (planned) {
+    const { text: rejected, why } = splitReason(planned[2]);
+    const chosen = splitReason(planned[1]);
+    const item = { label: head(stripChoiceVerb(chosen.text)), why: chosen.why ?? why, rejected: [head(rejected)] };
+    return item.label ? statement([item], [], 0.75) : undefined;
+  }
+  const focus = FOCUS.exec(s);
+  if (focus) return statement(splitChoices(focus[1]), [], 0.7);
+  const chosen = CHOICE.exec(s);
+  if (chosen && /^(?:i|we|let|so|ok|now|then|here|decided|went|opted|settled|chose|picked|switched|adopted|leaning)/i.test(s)) {
+    return statement(splitChoices(chosen[1]), [], 0.75);
+  }
+  const reasoned = PLAN_WITH_REASON.exec(s);
+  if (reasoned && wordCount(reasoned[1]) <= 14) {
+    return statement([{ label: head(reasoned[1]), why: clipWords(reasoned[2], 10), rejected: [] }], [], 0.65);
+  }
+  return undefined;
+}
+
+/** A user instruction that is a choice: "Use bcrypt for password hashing", "Switch to Redis". */
+export function decisionInPrompt(clause: string): DecisionStatement | undefined {
+  const m = /^(?:use|go with|switch to|adopt|choose|pick|prefer|stick with|let's use|lets use)\s+(.+)$/i.exec(clause.trim());
+  if (!m || isQuestion(clause)) return undefined;
+  return statement(splitChoices(m[1], true), [], 0.8);
+}
+
+function statement(items: DecisionItem[], supersedes: string[], confidence: number): DecisionStatement | undefined {
+  const kept = items.filter((i) => i.label !== '' && wordCount(i.label) <= 12);
+  return kept.length > 0 ? { items: kept, supersedes: supersedes.filter(Boolean), confidence } : undefined;
+}
+
+function stripChoiceVerb(text: string): string {
+  return text.replace(/^(?:use|go with|keep|stick with|switch to)\s+/i, '');
+}
+
+/** Cuts a reason off a clause: "Y, because Z" -> text "Y", why "Z". */
+function splitReason(text: string): { text: string; why?: string } {
+  const m = /^(.*?),?\s+(?:because|since|so that|to avoid)\s+(.+)$/i.exec(text);
+  return m ? { text: m[1], why: clipWords(normaliseLabel(m[2]), 10) } : { text };
+}
+
+/** A short head for a phrase: up to the first clause break, at most 10 words. */
+function head(text: string): string {
+  const cut = text.split(/\s+[—–]\s+|\s+-\s+|[;:]\s|,\s+(?:because|since|so|which|and then|but)\b/)[0];
+  return normaliseLabel(clipWords(cut, 10));
+}
+
+/**
+ * The choices in a decision's content: "React 18 + TypeScript + Vite" is three, "bcrypt for
+ * password hashing" is bcrypt (why: password hashing), "native WebSocket (not socket.io)" is
+ * native WebSocket with socket.io rejected.
+ */
+export function splitChoices(content: string, userInstruction = false): DecisionItem[] {
+  let text = content.trim();
+  const rejected: string[] = [];
+  text = text.replace(/\((?:not|instead of|rather than|over)\s+([^)]+)\)/gi, (_, alt: string) => {
+    rejected.push(normaliseLabel(alt));
+    return '';
+  });
+  let why: string | undefined;
+  const alt = /\s+(?:instead of|rather than|over)\s+(.+)$/i.exec(text);
+  if (alt) {
+    const reason = splitReason(alt[1]);
+    rejected.push(head(reason.text));
+    why = reason.why;
+    text = text.slice(0, alt.index);
+  }
+  const reason = /,?\s+(?:because|since|as it|so that|to avoid|given)\s+(.+)$/i.exec(text);
+  if (reason) {
+    why ??= clipWords(normaliseLabel(reason[1]), 10);
+    text = text.slice(0, reason.index);
+  }
+  const detail = /\s+[—–]\s+|\s+-\s+|:\s+|\s+\(/.exec(text);
+  if (detail) {
+    why ??= clipWords(normaliseLabel(text.slice(detail.index + detail[0].length)), 10);
+    text = text.slice(0, detail.index);
+  }
+  return splitList(text, userInstruction).map((part) => {
+    let label = part;
+    let itemWhy = why;
+    // Lower-case "for" only: "SELECT FOR UPDATE" is one choice, not a purpose.
+    const purpose = /^(.{1,40}?)\s+(?:for|to handle)\s+(.+)$/.exec(part);
+    if (purpose && wordCount(purpose[1]) <= 4) {
+      label = purpose[1];
+      itemWhy ??= clipWords(normaliseLabel(purpose[2]), 8);
+    }
+    const { name, role } = nameAndRole(normaliseLabel(clipWords(label.replace(/^(?:a|an|the)\s+/i, ''), 10)));
+    return { label: name, why: itemWhy ?? role, rejected: rejected.filter(Boolean) };
+  });
+}
+
+/** "A + B + C", "A, B and C", "A with B": a list when every part is short. */
+function splitList(text: string, splitWith: boolean): string[] {
+  const pattern = splitWith ? /\s*\+\s*|,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+with\s+/ : /\s*\+\s*|,\s*(?:and\s+)?|\s+and\s+|\s+&\s+/;
+  const parts = text.split(pattern).map((p) => p.trim()).filter(Boolean);
+  if (parts.length > 1 && parts.every((p) => wordCount(p) <= 4)) return parts;
+  return [text];
+}

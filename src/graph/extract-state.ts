@@ -1,0 +1,77 @@
+// What the extractors share while they walk a session: the builder, the turn being read, the
+// tasks the user asked for in it, and the errors still open with what would close them.
+
+import { isAbsolute, relative } from 'node:path';
+import type { DraftNode, GraphBuilder } from './graph-builder.js';
+
+export interface OpenError {
+  node: DraftNode;
+  /** The shell command that failed, normalised: a green re-run of it fixes the error. */
+  command?: string;
+  /** The test runner that failed: a green run of the same runner fixes the error. */
+  testRunner?: string;
+  /** The file a failed tool call was about: a later successful call on it fixes the error. */
+  file?: string;
+  /** Files changed since the error: they are what fixed it, once it is fixed. */
+  changedSince: DraftNode[];
+}
+
+export interface ExtractState {
+  builder: GraphBuilder;
+  turn: number;
+  cwd?: string;
+  goal?: DraftNode;
+  project?: DraftNode;
+  /** Tasks the user asked for in the current turn. */
+  turnTasks: DraftNode[];
+  /** Tasks (TodoWrite, TaskCreate) by their id in the tool's own numbering. */
+  tasksById: Map<string, DraftNode>;
+  openErrors: OpenError[];
+  /** In-progress markers and completion markers seen in the current turn's replies. */
+  signals: ReplySignals;
+}
+
+export interface ReplySignals {
+  completed: boolean;
+  inProgress: DraftNode[];
+  fixed: boolean;
+  /** Files created or changed in this turn by tool calls. */
+  changedFiles: DraftNode[];
+  /** Tool calls that never got a result (an interrupted turn). */
+  unanswered: number;
+  /** Items of the turn's latest todo list that are not completed. */
+  openTodos: number;
+}
+
+export function emptySignals(): ReplySignals {
+  return { completed: false, inProgress: [], fixed: false, changedFiles: [], unanswered: 0, openTodos: 0 };
+}
+
+/** A path as the graph labels it: relative to the project when inside it, exact otherwise. */
+export function pathLabel(path: string, cwd: string | undefined): string {
+  const trimmed = path.trim();
+  if (!cwd || !isAbsolute(trimmed)) return trimmed.replace(/^\.\//, '');
+  const rel = relative(cwd, trimmed);
+  if (rel === '') return '.';
+  return rel.startsWith('..') || isAbsolute(rel) ? trimmed : rel;
+}
+
+/** The parent a new task hangs from: the task the user asked for this turn, else the goal. */
+export function parentTask(state: ExtractState): DraftNode | undefined {
+  return state.turnTasks[0] ?? state.goal;
+}
+
+/** Marks an open error fixed, crediting `by` and the files changed since it opened. */
+export function closeError(state: ExtractState, open: OpenError, by: DraftNode | undefined, uuid?: string): void {
+  const { builder } = state;
+  builder.advance(open.node, 'completed', state.turn, uuid);
+  builder.link(by, open.node, 'FIXES');
+  for (const file of open.changedSince) builder.link(file, open.node, 'FIXES');
+  state.openErrors.splice(state.openErrors.indexOf(open), 1);
+}
+
+/** Records a changed file against every open error (it may be what fixes them). */
+export function noteChange(state: ExtractState, file: DraftNode): void {
+  for (const open of state.openErrors) if (!open.changedSince.includes(file)) open.changedSince.push(file);
+  if (!state.signals.changedFiles.includes(file)) state.signals.changedFiles.push(file);
+}

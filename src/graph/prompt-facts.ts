@@ -1,0 +1,135 @@
+// The user's side of a turn: the first real prompt is the GOAL; later prompts become tasks
+// (instructions, terse topics, problem reports as "fix: ..."), choices become decisions. At the
+// end of the turn the reply decides each task's status.
+
+import type { Prompt, Turn } from './session-turns.js';
+import { promptClauses } from './prompt-kinds.js';
+import { decisionInPrompt, isQuestion, splitChoices } from './decisions.js';
+import { clipWords, normaliseLabel, sentences, wordOverlap } from './labels.js';
+import { closableError, fixLabel, textFacts } from './text-facts.js';
+import type { ExtractState } from './extract-state.js';
+
+const GOAL_WORDS = 24;
+const TASK_WORDS = 12;
+
+/** The goal as a label: the prompt's first sentence (with the heading a "plan:" opener introduces). */
+export function goalLabel(text: string): string {
+  const all = sentences(text);
+  let first = all[0] ?? text;
+  if (/:\s*$/.test(first) && all[1]) first = `${first} ${all[1]}`;
+  return normaliseLabel(clipWords(first, GOAL_WORDS));
+}
+
+export function promptFacts(prompt: Prompt, state: ExtractState, first: boolean): void {
+  const { builder, turn } = state;
+  const base = { turn, uuid: prompt.uuid };
+  const clauses = promptClauses(prompt.text);
+  if (first) {
+    state.goal = builder.mention('GOAL', goalLabel(prompt.text), { ...base, confidence: 1 });
+    builder.link(state.goal, state.project, 'PART_OF');
+  }
+  clauses.forEach((clause, i) => {
+    if (first && i === 0) {
+      technologyChoices(clause.text, prompt.uuid, state);
+      // A session that opens with a bug report: the bug is an open error until a fix closes it.
+      if (clause.kind === 'problem') {
+        const error = builder.mention('ERROR', clause.text, { ...base, confidence: 0.6, status: 'failed' });
+        if (error) state.openErrors.push({ node: error, changedSince: [] });
+        builder.link(error, state.goal, 'BLOCKS');
+      }
+      return;
+    }
+    const task = (label: string, confidence: number) => {
+      const node = builder.mention('TASK', normaliseLabel(clipWords(label, TASK_WORDS)), { ...base, confidence, status: 'pending' });
+      if (node && !state.turnTasks.includes(node)) state.turnTasks.push(node);
+      builder.link(node, state.goal, 'PART_OF');
+      return node;
+    };
+    switch (clause.kind) {
+      case 'instruction':
+        // "Can you fix that?": the object is the sentence before.
+        if (/^\S+\s+(?:it|that|this|them|those|these)(?:\s+(?:too|as well|please|now))?$/i.test(clause.text) && i > 0) {
+          task(`${clause.text.split(/\s+/)[0].toLowerCase()} ${clauses[0].text}`, 0.75);
+        } else task(clause.text, 0.8);
+        technologyChoices(clause.text, prompt.uuid, state);
+        break;
+      case 'choice':
+        for (const item of decisionInPrompt(clause.text)?.items ?? []) {
+          const detail = [item.why, item.rejected.length ? `not ${item.rejected.join(', ')}` : ''].filter(Boolean).join('; ') || undefined;
+          builder.mention('DECISION', item.label, { ...base, confidence: 0.85, detail });
+        }
+        break;
+      case 'problem': {
+        const fix = task(fixLabel(clause.text), 0.7);
+        const error = builder.mention('ERROR', clause.text, { ...base, confidence: 0.6, status: 'failed' });
+        if (error && !state.openErrors.some((o) => o.node === error)) state.openErrors.push({ node: error, changedSince: [] });
+        builder.link(fix, error, 'FIXES');
+        break;
+      }
+      case 'topic':
+        task(clause.text, 0.6);
+        break;
+      case 'done-report': {
+        // "Cutover done", "Fixed the leak — stable now": what was in progress is finished.
+        for (const t of builder.all('TASK')) if (t.status === 'in_progress' && t.lastTurn < turn) builder.advance(t, 'completed', turn, prompt.uuid);
+        const open = /\b(?:fixed|resolved)\b/i.test(clause.text) ? closableError(state, clause.text) : undefined;
+        if (open) {
+          const fix = builder.mention('TASK', fixLabel(open.node.label), { ...base, confidence: 0.7, status: 'completed' });
+          builder.advance(open.node, 'completed', turn, prompt.uuid);
+          builder.link(fix, open.node, 'FIXES');
+          builder.link(fix, state.goal, 'PART_OF');
+          state.openErrors.splice(state.openErrors.indexOf(open), 1);
+        }
+        break;
+      }
+    }
+  });
+  textFacts(prompt.text, { role: 'user', uuid: prompt.uuid, final: false }, state);
+}
+
+/** "Build X with JWT and PostgreSQL": named technologies the user asks for are choices made. */
+function technologyChoices(clause: string, uuid: string, state: ExtractState): void {
+  const m = /\b(?:with|using|via)\s+(.+)$/i.exec(clause);
+  if (!m) return;
+  for (const item of splitChoices(m[1])) {
+    if (!/^(?:[A-Z0-9]|[a-z]+[A-Z.])/.test(item.label) || item.label.split(/\s+/).length > 3) continue;
+    // Named by the user in their request: as explicit as a decision gets.
+    const decision = state.builder.mention('DECISION', item.label, { turn: state.turn, uuid, confidence: 0.8, detail: item.why });
+    state.builder.link(decision, state.turnTasks[0] ?? state.goal, 'RELATED_TO');
+  }
+}
+
+/** After the reply: each task the user asked for this turn is done, under way, or untouched. */
+export function resolveTurn(turn: Turn, state: ExtractState, first: boolean): void {
+  const { builder, signals } = state;
+  const replied = turn.steps.length > 0;
+  // "Docker build 12 minutes" answered with "Fixed: ...": the prompt reported a problem.
+  if (turn.prompt && !first && signals.fixed && state.turnTasks.length === 0 && !isQuestion(turn.prompt.text)) {
+    const fix = builder.mention('TASK', fixLabel(normaliseLabel(clipWords(sentences(turn.prompt.text)[0] ?? turn.prompt.text, TASK_WORDS))), {
+      turn: turn.index,
+      uuid: turn.prompt.uuid,
+      confidence: 0.65,
+      status: 'completed',
+    });
+    builder.link(fix, state.goal, 'PART_OF');
+    for (const done of builder.all('TASK')) if (done !== fix && done.firstTurn === turn.index && done.status === 'completed') builder.link(done, fix, 'PART_OF');
+  }
+  for (const task of state.turnTasks) {
+    if (!replied) continue;
+    const named = signals.inProgress.some((t) => t !== task && wordOverlap(t.label, task.label) >= 0.5);
+    const stillOpen = state.openErrors.some((o) => o.node.lastTurn === turn.index && (o.command !== undefined || o.file !== undefined));
+    let status: 'completed' | 'in_progress';
+    if (named || (signals.inProgress.length > 0 && !signals.completed)) status = 'in_progress';
+    else if (signals.completed || signals.fixed) status = 'completed';
+    else if (stillOpen || signals.unanswered > 0 || signals.openTodos > 0) status = 'in_progress';
+    else status = 'completed';
+    builder.advance(task, status, turn.index);
+    if (status === 'completed') {
+      for (const edge of builder.edgesFrom(task, 'FIXES')) {
+        builder.advance(edge, 'completed', turn.index);
+        const open = state.openErrors.find((o) => o.node === edge);
+        if (open) state.openErrors.splice(state.openErrors.indexOf(open), 1);
+      }
+    }
+  }
+}

@@ -1,0 +1,83 @@
+// What a user prompt asks for, read from its grammar: an instruction ("Add rate limiting"), a
+// choice ("Use bcrypt"), a problem report ("Login returns 422"), a terse topic ("Observability"),
+// a question, a measurement, or a report that something is done.
+
+import { sentences, wordCount } from './labels.js';
+import { isQuestion } from './decisions.js';
+
+export type PromptKind = 'instruction' | 'choice' | 'problem' | 'topic' | 'question' | 'measurement' | 'done-report' | 'statement';
+
+export interface PromptClause {
+  kind: PromptKind;
+  /** The clause without politeness ("please", "can you"): what the label is made of. */
+  text: string;
+}
+
+/** Verbs that open an instruction (base form). */
+const INSTRUCTION_VERBS = new Set(
+  (
+    'add build create write make implement fix update change remove delete drop rename move refactor rewrite replace convert port migrate ' +
+    'deploy publish push submit release ship commit merge install configure set setup enable disable integrate connect optimize optimise ' +
+    'improve speed reduce increase compare try test run check verify validate debug investigate profile benchmark measure analyze analyse ' +
+    'review audit document explain describe summarize summarise list show find search look read open generate design plan draft schedule ' +
+    'automate tune train fine-tune finetune evaluate export import upgrade downgrade bump clean format lint split extract combine support ' +
+    'handle allow prevent ensure keep start continue finish complete prepare package containerize dockerize scale monitor cache parallelize ' +
+    'paginate sort filter escape sanitize encrypt secure harden backup restore rollback revert undo retry resolve wire hook expose mock ' +
+    'scaffold bootstrap init initialize initialise translate render draw plot visualize visualise deduplicate dedupe normalize normalise ' +
+    'parse load save store fetch send post call ping cleanup clean-up address tidy simplify spawn launch stop kill close'
+  ).split(' '),
+);
+const CHOICE_VERBS = /^(?:use|go with|switch to|adopt|choose|pick|prefer|stick with)\b/i;
+
+/** Politeness and glue before the verb of an instruction. */
+const LEAD_IN =
+  /^(?:(?:ok(?:ay)?|great|thanks|thank you|cool|nice|good|perfect|alright|right|yes|yeah|so|and|also|now|then|next|finally|first|lastly|just|pls|please|hey|hi|looks good|sounds good|lgtm|that works|works for me)[,.!]?\s+)*(?:(?:i think|i guess|maybe|perhaps|probably)\s+)?(?:(?:can|could|would|will) you(?: please)?\s+|please\s+|i(?:'d| would) like you to\s+|i want you to\s+|i need you to\s+|go ahead and\s+|let'?s\s+|lets\s+|we (?:need|should|must) (?:to\s+)?|you should\s+|help me\s+|time to\s+)?/i;
+
+const PROBLEM =
+  /\b(?:errors?|exceptions?|crash(?:es|ed|ing)?|fail(?:s|ed|ing|ures?)?|broken|breaks?|bugs?|blank|hangs?|hanging|stuck|freez\w*|slow(?:er|ly|s)?|leak\w*|spik\w*|lag|timeouts?|timed out|oom\w*|killed|down|regress\w*|too (?:long|slow|big|large|many|much|short)|weak|missing|wrong|incorrect|not working|doesn'?t work|does not work|isn'?t working|won'?t|can'?t|cannot|unable|duplicat\w*|cves?|vulnerab\w*|warnings?|deadlock\w*|race condition|flaky|overflow\w*|grow(?:s|ing)?|fills? up|ha(?:s|ve) no|returns? [45]\d\d|[45]\d\d errors?|takes? \d+\s*(?:s|sec|seconds?|mins?|minutes?|h|hrs?|hours?)\b)/i;
+const DONE_REPORT = /\b(?:done|fixed|finished|completed|resolved|works now|working now|stable now|is stable|merged|shipped|deployed|passed)\b/i;
+/** Common finite verbs: a short clause with one is a statement ("Reviewer said ..."), not a topic. */
+const FINITE_VERB =
+  /\s(?:is|are|was|were|be|been|has|have|had|does|did|got|gets|said|says|shows|showed|looks|seems|returns|takes|took|works|worked|went|came|made|found|thinks|wants|needs|asked|told|got)\b/i;
+const MEASUREMENT = /\d(?:[\d.,]*)\s?(?:%|ms|s\b|x\b|MB|GB|k\b)|\b[\w@-]+\s?[=:]\s?\d/;
+
+/** The clauses of a prompt worth reading: its sentences, at most `max`, each classified. */
+export function promptClauses(text: string, max = 4): PromptClause[] {
+  const out: PromptClause[] = [];
+  // Markdown headings of a pasted plan ("## Context") title what follows; they ask for nothing.
+  const body = text.split(/\r?\n/).filter((line) => !/^\s*#{1,6}\s/.test(line)).join('\n');
+  for (const sentence of sentences(body)) {
+    if (out.length >= max) break;
+    out.push(classifyClause(sentence));
+  }
+  return out;
+}
+
+/** Prompts that steer the conversation without asking for anything new. */
+const CONTROL = /^(?:(?:ok(?:ay)?|yes|yeah|great|thanks)[,.!]?\s*)?(?:keep going|go on|carry on|continue|proceed|go ahead|give me an update|any updates?|status(?: update)?|update me|where are we|what'?s the status|next|more)\b[.!?]*$/i;
+
+export function classifyClause(sentence: string): PromptClause {
+  const trimmed = sentence.trim();
+  if (CONTROL.test(trimmed)) return { kind: 'statement', text: trimmed };
+  const body = trimmed.replace(LEAD_IN, '').trim();
+  const asksPolitely = body !== trimmed && /^(?:ok(?:ay)?[,.!]?\s+)?(?:can|could|would|will) you\b/i.test(trimmed);
+  const firstWord = body.split(/[\s,.:;!?]+/)[0]?.toLowerCase() ?? '';
+  const asked = /\?\s*$/.test(trimmed);
+  if (CHOICE_VERBS.test(body) && (!asked || asksPolitely)) return { kind: 'choice', text: body.replace(/[?!.]+$/, '') };
+  // "Post got 3200 views": a noun that could be a verb, followed by the sentence's real verb.
+  const verbSecond = FINITE_VERB.test(` ${body.split(/\s+/).slice(1, 2).join('')}`);
+  if (INSTRUCTION_VERBS.has(firstWord) && !verbSecond && (!asked || asksPolitely)) {
+    return { kind: 'instruction', text: body.replace(/[?!.]+$/, '').replace(/,?\s+please$/i, '') };
+  }
+  if (isQuestion(trimmed)) return { kind: 'question', text: trimmed };
+  // "Deduplication needed — 3% duplicates": a request stated as a need.
+  const needed = /^(.{3,60}?)\s+(?:is |are )?(?:needed|required|missing)\b/i.exec(trimmed);
+  if (needed && wordCount(needed[1]) <= 5 && !/^(?:i|we|you|it|this|that|they)\b/i.test(needed[1])) return { kind: 'topic', text: needed[1] };
+  if (DONE_REPORT.test(trimmed) && !/\b(?:still|again|not|no longer|but|yet)\b/i.test(trimmed)) return { kind: 'done-report', text: trimmed };
+  if (PROBLEM.test(trimmed)) return { kind: 'problem', text: trimmed };
+  if (MEASUREMENT.test(trimmed) && wordCount(trimmed) <= 12) return { kind: 'measurement', text: trimmed };
+  if (wordCount(trimmed) <= 6 && !/^(?:i|we|you|it|this|that|they|he|she|there)\b/i.test(trimmed) && !FINITE_VERB.test(trimmed)) {
+    return { kind: 'topic', text: trimmed.replace(/[.!]+$/, '') };
+  }
+  return { kind: 'statement', text: trimmed };
+}

@@ -1,0 +1,143 @@
+// The session as the extractors read it: turns that each open with a real user prompt, holding
+// the assistant's texts and its tool calls paired with their results, in log order. Every string
+// is redacted here, before any extractor sees it.
+
+import type { Session } from '../session/session.js';
+import type { SessionEntry } from '../session/entry.js';
+import { contentBlocks, readRecord, type JsonObject } from '../session/payload.js';
+import { redactSecrets, redactValue } from './redact.js';
+
+export interface TextStep {
+  kind: 'text';
+  role: 'user' | 'assistant';
+  text: string;
+  uuid: string;
+}
+
+export interface ToolStep {
+  kind: 'tool';
+  name: string;
+  input: JsonObject;
+  /** The result's text ('' for bulky results no extractor reads, such as file contents). */
+  result: string;
+  isError: boolean;
+  /** The result line's `toolUseResult` sidecar, for tools whose facts live there. */
+  sidecar?: JsonObject;
+  /** False when the call never got a result (interrupted, or the log ends). */
+  answered: boolean;
+  uuid: string;
+  resultUuid?: string;
+  cwd?: string;
+}
+
+export type Step = TextStep | ToolStep;
+
+export interface Prompt {
+  text: string;
+  uuid: string;
+  /** The slash command the prompt came with, if any. */
+  command?: string;
+}
+
+export interface Turn {
+  /** 0 for whatever precedes the first prompt; then 1, 2, ... */
+  index: number;
+  prompt?: Prompt;
+  steps: Step[];
+}
+
+/** Tools whose result text an extractor reads; other results are kept only when they are errors. */
+const RESULT_TEXT_TOOLS = new Set(['Bash', 'BashOutput', 'TaskOutput', 'Task', 'Agent', 'TaskCreate', 'KillShell', 'KillBash', 'AskUserQuestion']);
+const MAX_RESULT_CHARS = 20_000;
+
+export function sessionTurns(session: Session): Turn[] {
+  const c = session.conversation;
+  const resultOf = new Map<string, SessionEntry>();
+  for (const pair of c.toolPairs) resultOf.set(pair.id, pair.result);
+  const turns: Turn[] = [{ index: 0, steps: [] }];
+  const seen = new Set<string>();
+  for (const entry of c.entries) {
+    if (entry.type !== 'user' && entry.type !== 'assistant') continue;
+    if (entry.isSidechain && !c.isSubagentTranscript) continue;
+    const uuid = entry.uuid ?? `line-${entry.line + 1}`;
+    if (seen.has(uuid)) continue;
+    seen.add(uuid);
+    if (entry.type === 'user') {
+      if (entry.isMeta || entry.isCompactSummary || !entry.blocks.some((b) => b.type === 'text')) continue;
+      const prompt = promptOf(readRecord(session, entry), uuid);
+      if (prompt) turns.push({ index: turns.length, prompt, steps: [] });
+      continue;
+    }
+    if (entry.model === '<synthetic>') continue;
+    const turn = turns[turns.length - 1];
+    const record = readRecord(session, entry);
+    for (const block of contentBlocks(record)) {
+      if (block.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '') {
+        turn.steps.push({ kind: 'text', role: 'assistant', text: redactSecrets(block.text), uuid });
+      } else if (block.type === 'tool_use' && typeof block.name === 'string') {
+        turn.steps.push(toolStep(session, block, resultOf, uuid, entry.cwd));
+      }
+    }
+  }
+  return turns;
+}
+
+function toolStep(session: Session, block: JsonObject, resultOf: Map<string, SessionEntry>, uuid: string, cwd: string | undefined): ToolStep {
+  const name = block.name as string;
+  const input = (block.input && typeof block.input === 'object' ? redactValue(block.input) : {}) as JsonObject;
+  const step: ToolStep = { kind: 'tool', name, input, result: '', isError: false, answered: false, uuid, cwd };
+  const resultEntry = typeof block.id === 'string' ? resultOf.get(block.id) : undefined;
+  if (!resultEntry) return step;
+  const record = readRecord(session, resultEntry);
+  const result = contentBlocks(record).find((b) => b.type === 'tool_result' && b.tool_use_id === block.id);
+  step.answered = true;
+  step.resultUuid = resultEntry.uuid;
+  step.isError = result?.is_error === true;
+  if (step.isError || RESULT_TEXT_TOOLS.has(name) || name.startsWith('mcp__')) {
+    const text = textOf(result?.content);
+    step.result = redactSecrets(text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS / 2)}\n…\n${text.slice(-MAX_RESULT_CHARS / 2)}` : text);
+  }
+  if (record.toolUseResult && typeof record.toolUseResult === 'object' && !Array.isArray(record.toolUseResult)) {
+    step.sidecar = pick(record.toolUseResult as JsonObject, ['type', 'filePath', 'task', 'statusChange', 'taskId', 'status', 'agentId', 'agentType', 'totalToolUseCount', 'interrupted', 'returnCodeInterpretation']);
+  }
+  return step;
+}
+
+function pick(object: JsonObject, keys: string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const key of keys) {
+    const value = object[key];
+    if (value !== undefined && (typeof value !== 'string' || value.length < 500)) out[key] = value;
+  }
+  return out;
+}
+
+export function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((p): p is JsonObject => !!p && typeof p === 'object' && (p as JsonObject).type === 'text' && typeof (p as JsonObject).text === 'string')
+    .map((p) => p.text as string)
+    .join('\n');
+}
+
+/** Markup Claude Code wraps around what the user typed: its content is not the user's words. */
+const WRAPPERS = /<(system-reminder|ide_opened_file|ide_selection|ide_diagnostics|local-command-caveat|user-memory-input)>[\s\S]*?<\/\1>/g;
+
+/** The real prompt in a user line, or undefined for command output, interruptions and notices. */
+export function promptOf(record: JsonObject, uuid: string): Prompt | undefined {
+  const texts = contentBlocks(record)
+    .filter((b) => b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string);
+  let text = texts.join('\n').replace(WRAPPERS, '').trim();
+  if (text === '') return undefined;
+  if (/^(?:\[Request interrupted|<local-command-std(?:out|err)>|<bash-(?:input|stdout|stderr)>|<task-notification>|Caveat: The messages below)/.test(text)) return undefined;
+  if (/^This session is being continued from a previous conversation/.test(text)) return undefined;
+  const command = /<command-name>\s*([^<]*?)\s*<\/command-name>/.exec(text)?.[1];
+  if (command !== undefined) {
+    const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim() ?? '';
+    if (args === '' || command === '/compact') return undefined;
+    text = args;
+  }
+  return { text: redactSecrets(text), uuid, command };
+}

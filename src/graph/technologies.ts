@@ -1,0 +1,128 @@
+// Technologies a work report shows were adopted, though nobody wrote "decided": the instrument
+// of the work ("using fl_chart", "via Mangum"), a stack joined by "+" ("Prometheus + Grafana"),
+// a proper name of several words ("AWS WAF v2"), what was added or set up ("Added PgBouncer").
+// Read from the shape of the words (capitals, CamelCase, identifiers), not from a list of products.
+
+/** Acronyms and words too generic to be a choice. */
+const GENERIC = new Set(
+  'API APIs UI CLI CI CD DB SQL HTTP HTTPS JSON CSV URL URLs IP ID IDs PR PRs IAM CPU GPU RAM OS EDA MVP TODO README OK AM PM UTC PK SLA RCA CVE CVEs HIGH LOW FATAL ERROR WARN INFO DEBUG NOTE I A The This That These Those It We You Our My New Old All Each Every Some Added Completed Fixed Created Updated Done'.split(
+    ' ',
+  ),
+);
+/** Nouns that follow a technology's name: "pedometer package", "image crate". */
+const KIND_AFTER = /^(?:package|library|lib|crate|module|plugin|gem|framework|sdk|toolkit|extension|operator|controller|driver|client)$/i;
+
+/** "DAUChart component", "createOrder mutation": a name followed by its kind is something built, not a tool. */
+const ARTIFACT_KIND =
+  /^(?:component|components|type|types|model|models|mutation|subscription|query|resolver|reducer|middleware|widget|listener|job|worker|migration|class|function|method|hook|provider|screen|page|view|endpoint|route|table|field|test|tests|script|file|section|struct|interface|enum|constant|variable|helper|handler|command)$/i;
+
+const CAMEL = /^(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z]{2,}[a-z][A-Za-z0-9]*)$/;
+const ACRONYM = /^[A-Z][A-Z0-9]{1,}(?:s)?$/;
+const CAPITALISED = /^[A-Z][a-z][a-z0-9]*$/;
+const VERSION = /^v?\d+(?:\.\d+)+[\w.-]*$|^v\d+$/;
+const IDENTIFIER = /^[A-Za-z][\w]*[_.][\w.]*[A-Za-z0-9]$|^[a-z][a-z0-9]*-[a-z0-9-]+$/;
+
+function strongName(token: string): boolean {
+  return !GENERIC.has(token) && (CAMEL.test(token) || ACRONYM.test(token) || IDENTIFIER.test(token));
+}
+
+function nameLike(token: string): boolean {
+  return !GENERIC.has(token) && (strongName(token) || CAPITALISED.test(token) || VERSION.test(token));
+}
+
+function tokens(text: string): string[] {
+  return text.split(/\s+/).map((t) => t.replace(/^[("'`[]+|[)"'`\],.;:!?]+$/g, '')).filter(Boolean);
+}
+
+/** Tokens with a null where a comma or semicolon separates them: a name never spans one. */
+function tokensWithBreaks(text: string): (string | null)[] {
+  const out: (string | null)[] = [];
+  for (const raw of text.split(/\s+/)) {
+    const token = raw.replace(/^[("'`[]+|[)"'`\],.;:!?]+$/g, '');
+    if (token) out.push(token);
+    if (/[,;:]["')\]]*$/.test(raw)) out.push(null);
+  }
+  return out;
+}
+
+/**
+ * The leading run of name-like tokens of a phrase ("AWS WAF v2 on CloudFront" -> "AWS WAF v2").
+ * `instrument`: the phrase follows "using"/"via", where a plain lower-case word is a name too.
+ */
+function leadingName(phrase: string, instrument: boolean): string | undefined {
+  const words = tokens(phrase);
+  let n = 0;
+  while (n < words.length && nameLike(words[n])) n++;
+  const after = words[n];
+  if (after && ARTIFACT_KIND.test(after)) return undefined;
+  if (n === 0) {
+    // "pedometer package", "slowapi" at the end of a clause: a plain word used as a name.
+    const [first, second] = words;
+    if (instrument && first && /^[a-z][\w.-]{2,}$/.test(first) && (second === undefined || KIND_AFTER.test(second))) return first;
+    return undefined;
+  }
+  const run = words.slice(0, n);
+  while (run.length > 0 && VERSION.test(run[0])) run.shift();
+  return run.length > 0 ? run.join(' ') : undefined;
+}
+
+export function adoptedTechnologies(content: string): string[] {
+  const found: string[] = [];
+  const add = (name: string | undefined) => {
+    if (!name || name.length < 2 || GENERIC.has(name)) return;
+    if (!found.some((f) => f.toLowerCase() === name.toLowerCase())) found.push(name);
+  };
+  const text = content.replace(/\(\d+\)\s*/g, '');
+  // The instrument: "using X", "via X", "with X" (with: only a clear name).
+  for (const m of text.matchAll(/\b(using|via|through|powered by|on top of|with)\s+([^,;.()—]+)/gi)) {
+    const phrase = m[2].trim();
+    const words = tokens(phrase);
+    const single = words.length === 1 || /^\S+\s+(?:for|to|in|on|and|as)\b/.test(phrase) || KIND_AFTER.test(words[1] ?? '');
+    add(leadingName(phrase, m[1].toLowerCase() !== 'with' && single));
+  }
+  // A stack: "A + B + C", or a list of names "A, B, C" (not "Product, Order, User models": built things).
+  const parts = text.split(/\s*\+\s*|,\s*(?:and\s+)?/).map((p) => p.trim()).filter(Boolean);
+  if (parts.length >= 2 && parts.every((p) => tokens(p).length <= 5 && !ARTIFACT_KIND.test(tokens(p).at(-1) ?? ''))) {
+    const names = parts.map((p) => leadingName(p, false));
+    if (names.filter(Boolean).length * 3 >= parts.length * 2) names.forEach(add);
+  }
+  // What was added, installed or set up.
+  const setUp = /^(?:added|installed|set up|configured|deployed|integrated|enabled|adopted|introduced|migrated to|moved to|switched to)\s+(.+)$/i.exec(text.trim());
+  if (setUp) add(leadingName(setUp[1], true));
+  // Proper names of several words, and a strong name that heads the report ("FAISS index for ...").
+  const words = tokensWithBreaks(text);
+  const isName = (w: string | null | undefined): w is string => typeof w === 'string' && nameLike(w);
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    if (!isName(word) || VERSION.test(word)) continue;
+    let j = i;
+    while (isName(words[j + 1])) j++;
+    const run = words.slice(i, j + 1) as string[];
+    const next = words[j + 1];
+    const built = typeof next === 'string' && ARTIFACT_KIND.test(next);
+    if (!built && run.length >= 2 && run.some((w) => !VERSION.test(w))) add(run.join(' '));
+    // A proper name heading the report: "FAISS index for ANN search", "DataLoader for ...".
+    else if (!built && i === 0 && j === 0 && /^[A-Z]/.test(word) && strongName(word) && typeof next === 'string') add(word);
+    i = j;
+  }
+  return found;
+}
+
+/** Words that describe a role rather than name a choice: "Riverpod state management" is Riverpod. */
+const DESCRIPTOR = /^(?:styling|runtime|output|metrics?|management|storage|pattern|strategy|approach|framework|library|package|crate|module|orm|engine|service|layer|backend|frontend|tooling|database|cache|queue|broker)$/i;
+
+/**
+ * A choice's name and what it is for: "Python 3.12 runtime" -> Python 3.12 / runtime,
+ * "SMOTE oversampling on training only" -> SMOTE / oversampling on training only. A label whose
+ * words are all part of the name, or that does not start with one, is returned whole.
+ */
+export function nameAndRole(label: string): { name: string; role?: string } {
+  const words = label.split(/\s+/);
+  let n = 0;
+  while (n < words.length && nameLike(words[n]) && !(n === 0 && VERSION.test(words[n]))) n++;
+  if (n === 0 || n === words.length || !/[A-Z]/.test(words.slice(0, n).join(' '))) return { name: label };
+  const rest = words.slice(n);
+  if (!rest.every((w) => /^[a-z0-9][\w./-]*$/.test(w))) return { name: label };
+  if (rest.length === 1 && !DESCRIPTOR.test(rest[0])) return { name: label };
+  return { name: words.slice(0, n).join(' '), role: rest.join(' ') };
+}

@@ -1,0 +1,293 @@
+// Extraction from prose, after the tool calls: status reports ("Completed: X", "Working on: Y",
+// "Next: Z", "I've added W"), decisions with their why, errors stated in words, and the files,
+// endpoints and measurements a text names. Used on assistant texts and on the user's prompts.
+
+import type { DraftNode } from './graph-builder.js';
+import { clipWords, normaliseLabel, sentences, wordCount, wordOverlap } from './labels.js';
+import { decisionIn, isQuestion, versionSwitches, type DecisionStatement } from './decisions.js';
+import type { OpenError } from './extract-state.js';
+import { endpointMentions, fileMentions, metricMentions } from './mentions.js';
+import { adoptedTechnologies } from './technologies.js';
+import { splitChoices } from './decisions.js';
+import { parentTask, type ExtractState } from './extract-state.js';
+
+type Report = 'completed' | 'fixed' | 'in_progress' | 'activity' | 'pending' | 'files' | 'error';
+
+/** Labels that open a status report: "Completed: X", "Next steps: Y". */
+const REPORT_LABELS: [RegExp, Report][] = [
+  [/^(?:fixed|resolved|patched|repaired)$/, 'fixed'],
+  [/^(?:completed?|done|implemented|added|deployed|shipped|finished|published|migrated|revised|built|wrote|written|set up|configured|installed|merged|released|refactored|removed|extracted|submitted|pushed|committed|enabled|delivered|achieved|verified)$/, 'completed'],
+  [/^(?:working on|in progress|wip|currently|ongoing|now|doing|implementing|building|adding)$/, 'in_progress'],
+  [/^(?:running|checking|investigating|debugging|testing|profiling|measuring|trying|comparing|reviewing)$/, 'activity'],
+  [/^(?:todo|to do|to-do|next|next up|next steps?|pending|remaining|still to do|still need|still needs|need|needs|needed|left|blocked|blocked on|follow[- ]ups?|open|later|outstanding)$/, 'pending'],
+  [/^(?:files?|created|creating|updated|modified|changed|edited|touched|saved|new files?)$/, 'files'],
+  [/^(?:errors?|bugs?|issues?|problems?|root cause|cause|deeper cause|failure|found|secondary|snag|hit a snag|blocker|regression)$/, 'error'],
+];
+
+const REPORT = /^([A-Za-z][A-Za-z -]{1,22}?)\s*:\s+(.+)$/;
+/** "I've added X", "Fixed the Y": a sentence that reports finished work. */
+const DONE_SENTENCE =
+  /^(?:(?:i|we)(?:'ve| have)?\s+)?(?:now\s+|also\s+|successfully\s+|just\s+)?(added|implemented|created|fixed|updated|wrote|refactored|removed|renamed|moved|replaced|extracted|deployed|published|pushed|committed|installed|configured|built|migrated|converted|cleaned up|set up|resolved|enabled|disabled|documented|split|merged|optimi[sz]ed|parallelized|wired|exposed|tightened|simplified|reworked|restructured|rewrote|changed|shipped|finished|completed|landed|delivered|wrapped up|finali[sz]ed|rolled out|introduced|launched)\s+(.{3,})$/i;
+/** "The retry handler is in and working", "X is done now": a report of finished work, subject first. */
+const DONE_STATE = /^(.{3,80}?)\s+(?:is|are)\s+(?:now\s+)?(?:in and working|done|complete|completed|finished|merged|live|in place|working now|shipped)\b/i;
+/** "Haven't started X yet", "X is next on the list": work not begun. */
+const NOT_STARTED = /^(?:(?:we|i)\s+)?(?:haven't|have not|hasn't|has not)\s+(?:started|begun|touched|done)\s+(?:on\s+)?(.{3,}?)(?:\s+yet\b.*)?$|^(.{3,80}?)\s+(?:is|are)\s+(?:up\s+)?next\b(?:\s+on the list)?|^(?:next up|up next)[:,]?\s+(.{3,})$/i;
+/** "We're seeing a panic on malformed input": a problem observed. */
+const SEEING = /^(?:we're|we are|i'm|i am|we've been|i've been)\s+(?:seeing|getting|hitting)\s+(.{3,})$/i;
+const DONE_ALONE = /^(?:all\s+)?(?:done|fixed|finished|complete|completed|resolved)[.!]?$/i;
+const WORKING_ON = /\b(?:(?:still|currently|now|i'm|i am|we're|we are)\s+)?working on\s+(.{3,})$/i;
+const STILL_TO_DO = /^(?:(?:we|i|you)\s+)?(?:still\s+)?(?:need to|have to)\s+(.{3,})$|^(?:next(?: step)?(?: is| will be)?,?\s+(?:to\s+)?|todo:?\s+|left to do:?\s+)(.{3,})$/i;
+const PROBLEM_WORDS = /\b(?:error|exception|crash|fail|bug|leak|race|deadlock|timeout|overflow|missing|broken|wrong|slow|blank|spike|lag|exhaust|n\+1|denied|refused|not found|undefined|null|mismatch|conflict|cve|vulnerab|duplicate|skew|drift|regression|growing|unbounded|never)/i;
+
+export interface TextContext {
+  role: 'user' | 'assistant';
+  uuid: string;
+  /** The last assistant text of a turn: where a reply sums up what it did. */
+  final: boolean;
+}
+
+export function textFacts(text: string, ctx: TextContext, state: ExtractState): void {
+  for (const sentence of sentences(text)) {
+    if (ctx.role === 'assistant') statusFacts(sentence, ctx, state);
+    const decision = decisionIn(sentence);
+    if (decision) decisionFacts(decision, ctx, state);
+    for (const change of versionSwitches(sentence)) decisionFacts(change, ctx, state);
+    mentionFacts(sentence, ctx, state);
+  }
+}
+
+function reportKind(label: string): Report | undefined {
+  const key = label.toLowerCase().trim();
+  return REPORT_LABELS.find(([re]) => re.test(key))?.[1];
+}
+
+function statusFacts(sentence: string, ctx: TextContext, state: ExtractState): void {
+  const { builder, turn } = state;
+  const base = { turn, uuid: ctx.uuid };
+  const labelled = REPORT.exec(sentence);
+  const kind = labelled ? reportKind(labelled[1]) : undefined;
+  if (labelled && kind) {
+    const content = labelled[2];
+    const paths = fileMentions(content);
+    if (kind === 'files' || (paths.length > 0 && onlyPaths(head(content), paths))) {
+      for (const path of paths) builder.mention('FILE', path, { ...base, confidence: 0.75, status: 'modified' });
+      if (kind !== 'files') state.signals.completed = true;
+      return;
+    }
+    const label = head(content);
+    if (kind === 'fixed') {
+      fixReport(content, ctx, state);
+    } else if (kind === 'completed') {
+      const task = builder.mention('TASK', label, { ...base, confidence: 0.8, status: 'completed' });
+      builder.link(task, parentTask(state), 'PART_OF');
+      state.signals.completed = true;
+      finishNamed(label, ctx, state);
+      adopted(content, task, ctx, state);
+    } else if (kind === 'in_progress') {
+      const task = builder.mention('TASK', label, { ...base, confidence: 0.8, status: 'in_progress' });
+      builder.link(task, parentTask(state), 'PART_OF');
+      if (task) state.signals.inProgress.push(task);
+      adopted(content, task, ctx, state);
+    } else if (kind === 'activity') {
+      adopted(content, parentTask(state), ctx, state);
+    } else if (kind === 'pending') {
+      for (const item of listItems(content)) {
+        const task = builder.mention('TASK', item, { ...base, confidence: 0.7, status: 'pending' });
+        builder.link(task, parentTask(state), 'PART_OF');
+      }
+    } else if (kind === 'error' && (PROBLEM_WORDS.test(content) || !/^(?:found|secondary)$/i.test(labelled[1]))) {
+      errorReport(content, label, ctx, state);
+    }
+    return;
+  }
+  if (isQuestion(sentence)) return;
+  if (DONE_ALONE.test(sentence)) {
+    state.signals.completed = true;
+    if (/fixed|resolved/i.test(sentence)) state.signals.fixed = true;
+    return;
+  }
+  const notStarted = NOT_STARTED.exec(sentence);
+  if (notStarted) {
+    const task = builder.mention('TASK', head(notStarted[1] ?? notStarted[2] ?? notStarted[3]), { ...base, confidence: 0.7, status: 'pending' });
+    builder.link(task, parentTask(state), 'PART_OF');
+    return;
+  }
+  const seeing = SEEING.exec(sentence);
+  if (seeing && PROBLEM_WORDS.test(seeing[1])) {
+    errorReport(seeing[1], head(seeing[1]), ctx, state);
+    return;
+  }
+  const finished = DONE_STATE.exec(sentence);
+  if (finished && !/^(?:it|this|that|everything|all)$/i.test(finished[1])) {
+    const task = builder.mention('TASK', head(finished[1]), { ...base, confidence: 0.7, status: 'completed' });
+    builder.link(task, parentTask(state), 'PART_OF');
+    state.signals.completed = true;
+    finishNamed(finished[1], ctx, state);
+    return;
+  }
+  const working = WORKING_ON.exec(sentence);
+  if (working) {
+    inProgress(head(working[1]), ctx, state);
+    return;
+  }
+  const todo = STILL_TO_DO.exec(sentence);
+  if (todo && ctx.final) {
+    const task = builder.mention('TASK', head(todo[1] ?? todo[2]), { ...base, confidence: 0.6, status: 'pending' });
+    builder.link(task, parentTask(state), 'PART_OF');
+    return;
+  }
+  const done = DONE_SENTENCE.exec(sentence);
+  if (done && ctx.final) {
+    const verb = done[1].toLowerCase();
+    const paths = fileMentions(done[2]);
+    if (paths.length > 0 && onlyPaths(head(done[2]), paths)) {
+      for (const path of paths) builder.mention('FILE', path, { ...base, confidence: 0.7, status: 'modified' });
+      state.signals.completed = true;
+      return;
+    }
+    const label = head(`${verb} ${done[2]}`);
+    if (wordCount(label) < 2) return;
+    if (verb === 'fixed' || verb === 'resolved') return fixReport(done[2], ctx, state, 0.65);
+    const task = builder.mention('TASK', label, { ...base, confidence: 0.65, status: 'completed' });
+    builder.link(task, parentTask(state), 'PART_OF');
+    state.signals.completed = true;
+    adopted(`${verb} ${done[2]}`, task, ctx, state);
+  }
+}
+
+/** "Completed: X" finishes the open tasks that X names ("Working on: X" earlier, or the user's "Add X"). */
+function finishNamed(label: string, ctx: TextContext, state: ExtractState): void {
+  for (const task of state.builder.all('TASK')) {
+    if ((task.status !== 'in_progress' && task.status !== 'pending') || wordOverlap(task.label, label) < 0.6) continue;
+    state.builder.advance(task, 'completed', state.turn, ctx.uuid);
+    state.signals.inProgress = state.signals.inProgress.filter((t) => t !== task);
+  }
+}
+
+function inProgress(label: string, ctx: TextContext, state: ExtractState): DraftNode | undefined {
+  const task = state.builder.mention('TASK', label, { turn: state.turn, uuid: ctx.uuid, confidence: 0.7, status: 'in_progress' });
+  state.builder.link(task, parentTask(state), 'PART_OF');
+  if (task) state.signals.inProgress.push(task);
+  return task;
+}
+
+/**
+ * "Fixed: X". X is either the problem ("422 error — missing validation") or the remedy
+ * ("multi-stage builds + BuildKit cache"); a remedy is a choice of approach. Either way the open
+ * error it names (or else the latest one stated in words) is closed, and the fix is a done task.
+ */
+function fixReport(content: string, ctx: TextContext, state: ExtractState, confidence = 0.8): void {
+  const { builder, turn } = state;
+  state.signals.fixed = true;
+  state.signals.completed = true;
+  const what = head(content);
+  const problem = PROBLEM_WORDS.test(what);
+  const open = closableError(state, content);
+  const task = builder.mention('TASK', fixLabel(problem || !open ? what : open.node.label), { turn, uuid: ctx.uuid, confidence, status: 'completed' });
+  builder.link(task, parentTask(state), 'PART_OF');
+  if (open) {
+    builder.advance(open.node, 'completed', turn, ctx.uuid);
+    builder.link(task, open.node, 'FIXES');
+    state.openErrors.splice(state.openErrors.indexOf(open), 1);
+  }
+  // A remedy named in a few words ("multi-stage builds + BuildKit cache") is a choice of approach;
+  // a sentence describing the new behaviour ("rows are now padded ...") is not.
+  if (!problem && wordCount(content) <= 14 && !/\b(?:now|no longer|again)\b/i.test(content)) {
+    for (const item of splitChoices(content.replace(/\(\d+\)\s*/g, ''))) {
+      const remedy = builder.mention('DECISION', item.label, { turn, uuid: ctx.uuid, confidence: 0.65, detail: item.why ?? (open ? `fix for ${open.node.label}` : undefined) });
+      builder.link(remedy, task, 'IMPLEMENTS');
+    }
+  }
+  adopted(content, task, ctx, state);
+}
+
+/** The open error a fix is about: the one it names, else the latest one stated in words. */
+export function closableError(state: ExtractState, text: string): OpenError | undefined {
+  return state.openErrors.find((o) => overlaps(o.node.label, text)) ?? state.openErrors.filter((o) => o.command === undefined && o.file === undefined).at(-1);
+}
+
+/** "Error: X — working on cleanup", "Found: X — added cleanup": the error, and what is done about it. */
+function errorReport(content: string, label: string, ctx: TextContext, state: ExtractState): void {
+  const { builder, turn } = state;
+  const error = builder.mention('ERROR', label, { turn, uuid: ctx.uuid, confidence: 0.7, status: 'failed' });
+  if (!error) return;
+  const action = /\s[—–-]\s+((?:added|fixed|resolved|removed|cleared|patched|handled)\s+.+)$/i.exec(content);
+  if (action) {
+    const task = builder.mention('TASK', `${head(action[1])}: ${label}`, { turn, uuid: ctx.uuid, confidence: 0.7, status: 'completed' });
+    builder.advance(error, 'completed', turn, ctx.uuid);
+    builder.link(task, error, 'FIXES');
+    builder.link(task, parentTask(state), 'PART_OF');
+    return;
+  }
+  if (!state.openErrors.some((o) => o.node === error)) state.openErrors.push({ node: error, changedSince: [] });
+  builder.link(error, parentTask(state), 'BLOCKS');
+  const trailing = WORKING_ON.exec(content);
+  if (trailing) {
+    const task = inProgress(`${head(trailing[1])}: ${label}`, ctx, state);
+    builder.link(task, error, 'FIXES');
+  }
+}
+
+/** Technologies a report shows in use: implicit choices, linked to the work that used them. */
+function adopted(content: string, work: DraftNode | undefined, ctx: TextContext, state: ExtractState): void {
+  for (const name of adoptedTechnologies(content)) {
+    const node = state.builder.mention('DECISION', name, { turn: state.turn, uuid: ctx.uuid, confidence: 0.6, detail: work ? `used for ${work.label}` : undefined });
+    state.builder.link(work, node, 'DEPENDS_ON');
+  }
+}
+
+function overlaps(a: string, b: string): boolean {
+  const wa = new Set(a.toLowerCase().match(/[\p{L}\p{N}_]{4,}/gu) ?? []);
+  return (b.toLowerCase().match(/[\p{L}\p{N}_]{4,}/gu) ?? []).some((w) => wa.has(w));
+}
+
+export function fixLabel(what: string): string {
+  return /^fix(?:ed|es)?\b/i.test(what) ? what : `fix ${what}`;
+}
+
+function decisionFacts(decision: DecisionStatement, ctx: TextContext, state: ExtractState): void {
+  const { builder, turn } = state;
+  const confidence = ctx.role === 'user' ? Math.max(decision.confidence, 0.8) : decision.confidence;
+  const old = decision.supersedes.map((label) => builder.mention('DECISION', label, { turn, uuid: ctx.uuid, confidence: 0.6 }));
+  for (const item of decision.items) {
+    const detail = [item.why, item.rejected.length ? `not ${item.rejected.join(', ')}` : ''].filter(Boolean).join('; ') || undefined;
+    const node = builder.mention('DECISION', item.label, { turn, uuid: ctx.uuid, confidence, detail });
+    for (const previous of old) builder.link(node, previous, 'SUPERSEDES');
+    for (const alternative of item.rejected) {
+      const earlier = builder.find('DECISION', (n) => n !== node && n.label.toLowerCase() === alternative.toLowerCase());
+      builder.link(node, earlier, 'SUPERSEDES');
+    }
+    builder.link(node, state.turnTasks[0], 'RELATED_TO');
+    // "Decided: the fine-tuning post next": a choice of what to do next is also pending work.
+    const next = /^(.+?)\s+next$/i.exec(item.label);
+    if (next) builder.link(builder.mention('TASK', next[1], { turn, uuid: ctx.uuid, confidence: 0.6, status: 'pending' }), node, 'IMPLEMENTS');
+  }
+}
+
+function mentionFacts(sentence: string, ctx: TextContext, state: ExtractState): void {
+  const { builder, turn } = state;
+  const base = { turn, uuid: ctx.uuid };
+  for (const path of fileMentions(sentence)) builder.mention('FILE', path, { ...base, confidence: 0.5 });
+  for (const endpoint of endpointMentions(sentence)) builder.link(builder.mention('API', endpoint, { ...base, confidence: 0.8 }), parentTask(state), 'PART_OF');
+  for (const metric of metricMentions(sentence)) builder.mention('METRIC', metric.name, { ...base, confidence: 0.7, detail: metric.value, replaceDetail: true });
+}
+
+/** True when a report's content is nothing but file paths (and separators). */
+function onlyPaths(content: string, paths: string[]): boolean {
+  let rest = content;
+  for (const path of paths) rest = rest.split(path).join(' ');
+  return rest.replace(/[\s,;.`'"()]|and|—|-/g, '') === '';
+}
+
+/** The head of a clause: up to a dash, a colon or an aside, at most 10 words. */
+export function head(text: string): string {
+  const cut = text.split(/\s+[—–]\s+|\s+-\s+|:\s|;\s|\s\((?!\))|,\s+(?:all green|all tests pass|tests pass|and (?:it )?works)\b/i)[0];
+  return normaliseLabel(clipWords(cut, 10));
+}
+
+/** "screenshots, app icon, privacy policy URL": short items of a list, or the whole as one. */
+function listItems(content: string): string[] {
+  const parts = content.split(/,\s*(?:and\s+)?|\s+and\s+/).map((p) => head(p)).filter(Boolean);
+  return parts.length > 1 && parts.every((p) => wordCount(p) <= 5) ? parts : [head(content)];
+}
+

@@ -1,0 +1,158 @@
+// Grounded extraction: what the tool calls themselves prove. Files read, changed and created;
+// the task list with its exact status history (TodoWrite, TaskCreate/TaskUpdate); subagents and
+// their reports; the user's answers to questions; and failed calls, fixed by a later success.
+
+import type { ToolStep } from './session-turns.js';
+import type { NodeStatus } from './model.js';
+import { bashFacts, errorLine } from './bash-facts.js';
+import { clipWords, normaliseLabel, sentences } from './labels.js';
+import { closeError, noteChange, parentTask, pathLabel, type ExtractState } from './extract-state.js';
+
+const READ_TOOLS = new Set(['Read', 'NotebookRead']);
+const CHANGE_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
+const SEARCH_TOOLS = new Set(['Glob', 'Grep', 'LS']);
+const TODO_STATUS: Record<string, NodeStatus> = { pending: 'pending', in_progress: 'in_progress', completed: 'completed' };
+
+/** The file paths a tool call names (read, changed or searched). */
+export function toolPaths(name: string, input: Record<string, unknown>): string[] {
+  const paths: string[] = [];
+  const add = (v: unknown) => {
+    if (typeof v === 'string' && v.trim() !== '') paths.push(v.trim());
+  };
+  if (READ_TOOLS.has(name) || CHANGE_TOOLS.has(name)) {
+    add(input.file_path);
+    add(input.notebook_path);
+  } else if (SEARCH_TOOLS.has(name)) {
+    add(input.path);
+    // A Glob for one exact name ("package.json") looks that file up.
+    if (name === 'Glob' && typeof input.pattern === 'string' && !/[*?[\]{}]/.test(input.pattern)) add(input.pattern);
+  }
+  return paths;
+}
+
+export function toolFacts(step: ToolStep, state: ExtractState): void {
+  const { name } = step;
+  if (name === 'Bash') return bashFacts(step, state);
+  if (name === 'TodoWrite') return todoFacts(step, state);
+  if (name === 'TaskCreate' || name === 'TaskUpdate') return taskToolFacts(step, state);
+  if (name === 'Task' || name === 'Agent') return agentFacts(step, state);
+  if (name === 'AskUserQuestion') return answerFacts(step, state);
+  const paths = toolPaths(name, step.input);
+  if (paths.length > 0) fileFacts(step, paths, state);
+  else if (!step.answered) state.signals.unanswered++;
+}
+
+function fileFacts(step: ToolStep, paths: string[], state: ExtractState): void {
+  const { builder, turn } = state;
+  const changing = CHANGE_TOOLS.has(step.name);
+  const rejected = /user doesn't want to proceed|was rejected|interrupted by user/i.test(step.result);
+  for (const path of paths) {
+    const label = pathLabel(path, step.cwd ?? state.cwd);
+    const ok = step.answered && !step.isError;
+    const created = step.name === 'Write' && step.sidecar?.type === 'create';
+    const file = builder.mention('FILE', label, {
+      confidence: 1,
+      turn,
+      uuid: step.uuid,
+      status: changing && ok ? 'modified' : undefined,
+      detail: created ? 'created' : undefined,
+      fuzzy: false,
+    });
+    if (!file) continue;
+    if (!step.answered) state.signals.unanswered++;
+    if (changing && ok) {
+      for (const task of state.turnTasks) builder.link(file, task, 'IMPLEMENTS');
+      noteChange(state, file);
+    }
+    if (ok) {
+      for (const open of state.openErrors.filter((o) => o.file === label)) closeError(state, open, file, step.uuid);
+    } else if (step.isError && !rejected) {
+      const error = builder.mention('ERROR', `${step.name} ${label}: ${errorLine(step.result.replace(/<\/?tool_use_error>/g, ''))}`, {
+        confidence: 0.7,
+        turn,
+        uuid: step.resultUuid ?? step.uuid,
+        status: 'failed',
+        fuzzy: false,
+      });
+      if (error && !state.openErrors.some((o) => o.node === error)) state.openErrors.push({ node: error, file: label, changedSince: [] });
+      builder.link(error, file, 'RELATED_TO');
+    }
+  }
+}
+
+function todoFacts(step: ToolStep, state: ExtractState): void {
+  const todos = Array.isArray(step.input.todos) ? (step.input.todos as Record<string, unknown>[]) : [];
+  state.signals.openTodos = todos.filter((t) => t && t.status !== 'completed').length;
+  for (const todo of todos) {
+    if (!todo || typeof todo.content !== 'string') continue;
+    const status = TODO_STATUS[String(todo.status)] ?? 'pending';
+    const id = typeof todo.id === 'string' || typeof todo.id === 'number' ? `todo:${todo.id}` : undefined;
+    const known = id ? state.tasksById.get(id) : undefined;
+    const task = known ?? state.builder.mention('TASK', todo.content, { confidence: 1, turn: state.turn, uuid: step.uuid });
+    if (!task) continue;
+    state.builder.advance(task, status, state.turn, step.uuid);
+    if (known) known.mentions.push(state.turn);
+    if (id) state.tasksById.set(id, task);
+    state.builder.link(task, parentTask(state), 'PART_OF');
+  }
+}
+
+function taskToolFacts(step: ToolStep, state: ExtractState): void {
+  taskToolStatus(step, state);
+  state.signals.openTodos = [...state.tasksById].filter(([id, t]) => id.startsWith('task:') && t.status !== 'completed').length;
+}
+
+function taskToolStatus(step: ToolStep, state: ExtractState): void {
+  const { builder, turn } = state;
+  if (step.name === 'TaskCreate') {
+    if (typeof step.input.subject !== 'string' || (step.answered && step.isError)) return;
+    const task = builder.mention('TASK', step.input.subject, { confidence: 1, turn, uuid: step.uuid, status: 'pending' });
+    const sidecarTask = step.sidecar?.task as Record<string, unknown> | undefined;
+    const id = typeof sidecarTask?.id === 'string' ? sidecarTask.id : /Task #(\d+)/.exec(step.result)?.[1];
+    if (task && id) state.tasksById.set(`task:${id}`, task);
+    builder.link(task, parentTask(state), 'PART_OF');
+    return;
+  }
+  const id = step.input.taskId;
+  const task = typeof id === 'string' || typeof id === 'number' ? state.tasksById.get(`task:${id}`) : undefined;
+  const status = TODO_STATUS[String(step.input.status)];
+  if (!task || !status || (step.answered && step.isError)) return;
+  builder.advance(task, status, turn, step.uuid);
+  task.mentions.push(turn);
+}
+
+function agentFacts(step: ToolStep, state: ExtractState): void {
+  const description = typeof step.input.description === 'string' ? step.input.description : typeof step.input.prompt === 'string' ? clipWords(step.input.prompt, 10) : '';
+  if (!description) return;
+  const kind = typeof step.input.subagent_type === 'string' ? step.input.subagent_type : 'agent';
+  const status: NodeStatus = !step.answered ? 'in_progress' : step.isError ? 'failed' : /^Async agent launched/.test(step.result) ? 'in_progress' : 'completed';
+  const report = status === 'completed' ? reportSummary(step.result) : undefined;
+  const agent = state.builder.mention('AGENT', description, {
+    confidence: 1,
+    turn: state.turn,
+    uuid: step.uuid,
+    status,
+    detail: report ? `${kind}: ${report}` : kind,
+    replaceDetail: report !== undefined,
+  });
+  state.builder.link(agent, parentTask(state), 'PART_OF');
+}
+
+/** The first sentence of a subagent's report that says something (not "Perfect! Now I have ..."). */
+function reportSummary(report: string): string | undefined {
+  for (const sentence of sentences(report)) {
+    if (/^(?:perfect|great|excellent|now i|let me|based on|i now|i have|i've|ok|okay|summary|here)\b/i.test(sentence) && sentence.length < 90) continue;
+    const text = normaliseLabel(clipWords(sentence, 20));
+    if (text.length > 8) return text;
+  }
+  return undefined;
+}
+
+/** AskUserQuestion: each answer is the user's decision on the question asked. */
+function answerFacts(step: ToolStep, state: ExtractState): void {
+  for (const m of step.result.matchAll(/"([^"]{3,300})"="([^"]{1,200})"/g)) {
+    const decision = state.builder.mention('DECISION', m[2], { confidence: 0.95, turn: state.turn, uuid: step.resultUuid ?? step.uuid, detail: clipWords(m[1], 12) });
+    state.builder.link(decision, parentTask(state), 'RELATED_TO');
+  }
+}
+

@@ -1,0 +1,96 @@
+// The validator: scores what prose extraction produced and rejects the noise (generic verbs,
+// fragments, vague references), then folds near-duplicates of one type into one node. Grounded
+// nodes (tool calls, confidence 1) are never rejected.
+
+import type { DraftNode, GraphBuilder } from './graph-builder.js';
+import { contentWords, wordCount } from './labels.js';
+import type { NodeType } from './model.js';
+
+/** Labels that say nothing on their own. */
+const GENERIC =
+  /^(?:(?:fix|do|run|check|try|update|change|continue|go|finish|complete|proceed|start|make|implement|test|commit|review|look at|handle|repeat|retry|undo)(?:\s+(?:it|this|that|them|these|those|again|ahead|now|everything|all|the (?:changes?|issues?|things?|rest|same|code|bug|problem|tests?|above)))*|it|this|that|everything|nothing|something|the (?:changes?|rest|same)|yes|no|ok|okay|done|the fix|these|those)$/i;
+/** A fragment: it ends on a word that needs something after it. */
+const DANGLING_END = /\s(?:a|an|the|to|of|for|with|and|or|in|on|at|by|from|as|is|are|was|that|which|when|if|into|via|than|then|but)$/i;
+const VAGUE_START = /^(?:it|this|that|they|these|those|which|here|there)\b/i;
+
+const PROSE_TYPES: ReadonlySet<NodeType> = new Set<NodeType>(['TASK', 'DECISION', 'ERROR', 'METRIC', 'API']);
+
+/** 0..1: how much a prose-extracted label is worth keeping. */
+export function labelScore(node: DraftNode): number {
+  const label = node.label;
+  if (label.length < 2 || !/[\p{L}\p{N}]/u.test(label)) return 0;
+  if (GENERIC.test(label)) return 0;
+  let score = node.confidence;
+  if (DANGLING_END.test(label)) score -= 0.3;
+  if (VAGUE_START.test(label) && wordCount(label) <= 4) score -= 0.3;
+  if (contentWords(label).size === 0 && !/\d|[A-Z]{2}|[./_-]/.test(label)) score -= 0.3;
+  if (wordCount(label) > 14) score -= 0.2;
+  if (node.mentions.length > 1) score += 0.1;
+  return score;
+}
+
+const MIN_SCORE = 0.45;
+
+export function validateGraph(builder: GraphBuilder): { rejected: number; merged: number } {
+  let rejected = 0;
+  let merged = 0;
+  for (const type of PROSE_TYPES) {
+    for (const node of builder.all(type)) {
+      if (node.confidence >= 1) continue;
+      if (labelScore(node) < MIN_SCORE) {
+        builder.remove(node);
+        rejected++;
+      }
+    }
+    // Near-duplicates: the same content words in nearly the same measure.
+    const nodes = builder.all(type).sort((a, b) => b.confidence - a.confidence || a.seq - b.seq);
+    for (let i = 0; i < nodes.length; i++) {
+      for (let j = i + 1; j < nodes.length; j++) {
+        if ((jaccard(nodes[i].label, nodes[j].label) >= 0.8 || contains(nodes[i].label, nodes[j].label)) && sameNumbers(nodes[i].label, nodes[j].label)) {
+          builder.merge(nodes[j], nodes[i]);
+          nodes.splice(j--, 1);
+          merged++;
+        }
+      }
+    }
+  }
+  // "README" or "report.py" named in prose is the file a tool call read or changed.
+  const grounded = builder.all('FILE').filter((f) => f.confidence >= 1);
+  for (const file of builder.all('FILE')) {
+    if (file.confidence >= 1 || file.label.includes('/')) continue;
+    const same = grounded.filter((g) => basename(g.label) === file.label || basename(g.label).replace(/\.[^.]+$/, '') === file.label);
+    if (same.length === 1) {
+      builder.merge(file, same[0]);
+      merged++;
+    }
+  }
+  return { rejected, merged };
+}
+
+function basename(path: string): string {
+  return path.replace(/\/+$/, '').slice(path.replace(/\/+$/, '').lastIndexOf('/') + 1);
+}
+
+function jaccard(a: string, b: string): number {
+  const wa = contentWords(a);
+  const wb = contentWords(b);
+  if (wa.size < 2 || wb.size < 2) return 0;
+  let shared = 0;
+  for (const w of wa) if (wb.has(w)) shared++;
+  return shared / (wa.size + wb.size - shared);
+}
+
+/** One label's content words all in the other's, four or more of them: one thing said twice. */
+function contains(a: string, b: string): boolean {
+  const wa = contentWords(a);
+  const wb = contentWords(b);
+  const [small, large] = wa.size <= wb.size ? [wa, wb] : [wb, wa];
+  if (small.size < 4) return false;
+  for (const w of small) if (!large.has(w)) return false;
+  return true;
+}
+
+function sameNumbers(a: string, b: string): boolean {
+  const nums = (t: string) => (t.match(/\d+(?:\.\d+)*/g) ?? []).join(',');
+  return nums(a) === nums(b);
+}

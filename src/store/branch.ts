@@ -1,0 +1,176 @@
+// `cmv branch`: a snapshot becomes a new Claude Code session in its project's folder (new uuid,
+// every sessionId rewritten, trimmed unless asked not to). The branch is recorded as a commit on
+// top of the snapshot, and remembered, so a later snapshot of the new session links to it.
+
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
+import type { Store } from './store.js';
+import { maintain, withStoreLock } from './store.js';
+import { resolveSnapshot, listNames, nameTaken, updateRefs, ZERO_ID } from './refs.js';
+import { readLog } from './objects.js';
+import { readMeta } from './read-meta.js';
+import { paginate, PAGE_FORMAT } from './pages.js';
+import { beginPages, writeCommit } from './commit.js';
+import { factsOf, type SessionFactsSummary } from './session-facts.js';
+import { withSessionId } from './session-id.js';
+import { projectDrift, type ProjectDrift } from './project-state.js';
+import { resumeCommand } from './launch.js';
+import { checkName, refOf, sessionRef } from './names.js';
+import { cmvVersion } from './version.js';
+import type { BranchInfo, SnapshotMeta } from './meta.js';
+import { claudeConfigDirs, projectDir } from '../session/locate.js';
+import { writeFileAtomic } from '../session/write.js';
+import { trimSession } from '../trim/trim.js';
+import { diskChecker } from '../trim/disk.js';
+import type { TrimOptions } from '../trim/options.js';
+import { CmvError } from '../errors.js';
+
+export interface BranchOptions {
+  name?: string;
+  /** Trim the branch (default true). */
+  trim?: boolean;
+  trimOptions?: Partial<TrimOptions>;
+  now?: Date;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface BranchResult {
+  name: string;
+  id: string;
+  sessionId: string;
+  path: string;
+  cwd: string;
+  trimmed: boolean;
+  resumeCommand: string;
+  from: { id: string; name?: string };
+  bytes: { before: number; after: number };
+  tokens?: { before: number; after: number };
+  drift: ProjectDrift;
+  warnings: string[];
+}
+
+/** Where the new session goes: the project folder of its cwd under the first Claude config dir. */
+export function branchPath(cwd: string, sessionId: string, env: NodeJS.ProcessEnv = process.env): string {
+  const configDir = claudeConfigDirs(env)[0];
+  const projects = resolve(configDir, 'projects');
+  const path = resolve(projectDir(configDir, cwd), `${sessionId}.jsonl`);
+  if (!path.startsWith(projects + sep)) throw new CmvError('BAD_INPUT', `refusing to write a session outside ${projects}`, { hint: 'the snapshot names an unsafe project folder' });
+  return path;
+}
+
+interface Materialised {
+  content: Buffer;
+  facts?: SessionFactsSummary;
+  trim?: BranchInfo['trim'];
+  tokens?: { before: number; after: number };
+}
+
+async function trimmedContent(log: Buffer, sessionId: string, options: Partial<TrimOptions>): Promise<Materialised> {
+  const dir = await mkdtemp(join(tmpdir(), 'cmv-branch-'));
+  try {
+    const input = join(dir, 'snapshot.jsonl');
+    await writeFile(input, log, { mode: 0o600 });
+    const result = await trimSession(input, options, { newSessionId: sessionId, fileHolds: diskChecker() });
+    if (!result.verify.ok) {
+      throw new CmvError('VERIFY_FAILED', `the trimmed branch failed verification (${result.verify.faults.length} faults); nothing was written`, {
+        hint: `first fault: ${result.verify.faults[0]?.message ?? '?'}; branch with --no-trim to keep the log whole`,
+        details: result.verify,
+      });
+    }
+    if (result.budget && !result.budget.met) {
+      throw new CmvError('BUDGET_UNMET', `cannot fit the branch into ${result.budget.budget} tokens (${result.budget.tokensAfter} remain); nothing was written`, {
+        hint: 'raise --budget, or drop it',
+        details: result.budget,
+      });
+    }
+    if (!result.lines) throw new CmvError('INTERNAL', 'the trim did not return the trimmed lines');
+    const content = Buffer.concat(result.lines.flatMap((line) => [line, Buffer.from('\n')]));
+    const facts = factsOf(result.trimmed);
+    facts.bytes = content.length;
+    return {
+      content,
+      facts,
+      trim: { options: { ...options }, removed: { ...result.removed }, tokensBefore: result.input.tokens, tokensAfter: result.output.tokens, bytesBefore: log.length },
+      tokens: { before: result.input.tokens, after: result.output.tokens },
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export async function branchSnapshot(store: Store, arg: string, options: BranchOptions = {}): Promise<BranchResult> {
+  if (options.name !== undefined) checkName(options.name);
+  const env = options.env ?? process.env;
+  const from = await resolveSnapshot(store, arg);
+  const source = await readMeta(store, from.id);
+  const cwd = source.source.cwd ?? source.facts.cwd;
+  if (!cwd) throw new CmvError('BAD_INPUT', `snapshot ${arg} does not say which project folder its session ran in`, { hint: 'only sessions with a cwd can be resumed by Claude Code' });
+  const sessionId = randomUUID();
+  const path = branchPath(cwd, sessionId, env);
+  const log = await readLog(store.git, from.id);
+  const trim = options.trim !== false;
+  const made: Materialised = trim ? await trimmedContent(log, sessionId, options.trimOptions ?? {}) : { content: withSessionId(log, sessionId) };
+  // The new session is written first: the store never names a branch whose file was not written.
+  await writeFileAtomic(path, [made.content]);
+
+  const now = options.now ?? new Date();
+  const result = await withStoreLock(store, async () => {
+    const taken = new Set((await listNames(store)).map((n) => n.name));
+    const base = from.named?.name ?? source.name;
+    let name = options.name;
+    if (name !== undefined && taken.has(name)) throw nameTaken(name);
+    for (let n = 1; name === undefined; n++) if (!taken.has(`${base}-branch-${n}`)) name = `${base}-branch-${n}`;
+    const pages = paginate(made.content);
+    const write = await beginPages(store, made.content, pages);
+    const facts = made.facts ?? { ...source.facts, bytes: made.content.length, sessionId };
+    const meta: SnapshotMeta = {
+      format: 1,
+      kind: 'branch',
+      name,
+      tags: [],
+      createdAt: now.toISOString(),
+      cmvVersion: cmvVersion(),
+      pageFormat: PAGE_FORMAT,
+      source: { sessionId, path, cwd },
+      facts,
+      project: source.project,
+      growth: 'rewrite',
+      branch: { from: { id: from.id, name: from.named?.name }, trimmed: trim, trim: made.trim, sessionPath: path },
+    };
+    await write.done();
+    const { commit } = await writeCommit(store, pages.map((p) => p.id), meta, [from.id]);
+    const updates = [{ ref: refOf('branch', name), id: commit, old: ZERO_ID }];
+    const lineage = sessionRef(sessionId);
+    if (lineage) updates.push({ ref: lineage, id: commit, old: ZERO_ID });
+    await updateRefs(store, updates, `cmv branch ${name}`);
+    await maintain(store);
+    return { name, commit };
+  });
+
+  const drift = await projectDrift(source.project, [...source.facts.files.read, ...source.facts.files.changed]);
+  const warnings: string[] = [];
+  if (!existsSync(cwd)) warnings.push(`the project folder ${cwd} does not exist on this machine: Claude Code resumes the session only from there`);
+  if (drift.changedFiles.length > 0) {
+    const shown = drift.changedFiles.slice(0, 8).join(', ');
+    warnings.push(`the project moved on since the snapshot: ${drift.changedFiles.length} file(s) the session read or changed differ now: ${shown}${drift.changedFiles.length > 8 ? ', ...' : ''}`);
+  } else if (drift.head) {
+    warnings.push(`the project's HEAD moved since the snapshot (${drift.head.then.slice(0, 12)} → ${drift.head.now?.slice(0, 12) ?? 'none'}), though no file the session touched changed`);
+  }
+  return {
+    name: result.name,
+    id: result.commit,
+    sessionId,
+    path,
+    cwd,
+    trimmed: trim,
+    resumeCommand: resumeCommand(cwd, sessionId),
+    from: { id: from.id, name: from.named?.name },
+    bytes: { before: log.length, after: made.content.length },
+    tokens: made.tokens,
+    drift,
+    warnings,
+  };
+}

@@ -1,0 +1,118 @@
+// `cmv fsck`: git's own check of every object (hashes, links, packs), then cmv's: each snapshot's
+// meta.json is sound, its tree holds exactly meta.json and contiguous pages, every page's content
+// hashes to its id, and the pages add up to the bytes and lines the meta recorded.
+
+import type { Store } from './store.js';
+import { listTree, readObjects } from './objects.js';
+import { parseMeta } from './meta.js';
+import { countLines, gitBlobId, pageIndexOf } from './pages.js';
+import { storeSize } from './maintenance.js';
+import { BRANCH_REFS, SESSION_REFS, SNAPSHOT_REFS } from './names.js';
+import { CmvError } from '../errors.js';
+
+export interface FsckProblem {
+  kind: 'git' | 'meta' | 'layout' | 'page' | 'size';
+  message: string;
+  /** The commit concerned, when there is one. */
+  id?: string;
+}
+
+export interface FsckReport {
+  ok: boolean;
+  objects: number;
+  snapshots: number;
+  pages: number;
+  problems: FsckProblem[];
+}
+
+async function gitFsck(store: Store): Promise<FsckProblem[]> {
+  const { stdout, stderr } = await store.git.stream(['fsck', '--full', '--strict', '--no-dangling', '--no-progress'], { okCodes: [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 20] }).catch((error: unknown) => {
+    if (error instanceof CmvError && error.code === 'NOT_FOUND') throw error; // git missing
+    return { stdout: Buffer.alloc(0), stderr: error instanceof Error ? String((error as CmvError).details ?? error.message) : String(error) };
+  });
+  return `${stdout.toString('utf8')}\n${stderr}`
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('notice:') && !l.startsWith('Checking') && !l.startsWith('dangling'))
+    .map((message) => ({ kind: 'git' as const, message }));
+}
+
+async function cmvCommits(store: Store): Promise<string[]> {
+  const out = await store.git
+    .run(['log', '--format=%H', `--glob=${SNAPSHOT_REFS}*`, `--glob=${BRANCH_REFS}*`, `--glob=${SESSION_REFS}*`, '--'], 'log')
+    .catch(() => '');
+  return out.split('\n').filter(Boolean);
+}
+
+/** Page contents; a read git cannot do (a damaged pack) becomes a problem, page by page. */
+async function readPages(store: Store, ids: string[], commit: string, problems: FsckProblem[]): Promise<Map<string, Buffer | undefined>> {
+  try {
+    return await readObjects(store.git, ids);
+  } catch {
+    const contents = new Map<string, Buffer | undefined>();
+    for (const pageId of ids) {
+      try {
+        contents.set(pageId, (await readObjects(store.git, [pageId])).get(pageId));
+      } catch (error) {
+        contents.set(pageId, undefined);
+        problems.push({ kind: 'page', id: commit, message: `page ${pageId} of ${commit.slice(0, 12)} cannot be read: ${(error as Error).message}` });
+      }
+    }
+    return contents;
+  }
+}
+
+export async function checkStore(store: Store): Promise<FsckReport> {
+  const problems = await gitFsck(store);
+  const commits = await cmvCommits(store);
+  const pageLines = new Map<string, number>();
+  const badPages = new Set<string>();
+
+  for (const id of commits) {
+    let files;
+    try {
+      files = await listTree(store.git, id);
+    } catch (error) {
+      problems.push({ kind: 'layout', id, message: `cannot read the tree of ${id.slice(0, 12)}: ${(error as Error).message}` });
+      continue;
+    }
+    let meta;
+    try {
+      meta = parseMeta((await readObjects(store.git, [`${id}:meta.json`])).get(`${id}:meta.json`));
+    } catch (error) {
+      problems.push({ kind: 'meta', id, message: `${id.slice(0, 12)}: ${(error as Error).message}` });
+    }
+    const pages = files.filter((f) => f.path !== 'meta.json');
+    const indexed = pages.map((f) => ({ file: f, index: pageIndexOf(f.path) })).sort((a, b) => (a.index ?? -1) - (b.index ?? -1));
+    indexed.forEach(({ file, index }, i) => {
+      if (index === undefined) problems.push({ kind: 'layout', id, message: `${id.slice(0, 12)}: unexpected file ${file.path}` });
+      else if (index !== i) problems.push({ kind: 'layout', id, message: `${id.slice(0, 12)}: page ${i} is missing (found ${file.path})` });
+      if (file.type !== 'blob') problems.push({ kind: 'layout', id, message: `${id.slice(0, 12)}: ${file.path} is a ${file.type}, not a page` });
+    });
+    // Every page's content against its id, each distinct page once.
+    const unread = [...new Set(pages.map((p) => p.id))].filter((p) => !pageLines.has(p) && !badPages.has(p));
+    const contents = await readPages(store, unread, id, problems);
+    for (const pageId of unread) {
+      const data = contents.get(pageId);
+      if (!data) {
+        badPages.add(pageId);
+        problems.push({ kind: 'page', id, message: `page ${pageId} of ${id.slice(0, 12)} is missing` });
+      } else if (gitBlobId(data) !== pageId) {
+        badPages.add(pageId);
+        problems.push({ kind: 'page', id, message: `page ${pageId} of ${id.slice(0, 12)} does not hash to its id` });
+      } else {
+        pageLines.set(pageId, countLines(data).lines);
+      }
+    }
+    if (meta) {
+      const bytes = pages.reduce((n, p) => n + p.size, 0);
+      const lines = pages.reduce((n, p) => n + (pageLines.get(p.id) ?? 0), 0);
+      if (bytes !== meta.facts.bytes) problems.push({ kind: 'size', id, message: `${id.slice(0, 12)}: pages hold ${bytes} bytes, meta says ${meta.facts.bytes}` });
+      if (!pages.some((p) => badPages.has(p.id)) && lines !== meta.facts.lines) {
+        problems.push({ kind: 'size', id, message: `${id.slice(0, 12)}: pages hold ${lines} lines, meta says ${meta.facts.lines}` });
+      }
+    }
+  }
+  const size = await storeSize(store).catch(() => ({ objects: 0, bytes: 0 }));
+  return { ok: problems.length === 0, objects: size.objects, snapshots: commits.length, pages: pageLines.size + badPages.size, problems };
+}

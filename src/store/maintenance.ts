@@ -1,0 +1,67 @@
+// `cmv rm` and `cmv gc`. Removing a name deletes only the ref; the content stays while a later
+// snapshot or branch descends from it, and `gc` frees whatever no name reaches any more.
+
+import type { Store } from './store.js';
+import { withStoreLock } from './store.js';
+import { listNames, sessionRefs, updateRefs, type RefUpdate } from './refs.js';
+import { unknownName, type RefKind } from './names.js';
+
+export interface RemoveResult {
+  name: string;
+  kind: RefKind;
+  id: string;
+  /** Other snapshots or branches descend from it, so its content stays after gc. */
+  keptByDescendants: string[];
+}
+
+export async function removeName(store: Store, name: string): Promise<RemoveResult> {
+  return withStoreLock(store, async () => {
+    const names = await listNames(store);
+    const target = names.find((n) => n.name === name);
+    if (!target) throw unknownName(name, names.map((n) => n.name));
+    const updates: RefUpdate[] = [{ ref: target.ref, old: target.id }];
+    // The session's lineage memory moves back to the parent, so its next snapshot links there.
+    const parent = (await store.git.run(['rev-parse', '--verify', '--quiet', `${target.id}^`], 'rev-parse')).trim();
+    for (const session of await sessionRefs(store)) {
+      if (session.id === target.id) updates.push(parent ? { ref: session.ref, id: parent, old: target.id } : { ref: session.ref, old: target.id });
+    }
+    await updateRefs(store, updates, `cmv rm ${name}`);
+    const keptByDescendants: string[] = [];
+    for (const other of names) {
+      if (other.name === name) continue;
+      const { code } = await store.git.stream(['merge-base', '--is-ancestor', target.id, other.id], { okCodes: [1] });
+      if (code === 0) keptByDescendants.push(other.name);
+    }
+    return { name, kind: target.kind, id: target.id, keptByDescendants };
+  });
+}
+
+export interface StoreSize {
+  objects: number;
+  bytes: number;
+}
+
+export async function storeSize(store: Store): Promise<StoreSize> {
+  const out = await store.git.run(['count-objects', '-v'], 'count-objects');
+  const field = (key: string) => Number(out.match(new RegExp(`^${key}: (\\d+)$`, 'm'))?.[1] ?? 0);
+  return { objects: field('count') + field('in-pack'), bytes: (field('size') + field('size-pack') + field('size-garbage')) * 1024 };
+}
+
+export interface GcResult {
+  before: StoreSize;
+  after: StoreSize;
+}
+
+/** Repacks everything reachable into one freshly compressed pack and drops the rest. */
+export async function collectGarbage(store: Store): Promise<GcResult> {
+  return withStoreLock(store, async () => {
+    const before = await storeSize(store);
+    await store.git.run(['pack-refs', '--all', '--prune'], 'pack-refs');
+    await store.git.run(['reflog', 'expire', '--expire=now', '--all'], 'reflog');
+    // -F recompresses what fast first writes stored quickly; -a -d drops unreachable packed objects.
+    await store.git.run(['repack', '-a', '-d', '-F', '-q'], 'repack');
+    await store.git.run(['prune', '--expire=now'], 'prune');
+    const after = await storeSize(store);
+    return { before, after };
+  });
+}

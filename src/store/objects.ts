@@ -1,0 +1,171 @@
+// Reading and writing git objects in bulk: which blobs exist (cat-file --batch-check), new blobs
+// in one fast-import pack, trees in one mktree --batch, blob contents through cat-file --batch.
+// Git writes every object once under its hash; nothing here rewrites one.
+
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Git } from './git.js';
+import { pagePath, PAGES_PER_GROUP } from './pages.js';
+import { CmvError } from '../errors.js';
+
+/** Writes larger than this trade compression for speed. */
+export const BULK_WRITE_BYTES = 8 * 1024 * 1024;
+
+export interface Blob {
+  id: string;
+  data: Buffer;
+}
+
+/** The ids among `ids` that the store does not hold. */
+export async function missingObjects(git: Git, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { stdout } = await git.stream(['cat-file', '--batch-check'], { input: [ids.join('\n') + '\n'] });
+  const missing = new Set<string>();
+  for (const line of stdout.toString('utf8').split('\n')) {
+    const [id, kind] = line.split(' ');
+    if (kind === 'missing') missing.add(id);
+  }
+  return missing;
+}
+
+/**
+ * Writes blobs the store lacks as one pack with `git fast-import`. The stream is first written to
+ * a file that becomes git's stdin, so git compresses while this process goes on with other work;
+ * call the returned function to wait for it.
+ */
+export async function startWritingBlobs(git: Git, blobs: Blob[], tmpDir: string): Promise<() => Promise<void>> {
+  const unique = [...new Map(blobs.map((b) => [b.id, b])).values()];
+  if (unique.length === 0) return async () => {};
+  await mkdir(tmpDir, { recursive: true, mode: 0o700 });
+  const streamFile = join(tmpDir, `import-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const parts: Buffer[] = [];
+  for (const blob of unique) parts.push(Buffer.from(`blob\ndata ${blob.data.length}\n`), blob.data, Buffer.from('\n'));
+  parts.push(Buffer.from('done\n'));
+  await writeFile(streamFile, Buffer.concat(parts), { flag: 'wx', mode: 0o600 });
+  // A large first write (a long session's first snapshot) is compressed fast and without delta
+  // search, to stay within seconds; `cmv gc` recompresses it properly later.
+  const total = unique.reduce((n, b) => n + b.data.length, 0);
+  const fast = total > BULK_WRITE_BYTES ? ['-c', 'pack.compression=1'] : [];
+  const depth = total > BULK_WRITE_BYTES ? ['--depth=0'] : [];
+  const running = git.stream([...fast, 'fast-import', '--quiet', '--done', ...depth], { input: { file: streamFile } });
+  running.catch(() => {}); // awaited by the caller
+  return async () => {
+    try {
+      await running;
+    } finally {
+      await unlink(streamFile).catch(() => {});
+    }
+  };
+}
+
+export async function writeBlobs(git: Git, blobs: Blob[], tmpDir: string): Promise<void> {
+  await (await startWritingBlobs(git, blobs, tmpDir))();
+}
+
+interface TreeEntry {
+  mode: '100644' | '40000';
+  name: string;
+  id: string;
+}
+
+interface TreeObject {
+  id: string;
+  entries: TreeEntry[];
+}
+
+function treeId(entries: TreeEntry[]): string {
+  const sorted = [...entries].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
+  const body = Buffer.concat(sorted.map((e) => Buffer.concat([Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.id, 'hex')])));
+  return createHash('sha1').update(`tree ${body.length}\0`).update(body).digest('hex');
+}
+
+function sortKey(entry: TreeEntry): string {
+  return entry.mode === '40000' ? `${entry.name}/` : entry.name;
+}
+
+/** The trees of a snapshot: log/<group>/<page> for every page, and meta.json at the root. */
+export function snapshotTrees(pageIds: string[], metaId: string): TreeObject[] {
+  const trees: TreeObject[] = [];
+  const groups: TreeEntry[] = [];
+  for (let start = 0; start < pageIds.length; start += PAGES_PER_GROUP) {
+    const entries: TreeEntry[] = pageIds.slice(start, start + PAGES_PER_GROUP).map((id, i) => ({ mode: '100644', name: pagePath(start + i).split('/')[2], id }));
+    const tree = { id: treeId(entries), entries };
+    trees.push(tree);
+    groups.push({ mode: '40000', name: pagePath(start).split('/')[1], id: tree.id });
+  }
+  const root: TreeEntry[] = [{ mode: '100644', name: 'meta.json', id: metaId }];
+  if (groups.length > 0) {
+    const log = { id: treeId(groups), entries: groups };
+    trees.push(log);
+    root.push({ mode: '40000', name: 'log', id: log.id });
+  }
+  trees.push({ id: treeId(root), entries: root });
+  return trees;
+}
+
+/** Writes the trees with `git mktree --batch` (which checks every entry exists) and returns the root's id. */
+export async function writeTrees(git: Git, trees: TreeObject[]): Promise<string> {
+  const input = trees.map((t) => t.entries.map((e) => `${e.mode} ${e.mode === '40000' ? 'tree' : 'blob'} ${e.id}\t${e.name}\n`).join('')).join('\n');
+  const { stdout } = await git.stream(['mktree', '--batch'], { input: [input] });
+  const written = stdout.toString('utf8').trim().split('\n');
+  const expected = trees.map((t) => t.id);
+  if (written.join() !== expected.join()) {
+    throw new CmvError('INTERNAL', 'git wrote trees other than the ones cmv computed', { details: { written, expected } });
+  }
+  return expected[expected.length - 1];
+}
+
+export interface TreeFile {
+  path: string;
+  id: string;
+  size: number;
+  type: string;
+}
+
+/** Every file of a commit's tree, recursively, with sizes. */
+export async function listTree(git: Git, commit: string): Promise<TreeFile[]> {
+  const out = await git.run(['ls-tree', '-r', '-l', '-z', commit], 'ls-tree');
+  const files: TreeFile[] = [];
+  for (const record of out.split('\0')) {
+    if (!record) continue;
+    const tab = record.indexOf('\t');
+    const [, type, id, size] = record.slice(0, tab).split(/ +/);
+    files.push({ path: record.slice(tab + 1), id, size: Number(size), type });
+  }
+  return files;
+}
+
+/** Contents of objects by id or revision (`<commit>:meta.json`), via one cat-file --batch. */
+export async function readObjects(git: Git, specs: string[]): Promise<Map<string, Buffer | undefined>> {
+  const result = new Map<string, Buffer | undefined>();
+  if (specs.length === 0) return result;
+  const unique = [...new Set(specs)];
+  const { stdout } = await git.stream(['cat-file', '--batch'], { input: [unique.join('\n') + '\n'] });
+  let pos = 0;
+  for (const spec of unique) {
+    const nl = stdout.indexOf(0x0a, pos);
+    const header = stdout.subarray(pos, nl).toString('utf8');
+    pos = nl + 1;
+    const parts = header.split(' ');
+    if (parts[1] === 'missing' || parts[1] === 'ambiguous' || parts.length < 3) {
+      result.set(spec, undefined);
+      continue;
+    }
+    const size = Number(parts[2]);
+    result.set(spec, stdout.subarray(pos, pos + size));
+    pos += size + 1;
+  }
+  return result;
+}
+
+/** The log of a snapshot, re-assembled from its pages. */
+export async function readLog(git: Git, commit: string): Promise<Buffer> {
+  const pages = (await listTree(git, commit)).filter((f) => f.path.startsWith('log/')).sort((a, b) => (a.path < b.path ? -1 : 1));
+  const contents = await readObjects(git, pages.map((p) => p.id));
+  return Buffer.concat(pages.map((p) => {
+    const data = contents.get(p.id);
+    if (!data) throw new CmvError('IO', `page ${p.path} of ${commit.slice(0, 12)} is missing from the store`, { hint: 'run `cmv fsck`' });
+    return data;
+  }));
+}

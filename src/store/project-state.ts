@@ -1,0 +1,63 @@
+// The project a session worked in, as git sees it: read at snapshot time (HEAD, branch, dirty
+// files) and again at branch time, to warn when files the session read or changed differ now.
+
+import { existsSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
+import { simpleGit } from 'simple-git';
+import { cleanGitEnv } from './git.js';
+import type { ProjectState } from './meta.js';
+
+function projectGit(cwd: string) {
+  return simpleGit({ baseDir: cwd, trimmed: true }).env(cleanGitEnv());
+}
+
+/** The git state of `cwd`'s repository, or null when cwd is gone or not in a repository. */
+export async function readProjectState(cwd: string | undefined): Promise<ProjectState | null> {
+  if (!cwd || !existsSync(cwd)) return null;
+  try {
+    const git = projectGit(cwd);
+    if (!(await git.checkIsRepo())) return null;
+    const root = (await git.revparse(['--show-toplevel'])).trim();
+    const head = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD'])).trim() || undefined;
+    const branch = (await git.raw(['symbolic-ref', '--quiet', '--short', 'HEAD'])).trim() || undefined;
+    const status = await git.status();
+    const dirty = [...new Set(status.files.map((f) => f.path))].sort();
+    return { root, head, branch, dirty };
+  } catch {
+    return null;
+  }
+}
+
+export interface ProjectDrift {
+  /** HEAD then and now, when it moved. */
+  head?: { then: string; now?: string };
+  /** Files the session read or changed that differ from the recorded HEAD now (relative to root). */
+  changedFiles: string[];
+  /** Why drift could not be checked, if it could not. */
+  unchecked?: string;
+}
+
+/** Which of the session's files differ now from the snapshot's recorded HEAD (committed or not). */
+export async function projectDrift(state: ProjectState | null, sessionFiles: string[]): Promise<ProjectDrift> {
+  if (!state?.head) return { changedFiles: [], unchecked: state ? 'the project had no commit' : 'the project was not a git repository' };
+  if (!existsSync(state.root)) return { changedFiles: [], unchecked: `${state.root} no longer exists` };
+  try {
+    const git = projectGit(state.root);
+    const now = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD'])).trim() || undefined;
+    const known = (await git.raw(['cat-file', '-t', state.head]).catch(() => '')).trim() === 'commit';
+    if (!known) return { head: { then: state.head, now }, changedFiles: [], unchecked: `commit ${state.head.slice(0, 12)} is no longer in the repository` };
+    // Tracked changes since the recorded HEAD, committed or in the working tree, plus new files.
+    const changed = new Set((await git.raw(['diff', '--name-only', '--no-renames', state.head])).split('\n').filter(Boolean));
+    const dirtyThen = new Set(state.dirty);
+    for (const file of (await git.raw(['ls-files', '--others', '--exclude-standard'])).split('\n').filter(Boolean)) if (!dirtyThen.has(file)) changed.add(file);
+    const relevant = new Set<string>();
+    for (const file of sessionFiles) {
+      const rel = isAbsolute(file) ? relative(state.root, file) : file;
+      if (rel.startsWith('..')) continue;
+      if (changed.has(rel)) relevant.add(rel);
+    }
+    return { head: now !== state.head ? { then: state.head, now } : undefined, changedFiles: [...relevant].sort() };
+  } catch (error) {
+    return { changedFiles: [], unchecked: `git failed: ${(error as Error).message.split('\n')[0]}` };
+  }
+}

@@ -1,0 +1,212 @@
+// What a snapshot records about its session, from the conversation model: counts, the API's own
+// token figures and the files the session read or changed. The figures add up, so a snapshot
+// of a grown log models only the lines appended since its parent and adds them to the parent's.
+
+import type { Session } from '../session/session.js';
+import { sessionFromLines } from '../session/session.js';
+import { splitRawLines } from '../session/line-reader.js';
+import { parseLine } from '../session/entry.js';
+import type { SessionLine } from '../session/conversation.js';
+import { contentBlocks, readRecord, type JsonObject } from '../session/payload.js';
+import { billedResponses, summariseUsage } from '../tokens/usage.js';
+
+export interface SessionFactsSummary {
+  lines: number;
+  bytes: number;
+  /** False when the last line had no '\n' yet (Claude Code was writing it). */
+  terminated: boolean;
+  entries: number;
+  userPrompts: number;
+  userEntries: number;
+  assistantEntries: number;
+  toolCalls: number;
+  compactions: number;
+  malformedLines: number;
+  sessionId?: string;
+  cwd?: string;
+  gitBranch?: string;
+  versions: string[];
+  models: string[];
+  firstTimestamp?: string;
+  lastTimestamp?: string;
+  tokens: {
+    /** Prompt size of the last main-chain API call: the context the session had reached. */
+    context: number;
+    apiCalls: number;
+    input: number;
+    output: number;
+    cacheRead: number;
+    cacheWrite: number;
+  };
+  files: { read: string[]; changed: string[] };
+  /** The API responses at the start and end of the log, so a response split across a seam counts once. */
+  edges: { first: EdgeResponse[]; last: EdgeResponse[] };
+}
+
+/** One API response's usage, as the summary counted it (the largest of its lines). */
+export interface EdgeResponse {
+  key: string;
+  /** On the main chain: its prompt size is the context figure. */
+  main: boolean;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+const EDGE_SIZE = 8;
+
+function size(r: EdgeResponse): number {
+  return r.input + r.output + r.cacheRead + r.cacheWrite;
+}
+
+const READ_TOOLS = new Set(['Read', 'NotebookRead']);
+const CHANGE_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
+
+/** Models a log held in memory (a snapshot, or the part of a log appended since the last one). */
+export function sessionOfBuffer(path: string, data: Buffer): Session {
+  const lines: SessionLine[] = splitRawLines(data).map((raw) => {
+    const parsed = parseLine(raw.bytes, raw.index);
+    return { index: raw.index, offset: raw.offset, bytes: raw.bytes, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error };
+  });
+  return sessionFromLines(path, data.length, lines);
+}
+
+function touchedFiles(session: Session): { read: string[]; changed: string[] } {
+  const read = new Set<string>();
+  const changed = new Set<string>();
+  for (const entry of session.conversation.entries) {
+    if (!entry.blocks.some((b) => b.type === 'tool_use' && b.name && (READ_TOOLS.has(b.name) || CHANGE_TOOLS.has(b.name)))) continue;
+    for (const block of contentBlocks(readRecord(session, entry))) {
+      if (block.type !== 'tool_use' || typeof block.name !== 'string') continue;
+      const input = (block.input ?? {}) as JsonObject;
+      const path = typeof input.file_path === 'string' ? input.file_path : typeof input.notebook_path === 'string' ? input.notebook_path : undefined;
+      if (!path) continue;
+      if (READ_TOOLS.has(block.name)) read.add(path);
+      else if (CHANGE_TOOLS.has(block.name)) changed.add(path);
+    }
+  }
+  return { read: [...read].sort(), changed: [...changed].sort() };
+}
+
+/** The facts of a modelled log. */
+export function factsOf(session: Session): SessionFactsSummary {
+  const c = session.conversation;
+  const usage = summariseUsage(c);
+  const last = session.lines[session.lines.length - 1];
+  let userPrompts = 0;
+  let userEntries = 0;
+  let assistantEntries = 0;
+  let toolCalls = 0;
+  for (const entry of c.entries) {
+    if (entry.type === 'user') {
+      userEntries++;
+      if (!entry.isMeta && !entry.isCompactSummary && entry.blocks.some((b) => b.type === 'text' && !b.blank)) userPrompts++;
+    } else if (entry.type === 'assistant') assistantEntries++;
+    toolCalls += entry.blocks.filter((b) => b.type === 'tool_use').length;
+  }
+  return {
+    lines: session.lines.length,
+    bytes: session.bytes,
+    terminated: last ? last.terminated : true,
+    entries: c.entries.length,
+    userPrompts,
+    userEntries,
+    assistantEntries,
+    toolCalls,
+    compactions: c.compactBoundaries.length,
+    malformedLines: session.malformedLines.length,
+    sessionId: session.facts.sessionId,
+    cwd: session.facts.cwd,
+    gitBranch: session.facts.gitBranch,
+    versions: session.facts.versions,
+    models: session.facts.models,
+    firstTimestamp: session.facts.firstTimestamp,
+    lastTimestamp: session.facts.lastTimestamp,
+    tokens: {
+      context: usage.lastContextTokens,
+      apiCalls: usage.apiCalls,
+      input: usage.inputTokens,
+      output: usage.outputTokens,
+      cacheRead: usage.cacheReadTokens,
+      cacheWrite: usage.cacheWriteTokens,
+    },
+    files: touchedFiles(session),
+    edges: edgesOf(session),
+  };
+}
+
+function edgesOf(session: Session): SessionFactsSummary['edges'] {
+  const c = session.conversation;
+  const billed: EdgeResponse[] = billedResponses(c).map((r) => ({
+    key: r.key,
+    main: !r.isSidechain || c.isSubagentTranscript,
+    input: r.usage!.inputTokens,
+    output: r.usage!.outputTokens,
+    cacheRead: r.usage!.cacheReadTokens,
+    cacheWrite: r.usage!.cacheCreationTokens,
+  }));
+  return { first: billed.slice(0, EDGE_SIZE), last: billed.slice(-EDGE_SIZE) };
+}
+
+const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
+
+/**
+ * The facts of a log that is `before` with the lines of `appended` added. An API response whose
+ * lines lie on both sides of the seam is one call: the two halves' counts are replaced by the
+ * larger of their usages, as the whole log's model would count it.
+ */
+export function appendFacts(before: SessionFactsSummary, appended: SessionFactsSummary): SessionFactsSummary {
+  const tokens = {
+    context: appended.tokens.apiCalls > 0 && appended.tokens.context > 0 ? appended.tokens.context : before.tokens.context,
+    apiCalls: before.tokens.apiCalls + appended.tokens.apiCalls,
+    input: before.tokens.input + appended.tokens.input,
+    output: before.tokens.output + appended.tokens.output,
+    cacheRead: before.tokens.cacheRead + appended.tokens.cacheRead,
+    cacheWrite: before.tokens.cacheWrite + appended.tokens.cacheWrite,
+  };
+  const tail = new Map(before.edges.last.map((r) => [r.key, r]));
+  const merged = new Map<string, EdgeResponse>();
+  for (const next of appended.edges.first) {
+    const prior = tail.get(next.key);
+    if (!prior) continue;
+    const kept = size(next) >= size(prior) ? next : prior;
+    tokens.apiCalls--;
+    tokens.input += kept.input - prior.input - next.input;
+    tokens.output += kept.output - prior.output - next.output;
+    tokens.cacheRead += kept.cacheRead - prior.cacheRead - next.cacheRead;
+    tokens.cacheWrite += kept.cacheWrite - prior.cacheWrite - next.cacheWrite;
+    merged.set(next.key, kept);
+  }
+  const lastMain = [...appended.edges.last].reverse().find((r) => r.main);
+  if (lastMain && merged.has(lastMain.key)) {
+    const kept = merged.get(lastMain.key)!;
+    tokens.context = kept.input + kept.cacheRead + kept.cacheWrite;
+  }
+  const combined = [...before.edges.last.filter((r) => !merged.has(r.key)), ...appended.edges.last.map((r) => merged.get(r.key) ?? r)];
+  return {
+    lines: before.lines + appended.lines,
+    bytes: before.bytes + appended.bytes,
+    terminated: appended.lines > 0 ? appended.terminated : before.terminated,
+    entries: before.entries + appended.entries,
+    userPrompts: before.userPrompts + appended.userPrompts,
+    userEntries: before.userEntries + appended.userEntries,
+    assistantEntries: before.assistantEntries + appended.assistantEntries,
+    toolCalls: before.toolCalls + appended.toolCalls,
+    compactions: before.compactions + appended.compactions,
+    malformedLines: before.malformedLines + appended.malformedLines,
+    sessionId: before.sessionId ?? appended.sessionId,
+    cwd: before.cwd ?? appended.cwd,
+    gitBranch: appended.gitBranch ?? before.gitBranch,
+    versions: union(before.versions, appended.versions),
+    models: union(before.models, appended.models),
+    firstTimestamp: before.firstTimestamp ?? appended.firstTimestamp,
+    lastTimestamp: appended.lastTimestamp ?? before.lastTimestamp,
+    tokens,
+    files: { read: union(before.files.read, appended.files.read).sort(), changed: union(before.files.changed, appended.files.changed).sort() },
+    edges: {
+      first: [...before.edges.first.map((r) => merged.get(r.key) ?? r), ...appended.edges.first.filter((r) => !merged.has(r.key))].slice(0, EDGE_SIZE),
+      last: combined.slice(-EDGE_SIZE),
+    },
+  };
+}

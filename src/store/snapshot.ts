@@ -1,0 +1,168 @@
+// `cmv snapshot`: stores a session log as a commit without touching the log. A log that grew by
+// appends since its last snapshot shares every earlier page with it, and only the appended lines
+// are modelled; the new commit's parent is the session's last snapshot (or the branch it came from).
+
+import { readFile, stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import type { Store } from './store.js';
+import { maintain, withStoreLock } from './store.js';
+import { gitBlobId, paginate, PAGE_FORMAT, type Page, type PageRule } from './pages.js';
+import { beginPages, writeCommit } from './commit.js';
+import { listTree, readObjects } from './objects.js';
+import { parseMeta, type SnapshotMeta } from './meta.js';
+import { appendFacts, factsOf, sessionOfBuffer, type SessionFactsSummary } from './session-facts.js';
+import { readProjectState } from './project-state.js';
+import { checkName, isUuid, nameProblem, refOf, sessionRef } from './names.js';
+import { listNames, nameTaken, readRef, updateRefs, ZERO_ID, type RefUpdate } from './refs.js';
+import { cmvVersion } from './version.js';
+import { splitRawLines } from '../session/line-reader.js';
+import { parseLine } from '../session/entry.js';
+import { fromSystemError } from '../errors.js';
+
+/** A log written this recently may be mid-turn: the snapshot still works, but says so. */
+export const ACTIVE_MS = 2 * 60 * 1000;
+
+export interface SnapshotOptions {
+  name?: string;
+  message?: string;
+  tags?: string[];
+  now?: Date;
+  /** How the log is cut into pages (benchmarks compare layouts; the default is PAGE_RULE). */
+  pageRule?: PageRule;
+}
+
+export interface SnapshotResult {
+  name: string;
+  id: string;
+  parent: string | null;
+  sessionId: string | null;
+  lines: number;
+  bytes: number;
+  /** Bytes of log the store did not hold before this snapshot. */
+  newBytes: number;
+  pages: number;
+  newPages: number;
+  growth: SnapshotMeta['growth'];
+  warnings: string[];
+  meta: SnapshotMeta;
+}
+
+/** The session id a log belongs to: its file name when that is a uuid, else the first id inside. */
+export function sessionIdOf(path: string, data: Buffer): string | undefined {
+  const file = basename(path, '.jsonl');
+  if (isUuid(file)) return file;
+  const head = data.subarray(0, Math.min(data.length, 256 * 1024));
+  for (const raw of splitRawLines(head).slice(0, 50)) {
+    const id = parseLine(raw.bytes, raw.index).entries.find((e) => e.sessionId && !e.isSidechain)?.sessionId;
+    if (id) return id;
+  }
+  return undefined;
+}
+
+/**
+ * True when `data` begins with exactly the parent's pages (the log only grew since). Pages cut
+ * at the same place are compared by the ids already computed; only the rest is hashed again.
+ */
+export function grewFrom(data: Buffer, pages: Page[], parentPages: { id: string; size: number }[]): boolean {
+  const known = new Map(pages.map((p) => [`${p.offset}:${p.bytes}`, p.id]));
+  let offset = 0;
+  for (const page of parentPages) {
+    if (offset + page.size > data.length) return false;
+    const id = known.get(`${offset}:${page.size}`) ?? gitBlobId(data.subarray(offset, offset + page.size));
+    if (id !== page.id) return false;
+    offset += page.size;
+  }
+  return true;
+}
+
+/** `<first 8 chars of the session id>-<n>`, the first n free. */
+export function defaultName(sessionId: string | undefined, path: string, taken: Set<string>): string {
+  let stem = (sessionId ?? basename(path, '.jsonl')).slice(0, 8).replace(/[^A-Za-z0-9_-]/g, '-');
+  if (nameProblem(stem)) stem = 'snapshot';
+  for (let n = 1; ; n++) if (!taken.has(`${stem}-${n}`)) return `${stem}-${n}`;
+}
+
+interface ParentState {
+  id: string;
+  meta: SnapshotMeta;
+  pages: { id: string; size: number }[];
+}
+
+async function parentState(store: Store, id: string): Promise<ParentState> {
+  const [files, objects] = await Promise.all([listTree(store.git, id), readObjects(store.git, [`${id}:meta.json`])]);
+  const pages = files.filter((f) => f.path.startsWith('log/')).sort((a, b) => (a.path < b.path ? -1 : 1));
+  return { id, meta: parseMeta(objects.get(`${id}:meta.json`)), pages };
+}
+
+/** Facts of the log: the parent's plus the appended lines when it only grew, else modelled whole. */
+function snapshotFacts(path: string, data: Buffer, parent: ParentState | undefined, appended: boolean): SessionFactsSummary {
+  if (parent && appended) return appendFacts(parent.meta.facts, factsOf(sessionOfBuffer(path, data.subarray(parent.meta.facts.bytes))));
+  return factsOf(sessionOfBuffer(path, data));
+}
+
+export async function takeSnapshot(store: Store, sessionArg: string, options: SnapshotOptions = {}): Promise<SnapshotResult> {
+  const path = resolve(sessionArg);
+  if (options.name !== undefined) checkName(options.name);
+  for (const tag of options.tags ?? []) checkName(tag);
+  const now = options.now ?? new Date();
+  const warnings: string[] = [];
+  let data: Buffer;
+  try {
+    const info = await stat(path);
+    if (now.getTime() - info.mtimeMs < ACTIVE_MS) {
+      warnings.push(`the session was written ${Math.max(0, Math.round((now.getTime() - info.mtimeMs) / 1000))}s ago and may be active: the snapshot holds the log as it is now`);
+    }
+    data = await readFile(path);
+  } catch (error) {
+    throw fromSystemError(error, path);
+  }
+  const pages: Page[] = paginate(data, options.pageRule);
+  const sessionId = sessionIdOf(path, data);
+  const lineageRef = sessionId ? sessionRef(sessionId) : undefined;
+
+  return withStoreLock(store, async () => {
+    const taken = new Set((await listNames(store)).map((n) => n.name));
+    if (options.name !== undefined && taken.has(options.name)) throw nameTaken(options.name);
+    const parentId = lineageRef ? await readRef(store, lineageRef) : undefined;
+    const parent = parentId ? await parentState(store, parentId) : undefined;
+    const appended = !!parent && parent.meta.facts.terminated && grewFrom(data, pages, parent.pages);
+    const write = await beginPages(store, data, pages);
+    const facts = snapshotFacts(path, data, parent, appended);
+    const project = await readProjectState(facts.cwd);
+    const name = options.name ?? defaultName(sessionId, path, taken);
+    const meta: SnapshotMeta = {
+      format: 1,
+      kind: 'snapshot',
+      name,
+      message: options.message,
+      tags: options.tags ?? [],
+      createdAt: now.toISOString(),
+      cmvVersion: cmvVersion(),
+      pageFormat: PAGE_FORMAT,
+      source: { sessionId, path, cwd: facts.cwd },
+      facts,
+      project,
+      growth: !parent ? 'first' : appended ? 'append' : 'rewrite',
+    };
+    await write.done();
+    const { commit } = await writeCommit(store, pages.map((p) => p.id), meta, parent ? [parent.id] : []);
+    const updates: RefUpdate[] = [{ ref: refOf('snapshot', name), id: commit, old: ZERO_ID }];
+    if (lineageRef) updates.push({ ref: lineageRef, id: commit, old: parentId ?? ZERO_ID });
+    await updateRefs(store, updates, `cmv snapshot ${name}`);
+    await maintain(store);
+    return {
+      name,
+      id: commit,
+      parent: parent?.id ?? null,
+      sessionId: sessionId ?? null,
+      lines: facts.lines,
+      bytes: data.length,
+      newBytes: write.newBytes,
+      pages: pages.length,
+      newPages: write.newPages,
+      growth: meta.growth,
+      warnings,
+      meta,
+    };
+  });
+}

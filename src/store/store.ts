@@ -1,0 +1,141 @@
+// The snapshot store: a bare git repository in cmv's data folder, created private (0700) on first
+// use and marked as cmv's own, so cmv never writes into a repository that is not its store.
+
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { chmod, mkdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { dataDir } from './location.js';
+import { Git, requireGit } from './git.js';
+import { withLock, type HeldLock } from './lock.js';
+import { CmvError } from '../errors.js';
+
+export const STORE_FORMAT = 1;
+
+export interface Store {
+  /** The bare repository. */
+  dir: string;
+  git: Git;
+  /** Scratch files (fast-import streams, materialised logs); removed when done. */
+  tmpDir: string;
+  lockPath: string;
+}
+
+/** Settings of the store repository: integrity checks on everything that comes in, no detached gc. */
+const STORE_CONFIG: [string, string][] = [
+  ['cmv.store', 'true'],
+  ['cmv.format', String(STORE_FORMAT)],
+  ['core.logAllRefUpdates', 'false'],
+  ['core.fsync', 'committed'],
+  ['gc.autoDetach', 'false'],
+  // cmv packs after each write itself (see maintain); no surprise gc inside a fetch.
+  ['gc.auto', '0'],
+  // Every write becomes a pack: fast-import then deltas each new page against the one before.
+  ['fastimport.unpackLimit', '0'],
+  ['transfer.fsckObjects', 'true'],
+  ['fetch.fsckObjects', 'true'],
+  ['receive.fsckObjects', 'true'],
+];
+
+export function storeDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(dataDir(env), 'store');
+}
+
+function notAStore(dir: string, why: string): CmvError {
+  return new CmvError('BAD_INPUT', `${dir} is not a cmv snapshot store (${why})`, {
+    hint: 'move that folder away, or point CMV_HOME at another folder',
+  });
+}
+
+async function isMarked(git: Git): Promise<boolean> {
+  try {
+    return (await git.run(['config', '--get', 'cmv.store'])).trim() === 'true';
+  } catch {
+    return false;
+  }
+}
+
+async function initStore(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  const git = new Git(dir);
+  await git.run(['init', '--bare', '--quiet', '--object-format=sha1', '.'], 'init');
+  for (const [key, value] of STORE_CONFIG) await git.run(['config', key, value], 'config');
+  // No hooks, no sample files: the store runs nothing of its own.
+  await rm(join(dir, 'hooks'), { recursive: true, force: true });
+  await rm(join(dir, 'description'), { force: true });
+}
+
+/** Opens the store, creating it on first use; fails when the folder holds something else. */
+export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<Store> {
+  await requireGit();
+  const root = dataDir(env);
+  const dir = storeDir(env);
+  const store: Store = { dir, git: new Git(dir), tmpDir: join(dir, 'cmv-tmp'), lockPath: join(root, 'store.lock') };
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw notAStore(dir, 'it is a file');
+  if (!existsSync(join(dir, 'config'))) {
+    if (existsSync(dir) && readdirSync(dir).length > 0) throw notAStore(dir, 'a folder that is not a git repository');
+    await mkdir(root, { recursive: true, mode: 0o700 });
+    await withLock(store.lockPath, async () => {
+      if (!existsSync(join(dir, 'config'))) await initStore(dir);
+    });
+  } else if (!(await isMarked(store.git))) {
+    throw notAStore(dir, 'a git repository without the cmv marker');
+  }
+  return store;
+}
+
+/** Packs a store may hold before a write rolls them up. */
+const MAINTAIN_AT_PACKS = 4;
+
+/**
+ * Rolls the small packs that snapshots leave into larger ones (geometric repacking), where git
+ * finds deltas between pages written by different snapshots: a rewritten last page becomes a
+ * delta of its earlier version. Cost follows the new data, not the store.
+ */
+export async function maintain(store: Store): Promise<void> {
+  const packs = readdirSync(join(store.dir, 'objects', 'pack')).filter((f) => f.endsWith('.pack')).length;
+  if (packs < MAINTAIN_AT_PACKS) return;
+  try {
+    await store.git.run(['repack', '--geometric=2', '-d', '-q'], 'repack');
+  } catch {
+    await store.git.run(['repack', '-d', '-q'], 'repack'); // git before 2.32
+  }
+}
+
+/** Runs `fn` holding the store's writer lock, with scratch files cleaned after. */
+export async function withStoreLock<T>(store: Store, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+  return withLock(store.lockPath, async (lock) => {
+    await clearStaleGitLocks(store, lock.acquiredMs);
+    // Only lock holders write scratch files: any found now belong to a writer that was killed.
+    await rm(store.tmpDir, { recursive: true, force: true });
+    try {
+      return await fn(lock);
+    } finally {
+      await rm(store.tmpDir, { recursive: true, force: true });
+    }
+  });
+}
+
+/**
+ * Git lock files (`refs/.../x.lock`, `packed-refs.lock`) older than our own lock were left by a
+ * writer killed mid-update: under the store lock no live cmv can own them, so they go.
+ */
+async function clearStaleGitLocks(store: Store, acquiredMs: number): Promise<void> {
+  const candidates = [join(store.dir, 'packed-refs.lock')];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.lock')) candidates.push(path);
+    }
+  };
+  walk(join(store.dir, 'refs', 'cmv'));
+  for (const path of candidates) {
+    try {
+      if ((await stat(path)).mtimeMs < acquiredMs - 1000) await rm(path, { force: true });
+    } catch {
+      // gone already
+    }
+  }
+}

@@ -1,0 +1,56 @@
+// What a trim of the session would remove, in the words `cmv trim --dry-run` uses.
+
+import type { TrimPreviewView } from '../data/session-detail.js';
+import type { Availability } from '../data/availability.js';
+import { bytes, count, heading, line, pad, percent, type Line } from '../lines.js';
+import { LineView } from './line-view.js';
+
+export interface TrimPreviewProps {
+  preview: Availability<TrimPreviewView>;
+  width: number;
+}
+
+/** The trim report's labels (src/cli/commands/trim.ts), so the preview reads like the command. */
+const RULE_LABELS: Record<string, string> = {
+  thinkingBlocks: 'thinking blocks removed',
+  toolResultsStubbed: 'tool results stubbed',
+  toolResultImages: 'images in tool results stubbed',
+  userImages: 'pasted images stubbed',
+  toolInputsStubbed: 'tool inputs stubbed',
+  errorsClipped: 'long error outputs clipped',
+  toolUseResultSidecars: 'toolUseResult sidecars dropped',
+  emptiedLines: 'lines left empty, removed',
+  fileHistorySnapshots: 'file-history snapshots dropped',
+  queueOperations: 'queue operations dropped',
+  progressLines: 'progress lines dropped',
+  systemNoticeLines: 'system notices dropped',
+  linesBeforeBoundary: 'lines before the last compaction dropped',
+  relinkedParents: 'parents re-linked',
+  usageRewritten: 'usage figures rewritten',
+};
+
+export function trimPreviewLines({ preview, width }: TrimPreviewProps): Line[] {
+  const head = heading('trim:h', 'Trim preview (t trims into a new session)');
+  if (preview.state === 'loading') return [head, line('trim:l', { text: 'trimming in memory…', dim: true })];
+  if (preview.state === 'unavailable') return [head, line('trim:u', { text: preview.reason, dim: true })];
+  if (preview.state === 'error') return [head, line('trim:e', { text: preview.message, color: 'red' })];
+  const p = preview.value;
+  const lines: Line[] = [
+    head,
+    line(
+      'trim:sum',
+      `${count(p.tokensBefore)} → ${count(p.tokensAfter)} tokens `,
+      { text: `-${percent(p.reduction.tokens)}`, color: 'green', bold: true },
+      `, ${bytes(p.bytesBefore)} → ${bytes(p.bytesAfter)} `,
+      p.verified ? { text: 'verified', color: 'green' } : { text: 'NOT verified', color: 'red' },
+    ),
+  ];
+  const labelWidth = Math.max(10, Math.min(44, width - 10));
+  for (const [rule, n] of p.removed) lines.push(line(`trim:${rule}`, '  ', pad(RULE_LABELS[rule] ?? rule, labelWidth), count(n).padStart(7)));
+  if (p.removed.length === 0) lines.push(line('trim:none', { text: '  nothing to remove: the log is already trimmed', dim: true }));
+  return lines;
+}
+
+export function TrimPreview(props: TrimPreviewProps) {
+  return <LineView lines={trimPreviewLines(props)} width={props.width} />;
+}

@@ -1,0 +1,48 @@
+// Snapshots and branches of the store, for the session tree. The store module is imported
+// dynamically: without it (or without git) the tree shows sessions only and says why. Looking
+// never creates the store: with none yet there is simply nothing to show.
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { dataDir } from '../../store/location.js';
+import { settle, type Availability } from './availability.js';
+
+export interface SnapshotItem {
+  name: string;
+  kind: 'snapshot' | 'branch';
+  /** The session the snapshot was taken of (for a branch: of its snapshot). */
+  sessionId?: string;
+  createdAt?: string;
+  message?: string;
+  tags: string[];
+  /** A branch: the snapshot it was made from. */
+  from?: string;
+  /** A branch: the session it was written as. */
+  branchSessionId?: string;
+  trimmed?: boolean;
+  lines?: number;
+  bytes?: number;
+}
+
+export async function loadSnapshots(env: NodeJS.ProcessEnv = process.env): Promise<Availability<SnapshotItem[]>> {
+  if (!existsSync(join(dataDir(env), 'store', 'config'))) return { state: 'ready', value: [] };
+  return settle('the snapshot store', async () => {
+    const [{ openStore }, { listSnapshots }] = await Promise.all([import('../../store/store.js'), import('../../store/list.js')]);
+    const items = await listSnapshots(await openStore(env));
+    return items.map(
+      (item): SnapshotItem => ({
+        name: item.name,
+        kind: item.kind,
+        sessionId: item.sessionId,
+        createdAt: item.createdAt,
+        message: item.message,
+        tags: item.tags,
+        from: item.from,
+        branchSessionId: item.branchSessionId,
+        trimmed: item.trimmed,
+        lines: item.lines,
+        bytes: item.bytes,
+      }),
+    );
+  });
+}

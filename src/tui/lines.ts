@@ -1,0 +1,86 @@
+// The dashboard's unit of text: a line of styled segments, one terminal row. Sections of the
+// detail pane are built as lines (pure, testable), so the pane can scroll them by row.
+
+export interface Segment {
+  text: string;
+  color?: string;
+  bold?: boolean;
+  dim?: boolean;
+  inverse?: boolean;
+}
+
+export interface Line {
+  key: string;
+  segments: Segment[];
+}
+
+export function line(key: string, ...segments: (Segment | string)[]): Line {
+  return { key, segments: segments.map((s) => (typeof s === 'string' ? { text: s } : s)) };
+}
+
+export function blank(key: string): Line {
+  return { key, segments: [{ text: '' }] };
+}
+
+export function heading(key: string, text: string): Line {
+  return line(key, { text, bold: true });
+}
+
+export function lineText(l: Line): string {
+  return l.segments.map((s) => s.text).join('');
+}
+
+/** Cuts text to `width` columns, marking the cut with an ellipsis. */
+export function clip(text: string, width: number): string {
+  if (width <= 0) return '';
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+}
+
+/** Cuts text to `width` columns from the left (paths: the end says most). */
+export function clipLeft(text: string, width: number): string {
+  if (width <= 0) return '';
+  return text.length <= width ? text : `…${text.slice(text.length - width + 1)}`;
+}
+
+export function pad(text: string, width: number): string {
+  const cut = clip(text, width);
+  return cut + ' '.repeat(Math.max(0, width - cut.length));
+}
+
+export function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = n / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}
+
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export function percent(fraction: number): string {
+  return `${(fraction * 100).toFixed(fraction < 0.1 && fraction > 0 ? 1 : 0)}%`;
+}
+
+export function ago(ms: number, now: number): string {
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.round(m / 60);
+  return h < 48 ? `${h}h` : `${Math.round(h / 24)}d`;
+}
+
+/** A horizontal bar of `width` cells: filled part, then a dotted rest. */
+export function barSegments(fraction: number, width: number, color = 'cyan'): Segment[] {
+  const cells = Math.max(0, Math.min(width, Math.round(fraction * width)));
+  return [
+    { text: '█'.repeat(cells), color },
+    { text: '·'.repeat(width - cells), dim: true },
+  ];
+}

@@ -1,0 +1,65 @@
+// Shell completions are generated from the command tree: a command added to the tree completes
+// without anyone touching a list. Bash runs the script for real; zsh and fish check its syntax
+// when they are installed.
+
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli/main.js';
+import { completionScript } from '../../src/cli/commands/completion.js';
+
+const program = () => buildProgram(async () => {});
+const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+
+function bashComplete(line: string): string[] {
+  const words = line.split(' ');
+  const script = `${completionScript('bash', program())}
+COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}
+_cmv_completion; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const run = spawnSync('bash', ['--norc', '-c', script], { encoding: 'utf8' });
+  expect(run.stderr).toBe('');
+  return run.stdout.split('\n').filter(Boolean);
+}
+
+describe.skipIf(!has('bash'))('bash completion', () => {
+  it('completes commands, subcommands, options and their fixed values', () => {
+    expect(bashComplete('cmv st')).toEqual(['stats']);
+    expect(bashComplete('cmv hook ')).toEqual(expect.arrayContaining(['install', 'uninstall', 'status', 'restore']));
+    expect(bashComplete('cmv hook ')).not.toContain('run'); // hidden
+    expect(bashComplete('cmv hook install --s')).toEqual(['--scope', '--size-guard']);
+    expect(bashComplete('cmv hook install --scope ')).toEqual(['user', 'project', 'local']);
+    expect(bashComplete('cmv completion ')).toEqual(['bash', 'zsh', 'fish']);
+    expect(bashComplete('cmv trim 3f2a --in')).toEqual(['--in-place']);
+    expect(bashComplete('cmv stats la')).toEqual(['latest']);
+  });
+
+  it('follows the tree: a new command completes with no list to update', () => {
+    const tree = program();
+    tree.command('frobnicate').option('--wobble <how>').description('test');
+    const script = `${completionScript('bash', tree)}\nCOMP_WORDS=(cmv frob); COMP_CWORD=1; _cmv_completion; echo "\${COMPREPLY[@]}"`;
+    expect(spawnSync('bash', ['--norc', '-c', script], { encoding: 'utf8' }).stdout.trim()).toBe('frobnicate');
+  });
+});
+
+describe('zsh and fish completion', () => {
+  it('name every command and option of the tree', () => {
+    for (const shell of ['zsh', 'fish']) {
+      const script = completionScript(shell, program());
+      for (const word of ['sessions', 'stats', 'trim', 'hook', 'install', 'completion', 'config', 'size-guard', 'scope', 'ui']) expect(script, `${shell}: ${word}`).toContain(word);
+    }
+    expect(completionScript('zsh', program())).toMatch(/^#compdef cmv/);
+  });
+
+  it.skipIf(!has('zsh'))('is valid zsh', () => {
+    const run = spawnSync('zsh', ['-n'], { input: completionScript('zsh', program()), encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+  });
+
+  it.skipIf(!has('fish'))('is valid fish', () => {
+    const run = spawnSync('fish', ['--no-execute'], { input: completionScript('fish', program()), encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+  });
+
+  it('refuses a shell it does not know', () => {
+    expect(() => completionScript('powershell', program())).toThrow(/no completion for the shell "powershell"/);
+  });
+});

@@ -1,0 +1,142 @@
+// The model registry: names from real logs resolve to the right prices, unknown versions fall back
+// to their family, and config overrides are applied and validated.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BUILTIN_MODELS } from '../../src/cost/models.js';
+import { DEFAULT_REGISTRY, ModelRegistry, parseModelName } from '../../src/cost/registry.js';
+import { applyModelOverrides, loadModelTable, loadRegistry } from '../../src/cost/model-config.js';
+import { callCost } from '../../src/cost/pricing.js';
+import { CmvError } from '../../src/errors.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cmv-models-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('model names', () => {
+  it.each([
+    ['claude-opus-4-20250514', 'opus-4'],
+    ['claude-opus-4-1-20250805', 'opus-4.1'],
+    ['claude-opus-4-5-20251101', 'opus-4.5'],
+    ['claude-opus-4-6', 'opus-4.6'],
+    ['claude-sonnet-4-20250514', 'sonnet-4'],
+    ['claude-sonnet-4-5-20250929', 'sonnet-4.5'],
+    ['claude-sonnet-4-6', 'sonnet-4.6'],
+    ['claude-haiku-4-5-20251001', 'haiku-4.5'],
+    ['claude-3-5-haiku-20241022', 'haiku-3.5'],
+    ['us.anthropic.claude-sonnet-4-5-20250929-v1:0', 'sonnet-4.5'],
+    ['claude-opus-4-5@20251101', 'opus-4.5'],
+    ['claude-sonnet-4-5-20250929[1m]', 'sonnet-4.5'],
+    ['opus-4.5', 'opus-4.5'],
+  ])('resolves %s to %s exactly', (name, id) => {
+    const r = DEFAULT_REGISTRY.resolve(name);
+    expect(r.info.id).toBe(id);
+    expect(r.resolution).toBe('exact');
+  });
+
+  it('does not read a date as a minor version', () => {
+    expect(parseModelName('claude-opus-4-20250514')).toEqual({ family: 'opus', version: 4 });
+  });
+
+  it('falls back to the nearest version of the family for an unknown one', () => {
+    expect(DEFAULT_REGISTRY.resolve('claude-opus-5')).toMatchObject({ resolution: 'family', info: { id: 'opus-4.6' } });
+    expect(DEFAULT_REGISTRY.resolve('claude-3-opus-20240229')).toMatchObject({ resolution: 'family', info: { id: 'opus-4' } });
+    expect(DEFAULT_REGISTRY.resolve('sonnet')).toMatchObject({ resolution: 'family', info: { id: 'sonnet-4.6' } });
+  });
+
+  it('prices an unknown model at the default and says so', () => {
+    expect(DEFAULT_REGISTRY.resolve('gpt-4o').resolution).toBe('default');
+    expect(DEFAULT_REGISTRY.resolve(undefined).resolution).toBe('default');
+  });
+});
+
+describe('prices', () => {
+  it('derives every cache price from the input price (1.25x, 2x, 0.1x)', () => {
+    for (const m of BUILTIN_MODELS) {
+      expect(m.prices.cacheWrite5m).toBeCloseTo(m.prices.input * 1.25, 10);
+      expect(m.prices.cacheWrite1h).toBeCloseTo(m.prices.input * 2, 10);
+      expect(m.prices.cacheRead).toBeCloseTo(m.prices.input * 0.1, 10);
+      expect(m.compaction).toEqual({ soft: 0.7, hard: 0.8, circuitBreaker: 0.95 });
+    }
+  });
+
+  it('has the published list prices', () => {
+    const price = (id: string) => DEFAULT_REGISTRY.get(id)!.prices;
+    expect(price('opus-4.1')).toMatchObject({ input: 15, output: 75, cacheRead: 1.5 });
+    expect(price('opus-4.6')).toMatchObject({ input: 5, output: 25, cacheWrite5m: 6.25, cacheWrite1h: 10 });
+    expect(price('sonnet-4.5')).toMatchObject({ input: 3, output: 15, cacheWrite5m: 3.75 });
+    expect(price('haiku-3.5')).toMatchObject({ input: 0.8, output: 4, cacheWrite5m: 1 });
+  });
+
+  it('charges long-context rates only above 200k prompt tokens on models that have them', () => {
+    const call = (prompt: number) => ({ input: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: prompt, output: 1_000_000 });
+    const sonnet = DEFAULT_REGISTRY.get('sonnet-4.5')!;
+    const opus45 = DEFAULT_REGISTRY.get('opus-4.5')!;
+    expect(callCost(call(200_000), sonnet)).toBeCloseTo(0.06 + 15, 10);
+    expect(callCost(call(200_001), sonnet)).toBeCloseTo(200_001 * 0.6e-6 + 22.5, 10);
+    expect(callCost(call(300_000), opus45)).toBeCloseTo(0.15 + 25, 10);
+  });
+});
+
+describe('overrides', () => {
+  it('changes the prices given and moves the cache prices with a new input price', () => {
+    const table = applyModelOverrides({ 'opus-4.6': { input: 4 } }, 'test.json');
+    const opus = new ModelRegistry(table).get('opus-4.6')!;
+    expect(opus.prices).toEqual({ input: 4, output: 25, cacheWrite5m: 5, cacheWrite1h: 8, cacheRead: 0.4 });
+  });
+
+  it('adds a model the table does not have, under an API id too', () => {
+    const table = applyModelOverrides({ 'claude-opus-5': { input: 5, output: 25, contextWindow: 1_000_000 } }, 'test.json');
+    const r = new ModelRegistry(table).resolve('claude-opus-5-20260701');
+    expect(r).toMatchObject({ resolution: 'exact', info: { id: 'opus-5', contextWindow: 1_000_000 } });
+  });
+
+  it.each([
+    [{ 'opus-4.6': { input: -1 } }, /models\."opus-4\.6"\.input must be a number >= 0, not -1/],
+    [{ 'opus-4.6': { inptu: 3 } }, /unknown field "inptu"/],
+    [{ 'opus-9': { input: 3 } }, /new model and needs at least "input" and "output"/],
+    [{ 'gpt-4': { input: 3, output: 4 } }, /not a model name cmv understands/],
+    [{ 'opus-4.6': { compaction: { soft: 1.5 } } }, /compaction\.soft must be a fraction between 0 and 1/],
+    [[1, 2], /"models" must be an object/],
+  ])('rejects %j with an error that names the field', (models, message) => {
+    try {
+      applyModelOverrides(models, 'test.json');
+      expect.unreachable('should have thrown');
+    } catch (error) {
+      expect(error).toBeInstanceOf(CmvError);
+      expect((error as CmvError).code).toBe('BAD_INPUT');
+      expect((error as CmvError).message).toMatch(/^test\.json: /);
+      expect((error as CmvError).message).toMatch(message);
+    }
+  });
+
+  it('reads $XDG_CONFIG_HOME/cmv/config.json, then lets --models win', () => {
+    const config = tempDir();
+    mkdirSync(join(config, 'cmv'));
+    writeFileSync(join(config, 'cmv', 'config.json'), JSON.stringify({ models: { 'opus-4.6': { input: 4, output: 20 }, 'haiku-4.5': { output: 6 } } }));
+    const file = join(config, 'mine.json');
+    writeFileSync(file, JSON.stringify({ 'opus-4.6': { output: 30 } }));
+    const env = { XDG_CONFIG_HOME: config, HOME: config };
+    const fromConfig = new ModelRegistry(loadModelTable(undefined, env));
+    expect(fromConfig.get('opus-4.6')!.prices).toMatchObject({ input: 4, output: 20 });
+    const both = loadRegistry(file, env);
+    expect(both.get('opus-4.6')!.prices).toMatchObject({ input: 4, output: 30 });
+    expect(both.get('haiku-4.5')!.prices).toMatchObject({ input: 1, output: 6 });
+  });
+
+  it('is fine without a config file, and says so when one is not JSON', () => {
+    const config = tempDir();
+    expect(loadModelTable(undefined, { XDG_CONFIG_HOME: config })).toHaveLength(BUILTIN_MODELS.length);
+    mkdirSync(join(config, 'cmv'));
+    writeFileSync(join(config, 'cmv', 'config.json'), '{ models: ');
+    expect(() => loadModelTable(undefined, { XDG_CONFIG_HOME: config })).toThrow(/config\.json is not valid JSON/);
+    expect(() => loadModelTable(join(config, 'missing.json'), { XDG_CONFIG_HOME: tempDir() })).toThrow(/no such file/);
+  });
+});

@@ -1,0 +1,72 @@
+// A branch of a snapshot, resumed by the real Claude Code CLI: the request it sends must carry
+// every user and assistant text of the snapshot, in order (trimmed or not). Slow (one resume per
+// case); skipped when the CLI is not installed.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSession } from '../../src/session/session.js';
+import { sentTexts } from '../../src/session/payload.js';
+import { takeSnapshot } from '../../src/store/snapshot.js';
+import { branchSnapshot } from '../../src/store/branch.js';
+import { readLog } from '../../src/store/objects.js';
+import { claudeCliPath, resumeAndCapture } from './claude-client.js';
+import { conversationTexts, diffTexts, normaliseTexts, type RequestText } from './request-texts.js';
+import { SAMPLE_DIR } from '../helpers/corpus.js';
+import { installSession, prefixCuts, sandbox, type Sandbox } from '../store/helpers.js';
+
+const cli = claudeCliPath();
+const OLD = new Date(Date.now() + 10 * 60 * 1000);
+let box: Sandbox;
+let scratch: string;
+
+beforeAll(async () => {
+  box = await sandbox();
+  scratch = mkdtempSync(join(tmpdir(), 'cmv-store-e2e-'));
+});
+afterAll(() => {
+  box?.cleanup();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** What Claude Code sends of a snapshot's log on resume, by the conversation model. */
+async function snapshotTexts(id: string): Promise<RequestText[]> {
+  const file = join(scratch, `${id}.jsonl`);
+  writeFileSync(file, await readLog(box.store.git, id));
+  const session = await openSession(file, { findSubagents: false });
+  return normaliseTexts(sentTexts(session).map(({ role, text }) => ({ role, text })));
+}
+
+async function resumedTexts(path: string): Promise<RequestText[]> {
+  const capture = await resumeAndCapture(path, { timeoutMs: 60_000 });
+  expect(capture.ok, `claude exited ${capture.exitCode}: ${capture.stderr.slice(0, 500)}`).toBe(true);
+  return normaliseTexts(conversationTexts(capture.request));
+}
+
+const cases: [string, string, 'half' | 'whole', boolean][] = [
+  ['coding, first half, trimmed', 'coding.jsonl', 'half', true],
+  ['coding, grown, trimmed', 'coding.jsonl', 'whole', true],
+  ['coding, grown, not trimmed', 'coding.jsonl', 'whole', false],
+  ['compacted, trimmed', 'compacted.jsonl', 'whole', true],
+];
+
+describe.skipIf(!cli)('a branch of a snapshot resumed by the real Claude Code CLI', () => {
+  cases.forEach(([title, file, part, trim], i) => {
+    it(
+      `${title}: the request holds every text of the snapshot`,
+      async () => {
+        const data = readFileSync(join(SAMPLE_DIR, file));
+        const id = `5e55${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
+        const path = installSession(box, '/tmp/cmv-samples/e2e', id, part === 'half' ? data.subarray(0, prefixCuts(data, 2)[0]) : data);
+        const snapshot = await takeSnapshot(box.store, path, { now: OLD });
+        const branch = await branchSnapshot(box.store, snapshot.name, { trim, env: box.env });
+        const expected = await snapshotTexts(snapshot.id);
+        expect(expected.length).toBeGreaterThan(1);
+        const sent = await resumedTexts(branch.path);
+        expect(diffTexts(expected, sent)).toEqual([]);
+      },
+      120_000,
+    );
+  });
+});

@@ -1,0 +1,118 @@
+// Grounded extraction on real logs: the task list with its status history, tests and the errors
+// a green re-run fixes, subagents with their reports, decisions with their why.
+
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { openSession } from '../../src/session/session.js';
+import { buildGraph } from '../../src/graph/build-graph.js';
+import type { GraphNode, SessionGraph } from '../../src/graph/model.js';
+import { HAS_CORPUS, SAMPLE_DIR, corpusFile } from '../helpers/corpus.js';
+
+async function graphOf(path: string): Promise<SessionGraph> {
+  return buildGraph(await openSession(path));
+}
+
+function nodes(graph: SessionGraph, type: GraphNode['type']): GraphNode[] {
+  return graph.nodes.filter((n) => n.type === type);
+}
+
+function edgesBetween(graph: SessionGraph, from: GraphNode, to: GraphNode): string[] {
+  return graph.edges.filter((e) => e.from === from.id && e.to === to.id).map((e) => e.type);
+}
+
+describe('coding.jsonl (TodoWrite, a failing test and its fix, a rejected MultiEdit)', async () => {
+  const graph = await graphOf(join(SAMPLE_DIR, 'coding.jsonl'));
+
+  it('takes the goal from the first real prompt', () => {
+    expect(nodes(graph, 'GOAL').map((n) => n.label)).toEqual(['The January report from tally is missing expenses: anything dated on the 31st doesn\'t show up in the totals']);
+  });
+
+  it('has every TodoWrite item, completed as the last list says, with the lines it came from', () => {
+    const todos = nodes(graph, 'TASK').filter((n) => n.confidence === 1);
+    expect(todos.map((t) => t.label).sort()).toEqual([
+      'Fix the date range check in tally/report.py',
+      'Reproduce the month-end bug with a failing regression test',
+      'Run the full test suite and the January report',
+      'Switch money amounts from float to Decimal',
+    ]);
+    for (const todo of todos) {
+      expect(todo.status).toBe('completed');
+      expect(todo.evidence.length).toBeGreaterThan(1);
+    }
+  });
+
+  it('records the test run with its counts, and the failure the green re-run fixed', () => {
+    const [test] = nodes(graph, 'TEST');
+    expect(test).toMatchObject({ label: 'python3 -m unittest discover -s tests -v', status: 'completed' });
+    expect(test.detail).toMatch(/^\d+ passed$/);
+    const failure = nodes(graph, 'ERROR').find((e) => e.label.includes('test_includes_last_day_of_month'))!;
+    expect(failure.status).toBe('completed');
+    expect(edgesBetween(graph, test, failure)).toContain('FIXES');
+    // The edit between the failure and the green run is what fixed it.
+    const report = nodes(graph, 'FILE').find((f) => f.label === 'tally/report.py')!;
+    expect(edgesBetween(graph, report, failure)).toContain('FIXES');
+  });
+
+  it('closes the MultiEdit error once the same file is edited', () => {
+    const multiEdit = nodes(graph, 'ERROR').find((e) => e.label.startsWith('MultiEdit tally/model.py'))!;
+    expect(multiEdit.label).toContain('No such tool available: MultiEdit');
+    expect(multiEdit.status).toBe('completed');
+  });
+
+  it('keeps decisions with the road not taken and the why', () => {
+    const decision = nodes(graph, 'DECISION').find((d) => d.label === 'fix the comparison to <=')!;
+    expect(decision.detail).toContain('not changing month_bounds()');
+    expect(decision.detail).toContain('month_bounds() is public');
+    const decimal = nodes(graph, 'DECISION').find((d) => d.label === 'defaultdict(Decimal)')!;
+    expect(decimal.detail).toContain('not converting at the end');
+  });
+
+  it('lets "switch from float to Decimal" supersede float', () => {
+    const [decimal, float] = ['Decimal', 'float'].map((l) => nodes(graph, 'DECISION').find((d) => d.label === l)!);
+    expect(edgesBetween(graph, decimal, float)).toEqual(['SUPERSEDES']);
+  });
+
+  it('records the commit as done work', () => {
+    expect(nodes(graph, 'TASK').find((t) => t.label.startsWith('commit: Include last day of month in totals'))?.status).toBe('completed');
+  });
+});
+
+describe('subagent.jsonl (Agent and the legacy Task name)', () => {
+  it('has an AGENT node per subagent, completed, with the kind and the report', async () => {
+    const agents = nodes(await graphOf(join(SAMPLE_DIR, 'subagent.jsonl')), 'AGENT');
+    expect(agents.map((a) => a.label).sort()).toEqual(['Audit environment variable usage', 'Check test coverage of env vars']);
+    for (const agent of agents) expect(agent.status).toBe('completed');
+    expect(agents.find((a) => a.label.startsWith('Audit'))?.detail).toMatch(/^general-purpose: .+/);
+    expect(agents.find((a) => a.label.startsWith('Check'))?.detail).toMatch(/^Explore: .+test\/config\.test\.js/);
+  });
+});
+
+describe('resumed.jsonl (four invocations, a failing node --test run)', () => {
+  it('turns each instruction into a task, done when the reply is', async () => {
+    const graph = await graphOf(join(SAMPLE_DIR, 'resumed.jsonl'));
+    const tasks = nodes(graph, 'TASK');
+    expect(tasks.find((t) => t.label === 'Update the README with a short usage section for compare()')?.status).toBe('completed');
+    // "... Right now compare() says they're equal. Can you fix that?": the problem is the first sentence.
+    expect(tasks.find((t) => t.label.startsWith('fix Prerelease versions must sort before the release'))?.status).toBe('completed');
+    expect(nodes(graph, 'TEST')[0]).toMatchObject({ label: 'node --test test/', status: 'completed', detail: '5 passed' });
+    expect(nodes(graph, 'ERROR').every((e) => e.status === 'completed')).toBe(true);
+  });
+});
+
+describe.skipIf(!HAS_CORPUS)('corpus', () => {
+  it('follows TaskCreate/TaskUpdate by task id to completed', async () => {
+    const graph = await graphOf(corpusFile('entire-26dcd5518f-v2.1.29-image.jsonl'));
+    const tasks = nodes(graph, 'TASK').filter((t) => t.confidence === 1);
+    expect(tasks.map((t) => t.label)).toEqual(
+      expect.arrayContaining(['Add EndedAt field to session State struct', 'Run verification (fmt, lint, tests)', 'Update Gemini handleGeminiSessionEnd and fix logging']),
+    );
+    for (const task of tasks.filter((t) => /^(?:Add|Update|Run)/.test(t.label))) expect(task.status).toBe('completed');
+  });
+
+  it('reads the user\'s answer to AskUserQuestion as their decision', async () => {
+    const graph = await graphOf(corpusFile('spotter-subagent-v2.1.38-plan.jsonl'));
+    const decisions = nodes(graph, 'DECISION');
+    expect(decisions.find((d) => d.label === 'No rig')?.detail).toContain('Which rig do these beads belong to');
+    expect(decisions.map((d) => d.label)).toContain('Credo + Dialyxir + mix_audit');
+  });
+});

@@ -1,0 +1,72 @@
+// Resume blocks: hard budgets in every tier, nothing cut mid-item, the most important first, the
+// same block for the same log.
+
+import { describe, expect, it } from 'vitest';
+import { basename, join } from 'node:path';
+import { openSession } from '../../src/session/session.js';
+import { buildGraph } from '../../src/graph/build-graph.js';
+import { buildResume, TIER_BUDGETS, type ResumeTier } from '../../src/graph/resume-block.js';
+import { countTokens } from '../../src/tokens/counter.js';
+import { HAS_CORPUS, SAMPLE_DIR, corpusFiles, sampleFiles } from '../helpers/corpus.js';
+import { scriptSession } from './script-session.js';
+
+const TIERS = Object.keys(TIER_BUDGETS) as ResumeTier[];
+const files = [...sampleFiles(), ...(HAS_CORPUS ? corpusFiles() : [])];
+
+describe('every tier fits its budget, with whole items only', () => {
+  it.each(files.map((f) => [basename(f), f]))('%s', async (_, file) => {
+    const graph = buildGraph(await openSession(file));
+    for (const tier of TIERS) {
+      const block = buildResume(graph, { tier });
+      expect(block.tokens, tier).toBeLessThanOrEqual(TIER_BUDGETS[tier]);
+      expect(block.tokens).toBe(countTokens(block.text));
+      // Each item a section names is in the text whole.
+      for (const items of Object.values(block.sections)) for (const item of items) expect(block.text, tier).toContain(item);
+    }
+    for (const budget of [40, 78]) expect(buildResume(graph, { budget }).tokens).toBeLessThanOrEqual(budget);
+  });
+});
+
+describe('what a block holds', () => {
+  it('puts goal, work in progress, done work, decisions and files in a fixed order', () => {
+    const graph = buildGraph(
+      scriptSession([
+        { user: 'Build a FastAPI authentication service with JWT' },
+        { assistant: 'Decided: bcrypt for password hashing. Files: api/main.py' },
+        { user: 'Add auth endpoints' },
+        { assistant: 'Completed: login and logout endpoints.' },
+        { user: 'Add rate limiting' },
+        { assistant: 'Working on: rate limiting via slowapi.' },
+      ]),
+    );
+    const block = buildResume(graph, { tier: 'standard' });
+    const order = ['Goal:', 'Doing:', 'Done:', 'Decided:', 'Files:'].map((h) => block.text.indexOf(h));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(block.sections.goal).toEqual(['Build a FastAPI authentication service with JWT']);
+    expect(block.sections.inProgress[0]).toBe('Add rate limiting');
+    expect(block.sections.done).toContain('Add auth endpoints');
+    expect(block.sections.decisions).toEqual(expect.arrayContaining(['bcrypt', 'JWT']));
+    // The why of a decision at the standard tier, not at the critical one.
+    expect(block.text).toContain('bcrypt (password hashing)');
+    expect(buildResume(graph, { tier: 'critical' }).text).not.toContain('(password hashing)');
+  });
+
+  it('gives each section a share of a small budget rather than filling it with one', async () => {
+    const graph = buildGraph(await openSession(join(SAMPLE_DIR, 'coding.jsonl')));
+    const block = buildResume(graph, { budget: 78 });
+    for (const section of ['goal', 'done', 'decisions', 'files'] as const) expect(block.sections[section].length, section).toBeGreaterThan(0);
+  });
+
+  it('is the same text for the same log', async () => {
+    const file = join(SAMPLE_DIR, 'resumed.jsonl');
+    const a = buildResume(buildGraph(await openSession(file)), { tier: 'full' });
+    const b = buildResume(buildGraph(await openSession(file)), { tier: 'full' });
+    expect(b).toEqual(a);
+  });
+
+  it('is empty for a session without a prompt', () => {
+    const block = buildResume(buildGraph(scriptSession([])), { tier: 'critical' });
+    expect(block).toMatchObject({ text: '', tokens: 0 });
+  });
+});

@@ -1,0 +1,142 @@
+// The prose rules, one behaviour each, on sessions written from a script: decisions and their
+// why, supersession, rejected negations and questions, instructions and problem reports as
+// tasks, statuses from the reply, labels that keep their meaning, and the validator.
+
+import { describe, expect, it } from 'vitest';
+import { buildGraph } from '../../src/graph/build-graph.js';
+import type { GraphNode, SessionGraph } from '../../src/graph/model.js';
+import { scriptSession, type ScriptStep } from './script-session.js';
+
+function graphOf(steps: ScriptStep[]): SessionGraph {
+  return buildGraph(scriptSession(steps));
+}
+
+function find(graph: SessionGraph, type: GraphNode['type'], label: string): GraphNode | undefined {
+  return graph.nodes.find((n) => n.type === type && n.label === label);
+}
+
+function labels(graph: SessionGraph, type: GraphNode['type']): string[] {
+  return graph.nodes.filter((n) => n.type === type).map((n) => n.label);
+}
+
+const GOAL: ScriptStep = { user: 'Build an invoice service' };
+
+describe('decisions', () => {
+  it('reads "I\'ll use X instead of Y because Z" as X, with Y set aside and Z as the why', () => {
+    const graph = graphOf([GOAL, { assistant: "I'll use SQLite instead of Postgres because the service runs on one machine." }]);
+    const decision = find(graph, 'DECISION', 'SQLite')!;
+    expect(decision.detail).toContain('the service runs on one machine');
+    expect(decision.detail).toContain('not Postgres');
+  });
+
+  it('lets "switched from X to Y" supersede X', () => {
+    const graph = graphOf([GOAL, { assistant: 'We switched from Jest to Vitest.' }]);
+    const [vitest, jest] = [find(graph, 'DECISION', 'Vitest')!, find(graph, 'DECISION', 'Jest')!];
+    expect(graph.edges).toContainEqual({ from: vitest.id, to: jest.id, type: 'SUPERSEDES' });
+  });
+
+  it('splits a stated stack into its choices and keeps versions whole', () => {
+    const graph = graphOf([GOAL, { assistant: 'Decided: Python 3.12 + FastAPI + PostgreSQL 16.' }]);
+    expect(labels(graph, 'DECISION')).toEqual(['Python 3.12', 'FastAPI', 'PostgreSQL 16']);
+  });
+
+  it('takes a user\'s "use X for Y" as a decision with its purpose', () => {
+    const graph = graphOf([GOAL, { assistant: 'Started.' }, { user: 'Use bcrypt for password hashing' }]);
+    expect(find(graph, 'DECISION', 'bcrypt')?.detail).toBe('password hashing');
+  });
+
+  it('rejects negations and questions', () => {
+    const graph = graphOf([GOAL, { assistant: "We won't use Redis here. Should we use Kafka?" }, { user: 'Should we use MongoDB?' }]);
+    expect(labels(graph, 'DECISION')).toEqual([]);
+  });
+
+  it('does not take a plan without an alternative or a reason for a decision', () => {
+    const graph = graphOf([GOAL, { assistant: "I'll read the config file first." }]);
+    expect(labels(graph, 'DECISION')).toEqual([]);
+  });
+});
+
+describe('tasks and their status', () => {
+  it('turns instructions into tasks, done when the reply reports work done', () => {
+    const graph = graphOf([GOAL, { assistant: 'Scaffolded.' }, { user: 'Add rate limiting to the login endpoint' }, { assistant: 'Completed: rate limiting with 5 attempts per minute.' }]);
+    expect(find(graph, 'TASK', 'Add rate limiting to the login endpoint')?.status).toBe('completed');
+  });
+
+  it('keeps a task in progress when the reply says it is still being worked on', () => {
+    const graph = graphOf([GOAL, { assistant: 'Scaffolded.' }, { user: 'Add refresh tokens' }, { assistant: 'Working on: refresh token rotation in api/auth.py' }]);
+    expect(find(graph, 'TASK', 'Add refresh tokens')?.status).toBe('in_progress');
+  });
+
+  it('leaves an unanswered instruction pending', () => {
+    const graph = graphOf([GOAL, { assistant: 'Scaffolded.' }, { user: 'Please write the deployment docs' }]);
+    expect(find(graph, 'TASK', 'write the deployment docs')?.status).toBe('pending');
+  });
+
+  it('turns a problem report into a fix task and an error, both closed by "Fixed:"', () => {
+    const graph = graphOf([GOAL, { assistant: 'Scaffolded.' }, { user: 'Login returns 422' }, { assistant: 'Fixed: missing email validation in LoginRequest.' }]);
+    const error = find(graph, 'ERROR', 'Login returns 422')!;
+    expect(error.status).toBe('completed');
+    const fix = find(graph, 'TASK', 'fix Login returns 422')!;
+    expect(fix.status).toBe('completed');
+    expect(graph.edges).toContainEqual({ from: fix.id, to: error.id, type: 'FIXES' });
+  });
+
+  it('moves a status only forward', () => {
+    const graph = graphOf([
+      GOAL,
+      { tool: 'TodoWrite', input: { todos: [{ content: 'Write the parser', status: 'completed', activeForm: 'Writing' }] } },
+      { tool: 'TodoWrite', input: { todos: [{ content: 'Write the parser', status: 'pending', activeForm: 'Writing' }] } },
+    ]);
+    expect(find(graph, 'TASK', 'Write the parser')?.status).toBe('completed');
+  });
+
+  it('opens an error for a failed command and closes it with a green re-run of the same command', () => {
+    const graph = graphOf([
+      GOAL,
+      { tool: 'Bash', input: { command: 'npm test' }, result: 'Exit code 1\nFAIL src/invoice.test.ts\nTests: 1 failed, 3 passed, 4 total', isError: true },
+      { tool: 'Edit', input: { file_path: '/home/me/app/src/invoice.ts', old_string: 'a', new_string: 'b' }, result: 'The file has been updated successfully.' },
+      { tool: 'Bash', input: { command: 'npm test' }, result: 'Tests: 4 passed, 4 total' },
+    ]);
+    const [test] = graph.nodes.filter((n) => n.type === 'TEST');
+    expect(test).toMatchObject({ label: 'npm test', status: 'completed', detail: '4 passed' });
+    const [error] = graph.nodes.filter((n) => n.type === 'ERROR');
+    expect(error).toMatchObject({ label: 'npm test failed: FAIL src/invoice.test.ts', status: 'completed' });
+    const file = find(graph, 'FILE', 'src/invoice.ts')!;
+    expect(graph.edges).toEqual(expect.arrayContaining([{ from: test.id, to: error.id, type: 'FIXES' }, { from: file.id, to: error.id, type: 'FIXES' }]));
+  });
+
+  it('records installed dependencies and tool versions', () => {
+    const graph = graphOf([
+      GOAL,
+      { tool: 'Bash', input: { command: 'npm install zod@3.23.8 --save' }, result: 'added 1 package' },
+      { tool: 'Bash', input: { command: 'node --version' }, result: 'v20.11.1' },
+    ]);
+    expect(labels(graph, 'DEPENDENCY')).toEqual(['zod@3.23.8']);
+    expect(labels(graph, 'ENVIRONMENT')).toEqual(['node v20.11.1']);
+  });
+});
+
+describe('labels keep their meaning', () => {
+  it('keeps paths exact (.tsx stays .tsx, dotfiles keep their dot) and versions whole', () => {
+    const graph = graphOf([GOAL, { assistant: 'Files: src/components/Chart.tsx, .github/workflows/ci.yml. Decided: Python 3.12 runtime.' }]);
+    expect(labels(graph, 'FILE')).toEqual(['src/components/Chart.tsx', '.github/workflows/ci.yml']);
+    expect(labels(graph, 'DECISION')).toEqual(['Python 3.12']);
+  });
+
+  it('does not take a technology for a file ("Node.js", "e.g.")', () => {
+    const graph = graphOf([GOAL, { assistant: 'It runs on Node.js, e.g. with tsx.' }]);
+    expect(labels(graph, 'FILE')).toEqual([]);
+  });
+});
+
+describe('the validator', () => {
+  it('rejects vague tasks ("fix it") and keeps specific ones', () => {
+    const graph = graphOf([GOAL, { assistant: 'Done.' }, { user: 'fix it' }, { assistant: 'Done.' }, { user: 'Add CSV export' }, { assistant: 'Done.' }]);
+    expect(labels(graph, 'TASK')).toEqual(['Add CSV export']);
+  });
+
+  it('folds two labels of one thing into one node', () => {
+    const graph = graphOf([GOAL, { assistant: 'Decided: Prisma.' }, { user: 'ok' }, { assistant: 'Decided: Prisma ORM.' }]);
+    expect(labels(graph, 'DECISION')).toEqual(['Prisma']);
+  });
+});

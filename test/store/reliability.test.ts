@@ -1,0 +1,136 @@
+// The store under concurrency and crashes: real `cmv snapshot` processes, started together or
+// killed with SIGKILL part way, and the store checked by `cmv fsck` after each.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { acquireLock } from '../../src/store/lock.js';
+import { updateRefs, readRef, ZERO_ID } from '../../src/store/refs.js';
+import { takeSnapshot } from '../../src/store/snapshot.js';
+import { SAMPLE_DIR, sampleFiles } from '../helpers/corpus.js';
+import { installSession, sandbox, SESSION_A, SESSION_B, type Sandbox } from './helpers.js';
+import { ROOT, buildIfStale, cmvAsync, cmvSync } from './cli-runner.js';
+
+const coding = readFileSync(join(SAMPLE_DIR, 'coding.jsonl'));
+let box: Sandbox;
+let bigSession: string;
+
+beforeAll(async () => {
+  buildIfStale();
+  box = await sandbox();
+  // A real ~12 MB session: the sample sessions stitched end to end (bench/stitch.js).
+  const stitched = join(box.root, 'stitched.jsonl');
+  const made = spawnSync(process.execPath, [join(ROOT, 'bench', 'stitch.js'), stitched, '12', ...sampleFiles()], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(made.stderr);
+  bigSession = installSession(box, '/tmp/cmv-samples/tally', SESSION_B, readFileSync(stitched));
+}, 180_000);
+afterAll(() => box?.cleanup());
+
+function fsck(): { ok: boolean; problems: unknown[] } {
+  const run = cmvSync(['fsck', '--json'], box.env);
+  expect(run.stderr).toBe('');
+  const report = JSON.parse(run.stdout) as { ok: boolean; problems: unknown[] };
+  expect(run.code).toBe(report.ok ? 0 : 6);
+  return report;
+}
+
+describe('concurrent snapshots', () => {
+  it('never corrupt the store: `cmv snapshot` processes started at once all land', async () => {
+    const path = installSession(box, '/tmp/cmv-samples/tally', SESSION_A, coding);
+    const names = new Set<string>();
+    for (let round = 0; round < 4; round++) {
+      const runs = await Promise.all([cmvAsync(['snapshot', path, '--json'], box.env).done, cmvAsync(['snapshot', bigSession, '--json'], box.env).done, cmvAsync(['snapshot', path, '--json'], box.env).done]);
+      for (const run of runs) {
+        expect(run.code, run.stderr).toBe(0);
+        names.add((JSON.parse(run.stdout) as { name: string }).name);
+      }
+      expect(fsck()).toEqual(expect.objectContaining({ ok: true }));
+    }
+    expect(names.size).toBe(12);
+    // The session's memory points at its last snapshot, and each snapshot links to the one before.
+    const log = JSON.parse(cmvSync(['log', `${SESSION_A.slice(0, 8)}-8`, '--json'], box.env).stdout) as { names: string[] }[];
+    expect(log.length).toBe(8);
+  }, 180_000);
+
+  it('let exactly one of two processes take the same name; the other fails cleanly', async () => {
+    const path = installSession(box, '/tmp/cmv-samples/tally', SESSION_A, coding);
+    const runs = await Promise.all([cmvAsync(['snapshot', path, '-n', 'race'], box.env).done, cmvAsync(['snapshot', path, '-n', 'race'], box.env).done]);
+    expect(runs.map((r) => r.code).sort()).toEqual([0, 8]);
+    expect(runs.find((r) => r.code === 8)!.stderr).toMatch(/already exists/);
+    expect(fsck().ok).toBe(true);
+  }, 60_000);
+});
+
+describe('a snapshot killed part way', () => {
+  it('leaves a store that fsck passes, and the next snapshot works', async () => {
+    const timed = Date.now();
+    const first = cmvSync(['snapshot', bigSession, '-n', 'timing'], box.env);
+    expect(first.code, first.stderr).toBe(0);
+    const duration = Date.now() - timed;
+    const kills = 10;
+    let killed = 0;
+    for (let i = 0; i < kills; i++) {
+      // Grow the session so each run has new pages to write, then kill at a spread of moments.
+      writeFileSync(bigSession, Buffer.concat([readFileSync(bigSession), coding]));
+      const { child, done } = cmvAsync(['snapshot', bigSession], box.env);
+      const delay = Math.round(((i + Math.random()) / kills) * duration * 1.1);
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill('SIGKILL');
+      if ((await done).code === null) killed++;
+      const report = fsck();
+      expect(report.problems).toEqual([]);
+    }
+    expect(killed).toBeGreaterThanOrEqual(kills / 2); // most runs died part way, not after finishing
+    const after = cmvSync(['snapshot', bigSession, '-n', 'after-kills', '--json'], box.env);
+    expect(after.code, after.stderr).toBe(0);
+    const shown = cmvSync(['show', 'after-kills', '--json'], box.env);
+    expect(JSON.parse(shown.stdout).meta.facts.bytes).toBe(readFileSync(bigSession).length);
+    expect(fsck().ok).toBe(true);
+  }, 300_000);
+});
+
+describe('the store lock', () => {
+  it('breaks a lock left by a process that died, and waits for a live one', async () => {
+    const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']);
+    const lockPath = join(box.root, 'test.lock');
+    writeFileSync(lockPath, JSON.stringify({ pid: dead.pid, host: (await import('node:os')).hostname(), token: 'x', since: '' }));
+    const lock = await acquireLock(lockPath, 2000);
+    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)']);
+    try {
+      await lock.release();
+      writeFileSync(lockPath, JSON.stringify({ pid: sleeper.pid, host: (await import('node:os')).hostname(), token: 'y', since: '' }));
+      await expect(acquireLock(lockPath, 500)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/busy/) });
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
+    expect(existsSync(lockPath)).toBe(true);
+  });
+
+  it('clears git lock files a killed writer left, so refs can move again', async () => {
+    const path = installSession(box, '/tmp/cmv-samples/tally', SESSION_A, coding);
+    const ref = join(box.store.dir, 'refs', 'cmv', 'sessions');
+    mkdirSync(ref, { recursive: true });
+    writeFileSync(join(ref, `${SESSION_A}.lock`), '');
+    await new Promise((r) => setTimeout(r, 1100));
+    const result = await takeSnapshot(box.store, path, { now: new Date(Date.now() + 600_000) });
+    expect(await readRef(box.store, `refs/cmv/sessions/${SESSION_A}`)).toBe(result.id);
+    expect(readdirSync(ref).some((f) => f.endsWith('.lock'))).toBe(false);
+  });
+});
+
+describe('ref updates', () => {
+  it('move a ref only from the value the writer saw', async () => {
+    const path = installSession(box, '/tmp/cmv-samples/tally', SESSION_A, coding);
+    const a = await takeSnapshot(box.store, path, { name: 'cas-a', now: new Date(Date.now() + 600_000) });
+    const b = await takeSnapshot(box.store, path, { name: 'cas-b', now: new Date(Date.now() + 600_000) });
+    await expect(updateRefs(box.store, [{ ref: 'refs/cmv/snapshots/cas-a', id: b.id, old: b.id }], 'test')).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(updateRefs(box.store, [{ ref: 'refs/cmv/snapshots/cas-a', id: b.id, old: ZERO_ID }], 'test')).rejects.toMatchObject({ code: 'CONFLICT' });
+    // A transaction is all or nothing: one stale update keeps the other from happening.
+    await expect(
+      updateRefs(box.store, [{ ref: 'refs/cmv/snapshots/cas-new', id: a.id, old: ZERO_ID }, { ref: 'refs/cmv/snapshots/cas-b', id: a.id, old: a.id }], 'test'),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await readRef(box.store, 'refs/cmv/snapshots/cas-new')).toBeUndefined();
+    expect(await readRef(box.store, 'refs/cmv/snapshots/cas-a')).toBe(a.id);
+  });
+});

@@ -1,0 +1,154 @@
+// The dashboard as a user drives it, rendered by ink-testing-library over a real Claude config
+// dir (copies of the sample sessions): frames asserted, keys sent through stdin.
+
+import './tui-env.js';
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createElement } from 'react';
+import { render } from 'ink-testing-library';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { App, type DashboardExit } from '../../src/tui/app.js';
+import { defaultSources } from '../../src/tui/sources.js';
+import { defaultConfig } from '../../src/config/config-keys.js';
+import { sampleConfigDir, sessionFiles, type SampleSession } from './sample-config-dir.js';
+
+const ESC = '\u001b';
+const keys = { down: `${ESC}[B`, up: `${ESC}[A`, tab: '\t', enter: '\r', escape: ESC };
+let scratch: string;
+let configDir: string;
+let samples: SampleSession[];
+const savedHome = process.env.CMV_HOME;
+
+beforeEach(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'cmv-tui-'));
+  configDir = join(scratch, 'claude');
+  samples = sampleConfigDir(configDir);
+  process.env.CMV_HOME = join(scratch, 'data');
+});
+
+afterEach(() => {
+  if (savedHome === undefined) delete process.env.CMV_HOME;
+  else process.env.CMV_HOME = savedHome;
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function until(frame: () => string | undefined, test: (text: string) => boolean, ms = 15_000): Promise<string> {
+  const started = Date.now();
+  for (;;) {
+    const text = frame() ?? '';
+    if (test(text)) return text;
+    if (Date.now() - started > ms) throw new Error(`frame never matched; last frame:\n${text}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function start(pollMs = 100, rows = 32) {
+  const exits: DashboardExit[] = [];
+  const sources = defaultSources(defaultConfig(), [configDir]);
+  const app = render(createElement(App, { sources, pollMs, onExit: (r: DashboardExit) => exits.push(r), size: { columns: 100, rows } }));
+  return { app, exits, frame: () => app.lastFrame() };
+}
+
+const press = async (app: ReturnType<typeof render>, ...sequence: string[]) => {
+  for (const key of sequence) {
+    app.stdin.write(key);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+};
+
+describe('the dashboard', () => {
+  it('lists projects and sessions, and details the selected one: tokens, trim preview, break-even, graph', async () => {
+    const { app, frame } = start(100, 60);
+    const text = await until(frame, (t) => t.includes('Graph summary') && t.includes('Tool results by tool') && !t.includes('pricing the session'));
+    expect(text).toContain('Projects (3)');
+    expect(text).toContain('cmv 3 sessions');
+    const selected = samples.find((s) => text.includes(`› ${s.id.slice(0, 8)}`) || text.includes(`›○ ${s.id.slice(0, 8)}`) || text.includes(`›● ${s.id.slice(0, 8)}`));
+    expect(selected, text).toBeDefined();
+    expect(text).toMatch(/Tokens on resume: [\d,]+/);
+    expect(text).toMatch(/tool results +█+/);
+    expect(text).toMatch(/Trim preview[\s\S]*→ [\d,]+ tokens -\d+(\.\d)?%/);
+    expect(text).toContain('Break-even of a trim now');
+    app.unmount();
+  });
+
+  it('moves between panes and projects with Tab and j/k, filters with /, and shows help with ?', async () => {
+    const { app, frame } = start();
+    await until(frame, (t) => t.includes('Projects (3)'));
+    const firstTitle = /Sessions · (\S+)/.exec(frame()!)![1];
+    await press(app, keys.tab, keys.tab); // tree -> detail -> projects
+    await until(frame, (t) => /▸ Projects/.test(t));
+    await press(app, 'j');
+    const secondTitle = /Sessions · (\S+)/.exec(await until(frame, (t) => !t.includes(`Sessions · ${firstTitle}`)))![1];
+    expect(secondTitle).not.toBe(firstTitle);
+
+    await press(app, '/', ...'csv2'.split(''));
+    const filtered = await until(frame, (t) => t.includes('Projects (1)'));
+    expect(filtered).toContain('/csv2▏');
+    expect(filtered).toContain('Sessions · csv2md');
+    await press(app, keys.escape);
+    await until(frame, (t) => t.includes('Projects (3)'));
+
+    await press(app, '?');
+    const help = await until(frame, (t) => t.includes('cmv dashboard — keys'));
+    expect(help).toContain('delete the selection (asks first)');
+    await press(app, 'x');
+    await until(frame, (t) => t.includes('Projects (3)'));
+    app.unmount();
+  });
+
+  it('asks before deleting, and deletes nothing on any answer but y', async () => {
+    const { app, frame } = start();
+    await until(frame, (t) => t.includes('Projects (3)'));
+    await press(app, 'd');
+    expect(await until(frame, (t) => t.includes('[y/N]'))).toMatch(/Delete session \w{8}\? \(moved to cmv's trash\) \[y\/N\]/);
+    await press(app, 'n');
+    await until(frame, (t) => t.includes('nothing deleted'));
+    expect(sessionFiles(configDir)).toHaveLength(3);
+    await press(app, 'd', 'y');
+    await until(frame, (t) => t.includes('moved ') && t.includes('Projects (2)'));
+    expect(sessionFiles(configDir)).toHaveLength(2);
+    app.unmount();
+  });
+
+  it('trims the selected session into a new session shown under it', async () => {
+    const { app, frame, exits } = start();
+    await until(frame, (t) => t.includes('Projects (3)'));
+    await press(app, 't');
+    const text = await until(frame, (t) => t.includes('trimmed into new session'));
+    const child = /trimmed into new session (\w{8})/.exec(text)![1];
+    await until(frame, (t) => t.includes(`  ○ ${child}`) || t.includes(`  ● ${child}`));
+    expect(sessionFiles(configDir)).toHaveLength(4);
+    await press(app, 'q');
+    expect(exits[0].notes).toEqual([expect.stringMatching(new RegExp(`^cd \\S+ && claude --resume ${child}`))]);
+  });
+
+  it('marks a session live while its log grows, and an idle poll draws nothing', async () => {
+    const { app, frame } = start(50, 60);
+    await until(frame, (t) => t.includes('Graph summary') && !t.includes('pricing the session') && !t.includes('building the graph'));
+    // Let the copies age out of "written just now" before watching the polls.
+    const target = samples[0];
+    await new Promise((r) => setTimeout(r, 400));
+    const settled = app.frames.length;
+    await new Promise((r) => setTimeout(r, 500)); // ten polls, nothing changed
+    expect(app.frames.length).toBe(settled);
+    appendFileSync(target.path, `${JSON.stringify({ type: 'last-prompt', lastPrompt: 'more', sessionId: target.id })}\n`);
+    await until(frame, (t) => t.includes(`● ${target.id.slice(0, 8)}`));
+    app.unmount();
+  });
+
+  it('Enter on a session exits with it to resume; q exits with nothing', async () => {
+    const one = start();
+    await until(one.frame, (t) => t.includes('Projects (3)'));
+    await press(one.app, keys.enter);
+    expect(one.exits).toHaveLength(1);
+    const resume = one.exits[0].resume!;
+    expect(samples.map((s) => s.id)).toContain(resume.sessionId);
+    expect(resume.cwd).toBe(samples.find((s) => s.id === resume.sessionId)!.cwd);
+    const two = start();
+    await until(two.frame, (t) => t.includes('Projects (3)'));
+    await press(two.app, 'q');
+    expect(two.exits).toEqual([{ notes: [] }]);
+    expect(existsSync(join(scratch, 'data', 'trash'))).toBe(false);
+  });
+});
