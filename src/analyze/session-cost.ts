@@ -2,8 +2,8 @@
 // conversation model, its messages counted once, trimmed in memory (never written), and its calls
 // replayed and projected at the registry's prices (src/cost).
 
-import { openSession, type Session } from '../session/session.js';
-import { tokenBreakdown, type TokenBreakdown, type TokenKind } from '../tokens/breakdown.js';
+import type { Session } from '../session/session.js';
+import type { TokenBreakdown, TokenKind } from '../tokens/breakdown.js';
 import { calibrate, type Calibration } from '../tokens/calibration.js';
 import { trimSession, type TrimResult } from '../trim/trim.js';
 import type { TrimOptions } from '../trim/options.js';
@@ -60,11 +60,10 @@ export interface SessionCost extends Omit<BreakEven, 'curve'> {
 
 /** Reads, counts and trims `path` in memory, then prices it (the file is never written). */
 export async function analyseSessionCost(path: string, options: CostOptions): Promise<SessionCost> {
-  const session = await openSession(path, { findSubagents: false });
-  assertAnalysable(session);
-  const breakdown = tokenBreakdown(session);
+  // The trim indexes and counts the log once; the pricing reads its index and counts.
   const trim = await trimSession(path, options.trim ?? {});
-  return costOfSession(session, breakdown, trim, options);
+  assertAnalysable(trim.index);
+  return costOfSession(trim.index, trim.tokens.before, trim, options);
 }
 
 /** Reason code of a log that holds no conversation (summary-only files): skipped, not failed, by a batch. */
@@ -98,7 +97,7 @@ function scaleOf(calibration: Calibration): TokenScale & { fitted: boolean } {
 function countedAt(breakdown: TokenBreakdown, trim: TrimResult, line: number | undefined): { counted: number; removed: number } {
   if (line === undefined) return { counted: trim.input.tokens, removed: Math.max(0, trim.input.tokens - trim.output.tokens) };
   const after = new Map<string, number>();
-  for (const { entry, tokens } of tokenBreakdown(trim.trimmed).perEntry) if (entry.uuid) after.set(entry.uuid, tokens);
+  for (const { entry, tokens } of trim.tokens.after.perEntry) if (entry.uuid) after.set(entry.uuid, tokens);
   let counted = 0;
   let removed = 0;
   for (const { entry, tokens } of breakdown.perEntry) {

@@ -10,7 +10,7 @@ import { parseLine, parseRecords, type SessionEntry } from '../session/entry.js'
 import { withoutTopLevelField } from '../session/skim.js';
 import type { SessionLine } from '../session/conversation.js';
 import { textsOfRecord, type JsonObject } from '../session/payload.js';
-import { addRecordTokens, newBreakdown, toolNamesOf } from '../tokens/breakdown.js';
+import { addRecordTokens, newBreakdown, toolNamesOf, type TokenBreakdown } from '../tokens/breakdown.js';
 import { promptTokens } from '../tokens/usage.js';
 import { stripMessageRecord, type StripContext } from './strip.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
@@ -34,6 +34,13 @@ export interface TrimResult {
   lines?: Buffer[];
   /** The trimmed log as a session; its lines carry bytes only when kept in memory. */
   trimmed: Session;
+  /** The original as indexed in pass 1 (no bytes kept), for analyses that follow the trim. */
+  index: Session;
+  /**
+   * Tokens of the messages Claude Code sends on resume, per entry of the original: as they were,
+   * and as the trim leaves them (before any budget eviction). Counted once, here.
+   */
+  tokens: { before: TokenBreakdown; after: TokenBreakdown };
 }
 
 export interface TrimTarget {
@@ -278,6 +285,8 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
     budget,
     lines: memory,
     trimmed,
+    index,
+    tokens: { before, after },
   };
 }
 
