@@ -13,6 +13,7 @@ import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openSession } from '../dist/session/session.js';
 import { tokenBreakdown } from '../dist/tokens/breakdown.js';
+import { benchTrim } from './trim.js';
 import { countTokens } from '../dist/tokens/counter.js';
 import { benchAnalyze } from './analyze.js';
 import benchGraph from './graph.js';
@@ -118,6 +119,7 @@ async function benchRead(files) {
 /** Subcommands: name -> (args) => Promise<void>. Other stages (trim, graph) go here. */
 const COMMANDS = {
   read: benchRead,
+  trim: benchTrim,
   analyze: benchAnalyze,
   graph: benchGraph,
   store: benchStore,
