@@ -299,8 +299,8 @@ export function buildConversation(lines: SessionLine[]): Conversation {
 
   const activeChain = leaf ? walkChain(leaf, chainIndex, true) : [];
   const activePath = withParallelSiblings(activeChain, responseOf, resultOf);
-  const logicalPath = leaf ? withParallelSiblings(walkChain(leaf, chainIndex, false), responseOf, resultOf) : [];
   const sentMessages = activePath.filter((e) => isSent(e, responseOf, resultOf));
+  let logicalPath: SessionEntry[] | undefined;
 
   const sidechains = new Map<string, SessionEntry[]>();
   if (!isSubagentTranscript) {
@@ -329,7 +329,11 @@ export function buildConversation(lines: SessionLine[]): Conversation {
     ...pairs,
     activePath,
     sentMessages,
-    logicalPath,
+    // Walked only when asked for: most commands need just the resumed path.
+    get logicalPath(): SessionEntry[] {
+      logicalPath ??= leaf ? withParallelSiblings(walkChain(leaf, chainIndex, false), responseOf, resultOf) : [];
+      return logicalPath;
+    },
     leaf,
     compactBoundaries: entries.filter((e) => e.type === 'system' && e.subtype === 'compact_boundary'),
     danglingParents,
