@@ -31,9 +31,9 @@ const MB = 1024 * 1024;
 const LATER = () => new Date(Date.now() + 3600_000); // "now" an hour on: no active-session warnings
 
 const LAYOUTS = [
-  ['pages ~50 KB (default)', PAGE_RULE],
-  ['pages ~24 KB', { minBytes: 8 * KB, spreadBytes: 16 * KB, maxBytes: 128 * KB }],
-  ['pages ~130 KB', { minBytes: 32 * KB, spreadBytes: 96 * KB, maxBytes: 512 * KB }],
+  ['pages ~190 KB (default)', PAGE_RULE],
+  ['pages ~50 KB', { minBytes: 16 * KB, spreadBytes: 32 * KB, maxBytes: 256 * KB }],
+  ['pages ~380 KB', { minBytes: 128 * KB, spreadBytes: 256 * KB, maxBytes: 2048 * KB }],
   ['one blob per line', { minBytes: 0, spreadBytes: 1, maxBytes: 0 }],
 ];
 

@@ -11,7 +11,8 @@ import { toolFacts } from './tool-facts.js';
 import { textFacts } from './text-facts.js';
 import { promptFacts, resolveTurn } from './prompt-facts.js';
 import { validateGraph } from './validate.js';
-import { clipWords } from './labels.js';
+import { clipWords, sentences } from './labels.js';
+import { classifyClause } from './prompt-kinds.js';
 
 export function buildGraph(session: Session): SessionGraph {
   return graphOfTurns(sessionTurns(session), session.facts.sessionId, session.facts.cwd, session.facts.gitBranch);
@@ -19,19 +20,20 @@ export function buildGraph(session: Session): SessionGraph {
 
 export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gitBranch?: string): SessionGraph {
   const builder = new GraphBuilder();
-  const state: ExtractState = { builder, turn: 0, cwd, turnTasks: [], tasksById: new Map(), openErrors: [], signals: emptySignals() };
+  const state: ExtractState = { builder, turn: 0, cwd, turnTasks: [], tasksById: new Map(), openErrors: [], signals: emptySignals(), proposals: [], asks: [] };
   if (cwd) state.project = builder.mention('PROJECT', cwd, { turn: 0, confidence: 1, detail: gitBranch ? `branch ${gitBranch}` : undefined });
   let prompted = false;
   let lastAsk: string | null = null;
   for (const turn of turns) {
     state.turn = turn.index;
     state.turnTasks = [];
+    state.asks = [];
     state.signals = emptySignals();
     const first = turn.prompt !== undefined && !prompted;
     if (turn.prompt) {
       promptFacts(turn.prompt, state, first);
       prompted = true;
-      lastAsk = clipWords(turn.prompt.text.replace(/\s+/g, ' ').trim(), 40);
+      lastAsk = clipWords(withoutAcks(turn.prompt.text.replace(/\s+/g, ' ').trim()), 40);
     }
     let finalText = -1;
     turn.steps.forEach((step, i) => {
@@ -45,4 +47,12 @@ export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gi
   }
   validateGraph(builder);
   return builder.finish(sessionId, turns.length - 1, lastAsk);
+}
+
+/** "Nice. What's left?" -> "What's left?": the acknowledgement asks nothing. */
+function withoutAcks(text: string): string {
+  const all = sentences(text);
+  let skip = 0;
+  while (skip < all.length - 1 && classifyClause(all[skip]).kind === 'ack') skip++;
+  return skip === 0 ? text : text.slice(text.indexOf(all[skip]));
 }

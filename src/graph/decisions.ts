@@ -1,9 +1,10 @@
 // Decisions in prose, with their rationale: "Decided: X", "I'll use X instead of Y because Z",
-// "switched from X to Y" (Y supersedes X), "chose X over Y". Questions and negations are not
-// decisions. A decision's content splits into its choices ("React 18 + TypeScript + Vite").
+// "switched from X to Y" (Y supersedes X), "chose X over Y", "X felt like the right call", "X it
+// is", "dropped Y in favour of X", and proposals ("I'd go with X") that the next prompt answers.
+// Questions and negations are not decisions. A decision's content splits into its choices.
 
-import { clipWords, normaliseLabel, wordCount } from './labels.js';
-import { nameAndRole } from './technologies.js';
+import { clipWords, contentWords, normaliseLabel, wordCount } from './labels.js';
+import { adoptedTechnologies, nameAndRole } from './technologies.js';
 
 export interface DecisionItem {
   label: string;
@@ -18,13 +19,31 @@ export interface DecisionStatement {
   /** "switched from X to Y": the items supersede these. */
   supersedes: string[];
   confidence: number;
+  /** "I'd go with X", "I'd suggest X": put forward, for the other side to accept or refuse. */
+  proposal?: boolean;
 }
 
 /** "Decided: ...", "Stack: ...": a label announcing a choice. */
-const DECISION_LABEL = /^(?:final\s+)?(?:decided|decision|decisions|chose|chosen|choice|selected|picked|using|use|going with|approach|strategy|stack|tech stack|tools?|tooling|solution|fix|resolution)\s*:\s*(.+)$/i;
+const DECISION_LABEL = /^(?:final\s+)?(?:decided|decision|decisions|chose|chosen|choice|selected|picked|using|use|going with|approach|strategy|stack|tech stack|tools?|tooling|solution|fix|resolution|plan|design|architecture)\s*:\s*(.+)$/i;
 /** First-person choice verbs: "I'll use X", "we went with X", "let's go with X". */
 const CHOICE =
-  /^(?:(?:so|ok|okay|then|now|here),?\s+)?(?:i|we|i'll|we'll|i will|we will|i'm going to|we're going to|we are going to|i am going to|let's|lets|i've|we've|i have|we have|i|we)?\s*(?:decided (?:to use|to go with|on|to)|(?:will |'ll )?(?:use|go with|went with|going with|opt(?:ed)? for|settled? on|chose|choose|picked|pick|prefer(?:red)?|switch(?:ed)? to|stick with|adopt(?:ed)?|lean(?:ing)? towards?))\s+(.+)$/i;
+  /^(?:(?:so|ok|okay|then|now|here),?\s+)?(?:i|we|i'll|we'll|i will|we will|i'm going to|we're going to|we are going to|i am going to|let's|lets|i've|we've|i have|we have|(i'd|we'd|i would|we would)|i|we)?\s*(?:decided (?:to use|to go with|on|to)|(?:will |'ll )?(?:use|go with|went with|going with|opt(?:ed)? for|settled? on|chose|choose|picked|pick|prefer(?:red)?|switch(?:ed)? to|stick with|adopt(?:ed)?|lean(?:ing)? towards?|keep(?!\s+\w+ing\b))|(suggest|recommend|propose))\s+(.+)$/i;
+/** "Since you already run Redis, I'll ...", "For scoring I'd ...": a lead-in before the one who decides. */
+const LEAD_IN = /^(?:(?:so|ok|okay|then|now|here|right|yes|sure|instead|also|finally|honestly),?\s+|(?:for|in|on|since|as|given|because|with|after|to|at|from)\s+[^,;]{1,60}?,?\s+(?=(?:i|we|i'll|we'll|i'd|we'd|i've|we've|let's|lets)\b))/i;
+/** "Dropped the regex dependency in favour of a hand-written matcher". */
+const IN_FAVOUR = /\b(?:dropp|replac|remov|ditch|swapp|abandon|retir)\w*\s+(?:the\s+)?(.+?)\s+in favou?r of\s+(.+)$/i;
+/** "Authentication uses GitHub OIDC instead of long-lived keys": the thing used, and the one not. */
+const USES_INSTEAD = /\b(?:uses?|using|used|via|through|runs? on|backed by)\s+(.+?),?\s+(?:instead of|rather than)\s+(.+)$/i;
+/** "Running them as a separate step felt like the right call", "A dropdown makes sense", "Loki it is". */
+const RIGHT_CALL =
+  /^(.{3,90}?)\s+(?:felt|feels|seemed|seems|is|was|looks|sounds|would be|'s)\s+(?:like\s+)?(?:the\s+|a\s+)?(?:right|best|better|simplest|safest|cleanest|obvious|sensible|good|smart|clear|natural)\s+(?:call|choice|option|fit|approach|move|bet|way|pick|idea|answer|route)\b/i;
+const MAKES_SENSE = /^(.{2,60}?)\s+(?:makes?|made)\s+(?:more\s+|the most\s+|most\s+)?sense\b/i;
+const WAY_TO_GO = /^(.{2,60}?)\s+(?:is|was|'s)\s+the way to go\b/i;
+const IT_IS = /^(?:(?:ok(?:ay)?|agreed|fine|right|then|alright|great),?\s+)*(.{2,40}?)\s+it is[.!]*$/i;
+/** "The simplest robust option is last-write-wins per field". */
+const BEST_IS =
+  /^(?:the|our|my)\s+(?:(?:simplest|best|safest|cleanest|easiest|right|better|obvious|natural|standard|cheapest|fastest|most \w+)\s+)+(?:\w+\s+)?(?:option|choice|approach|fix|solution|bet|way|answer|route|pick|move|plan)\s+(?:here\s+)?(?:is|was|would be|'s)\s+(.+)$/i;
+const VAGUE_SUBJECT = /^(?:it|this|that|these|those|which|both|either|all|everything|that approach|this approach)$/i;
 const SWITCH = /\b(?:switch(?:ed|ing)?|migrat(?:ed|ing|e)|mov(?:ed|ing|e)|chang(?:ed|ing|e)|convert(?:ed|ing)?)\s+(?:\w+\s+){0,3}?from\s+(.+?)\s+to\s+(.+)$/i;
 const REPLACE = /\breplac(?:ed|ing|e)\s+(.+?)\s+with\s+(.+)$/i;
 /** "I'll X instead of Y, because Z": a first-person plan that names the road not taken. */
@@ -55,19 +74,44 @@ export function isQuestion(sentence: string): boolean {
   return /\?\s*$/.test(sentence) || QUESTION_START.test(sentence.trim());
 }
 
-/** The decision a sentence states, or undefined. */
+/** The decision a sentence states, or undefined: the whole sentence first, then each of its clauses. */
 export function decisionIn(sentence: string): DecisionStatement | undefined {
   const s = sentence.trim();
   if (isQuestion(s)) return undefined;
   const labelled = DECISION_LABEL.exec(s);
   if (labelled) return statement(splitChoices(labelled[1]), [], 0.85);
+  const whole = clauseDecision(s);
+  if (whole) return whole;
+  // "Flower felt like overkill, so I went with X", "No — I'd keep it private and ...".
+  const clauses = s.split(/,\s+(?=(?:so|and|but|then)\s+(?:i|we|let's|lets)\b)|;\s+|\s+[—–]\s+/i);
+  for (const clause of clauses.length > 1 ? clauses : []) {
+    const found = clauseDecision(clause.replace(/^(?:so|and|but|then)\s+/i, ''));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function clauseDecision(text: string): DecisionStatement | undefined {
+  let s = text.trim();
+  for (let lead = LEAD_IN.exec(s); lead && lead[0].length < s.length; lead = LEAD_IN.exec(s)) s = s.slice(lead[0].length);
+  if (s === '' || isQuestion(s)) return undefined;
   const switched = SWITCH.exec(s) ?? REPLACE.exec(s);
   if (switched && !NEGATION.test(s.slice(0, switched.index))) {
     const [from, to] = [switched[1], switched[2]];
     const items = splitChoices(to.split(/,\s|;\s|\s[—–-]\s|\s(?:because|since|as|so)\s/)[0]);
     return statement(items, [head(from)], 0.8);
   }
+  const favour = IN_FAVOUR.exec(s);
+  if (favour && !NEGATION.test(s.slice(0, favour.index))) {
+    return statement(splitChoices(favour[2]).map((item) => ({ ...item, rejected: [...item.rejected, head(favour[1])] })), [], 0.75);
+  }
   if (NEGATION.test(s)) return undefined;
+  const judged = RIGHT_CALL.exec(s) ?? MAKES_SENSE.exec(s) ?? WAY_TO_GO.exec(s) ?? IT_IS.exec(s);
+  if (judged && !VAGUE_SUBJECT.test(judged[1].trim()) && contentWords(judged[1]).size > 0 && !/^(?:i|we|you)\b/i.test(judged[1])) {
+    return statement([{ label: head(judged[1].replace(/^(?:a|an|the)\s+/i, '')), rejected: [] }], [], 0.75);
+  }
+  const best = BEST_IS.exec(s);
+  if (best) return statement(splitChoices(best[1]), [], 0.75);
   const planned = PLAN_WITH_ALTERNATIVE.exec(s);
   if (planned) {
     const { text: rejected, why } = splitReason(planned[2]);
@@ -79,7 +123,14 @@ export function decisionIn(sentence: string): DecisionStatement | undefined {
   if (focus) return statement(splitChoices(focus[1]), [], 0.7);
   const chosen = CHOICE.exec(s);
   if (chosen && /^(?:i|we|let|so|ok|now|then|here|decided|went|opted|settled|chose|picked|switched|adopted|leaning)/i.test(s)) {
-    return statement(splitChoices(chosen[1]), [], 0.75);
+    const proposal = chosen[1] !== undefined || chosen[2] !== undefined;
+    const found = statement(splitChoices(chosen[3]), [], proposal ? 0.7 : 0.75);
+    return found && proposal ? { ...found, proposal } : found;
+  }
+  const instead = USES_INSTEAD.exec(s);
+  if (instead) {
+    const { text: rejected } = splitReason(instead[2]);
+    return statement([{ label: head(instead[1].replace(/^(?:a|an|the)\s+/i, '')), rejected: [head(rejected)] }], [], 0.7);
   }
   const reasoned = PLAN_WITH_REASON.exec(s);
   if (reasoned && wordCount(reasoned[1]) <= 14) {
@@ -96,9 +147,23 @@ export function decisionInPrompt(clause: string): DecisionStatement | undefined 
 }
 
 function statement(items: DecisionItem[], supersedes: string[], confidence: number): DecisionStatement | undefined {
-  const kept = items.filter((i) => i.label !== '' && wordCount(i.label) <= 12);
+  // "keep them out of startup": a choice about "them" names nothing on its own.
+  const kept = items.flatMap(namedChoices).filter((i) => i.label !== '' && wordCount(i.label) <= 12 && !/^(?:it|them|this|that|these|those|one|both)\b/i.test(i.label));
   return kept.length > 0 ? { items: kept, supersedes: supersedes.filter(Boolean), confidence } : undefined;
 }
+
+/**
+ * A choice stated as a long phrase that names its tools ("exporting queue length to Prometheus
+ * via celery-exporter") is the tools it names; the phrase becomes their why.
+ */
+function namedChoices(item: DecisionItem): DecisionItem[] {
+  if (wordCount(item.label) <= LONG_CHOICE) return [item];
+  const names = adoptedTechnologies(item.label);
+  if (names.length === 0) return [item];
+  return names.map((name) => ({ label: name, why: item.why ?? clipWords(item.label, 8), rejected: item.rejected }));
+}
+
+const LONG_CHOICE = 6;
 
 function stripChoiceVerb(text: string): string {
   return text.replace(/^(?:use|go with|keep|stick with|switch to)\s+/i, '');
@@ -106,7 +171,7 @@ function stripChoiceVerb(text: string): string {
 
 /** Cuts a reason off a clause: "Y, because Z" -> text "Y", why "Z". */
 function splitReason(text: string): { text: string; why?: string } {
-  const m = /^(.*?),?\s+(?:because|since|so that|to avoid)\s+(.+)$/i.exec(text);
+  const m = /^(.*?),?\s+(?:because|since|so that|so|to avoid)\s+(.+)$/i.exec(text);
   return m ? { text: m[1], why: clipWords(normaliseLabel(m[2]), 10) } : { text };
 }
 
@@ -136,7 +201,7 @@ export function splitChoices(content: string, userInstruction = false): Decision
     why = reason.why;
     text = text.slice(0, alt.index);
   }
-  const reason = /,?\s+(?:because|since|as it|so that|to avoid|given)\s+(.+)$/i.exec(text);
+  const reason = /,?\s+(?:because|since|as it|so that|so|to avoid|given)\s+(.+)$/i.exec(text);
   if (reason) {
     why ??= clipWords(normaliseLabel(reason[1]), 10);
     text = text.slice(0, reason.index);
@@ -146,7 +211,7 @@ export function splitChoices(content: string, userInstruction = false): Decision
     why ??= clipWords(normaliseLabel(text.slice(detail.index + detail[0].length)), 10);
     text = text.slice(0, detail.index);
   }
-  return splitList(text, userInstruction).map((part) => {
+  return splitList(text, userInstruction).flatMap((part): DecisionItem | DecisionItem[] => {
     let label = part;
     let itemWhy = why;
     // Lower-case "for" only: "SELECT FOR UPDATE" is one choice, not a purpose.
@@ -155,6 +220,8 @@ export function splitChoices(content: string, userInstruction = false): Decision
       label = purpose[1];
       itemWhy ??= clipWords(normaliseLabel(purpose[2]), 8);
     }
+    const long = namedChoices({ label: normaliseLabel(label.replace(/^(?:a|an|the)\s+/i, '')), why: itemWhy, rejected: [] });
+    if (long.length > 1 || long[0].label !== normaliseLabel(label.replace(/^(?:a|an|the)\s+/i, ''))) return long.map((i) => ({ ...i, rejected: rejected.filter(Boolean) }));
     const { name, role } = nameAndRole(normaliseLabel(clipWords(label.replace(/^(?:a|an|the)\s+/i, ''), 10)));
     return { label: name, why: itemWhy ?? role, rejected: rejected.filter(Boolean) };
   });
@@ -164,6 +231,8 @@ export function splitChoices(content: string, userInstruction = false): Decision
 function splitList(text: string, splitWith: boolean): string[] {
   const pattern = splitWith ? /\s*\+\s*|,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+with\s+/ : /\s*\+\s*|,\s*(?:and\s+)?|\s+and\s+|\s+&\s+/;
   const parts = text.split(pattern).map((p) => p.trim()).filter(Boolean);
-  if (parts.length > 1 && parts.every((p) => wordCount(p) <= 4)) return parts;
+  // Each part's own purpose does not count against it: "an S3 bucket for the static files, CloudFront in front".
+  const core = (p: string) => p.replace(/^(?:a|an|the)\s+/i, '').replace(/\s+(?:for|to handle|in front|on top|behind)\b.*$/, '');
+  if (parts.length > 1 && parts.every((p) => wordCount(core(p)) <= 4)) return parts;
   return [text];
 }

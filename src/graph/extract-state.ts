@@ -29,6 +29,17 @@ export interface ExtractState {
   openErrors: OpenError[];
   /** In-progress markers and completion markers seen in the current turn's replies. */
   signals: ReplySignals;
+  /** Choices one side proposed ("I'd go with X", "I was thinking X") that the other has not yet answered. */
+  proposals: Proposal[];
+  /** Work the user asked for as a question this turn: a task once the reply does it. */
+  asks: string[];
+}
+
+export interface Proposal {
+  node: DraftNode;
+  by: 'user' | 'assistant';
+  /** True when nothing but the proposal named the choice (a refusal removes it). */
+  only: boolean;
 }
 
 export interface ReplySignals {
@@ -41,10 +52,12 @@ export interface ReplySignals {
   unanswered: number;
   /** Items of the turn's latest todo list that are not completed. */
   openTodos: number;
+  /** Problems the reply stated in words this turn, still open: closed by work it reports after them. */
+  statedErrors: OpenError[];
 }
 
 export function emptySignals(): ReplySignals {
-  return { completed: false, inProgress: [], fixed: false, changedFiles: [], unanswered: 0, openTodos: 0 };
+  return { completed: false, inProgress: [], fixed: false, changedFiles: [], unanswered: 0, openTodos: 0, statedErrors: [] };
 }
 
 /** A path as the graph labels it: relative to the project when inside it, exact otherwise. */

@@ -139,9 +139,39 @@ export function clipWords(text: string, max: number): string {
   if (words.length <= max) return text.trim();
   const head = words.slice(0, max).join(' ');
   const boundary = Math.max(head.lastIndexOf(', '), head.lastIndexOf('; '), head.lastIndexOf(' — '), head.lastIndexOf(' - '));
-  return (boundary > head.length / 2 ? head.slice(0, boundary) : head).trim();
+  const cut = (boundary > head.length / 2 ? head.slice(0, boundary) : head).trim();
+  // A clip never ends on a word that needs what was cut ("... and the bindings in").
+  const kept = cut.split(/\s+/);
+  while (kept.length > 1 && DANGLING.has(kept[kept.length - 1].toLowerCase())) kept.pop();
+  return kept.join(' ');
 }
+
+const DANGLING = new Set('a an the to of for with and or in on at by from as is are was were that which when if into via than then but so our your my their its'.split(' '));
 
 export function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
+}
+
+/** Words a telegraphic label does without: articles, possessives, auxiliaries, fillers. */
+const FILLER = new Set(
+  'a an the our my your their its is are was were be been being this that these those some very really just also currently actually basically please existing now'.split(' '),
+);
+
+/**
+ * A label in telegraphic style, for the resume block: "Add the refresh tokens to our API" ->
+ * "Add refresh tokens to API". Only whole plain words go; paths, versions, code and names stay as
+ * written, negations stay, and a label of fillers only is returned as it was.
+ */
+export function denseLabel(label: string): string {
+  const words = label.split(/\s+/).filter(Boolean);
+  const kept = words.filter((w, i) => {
+    const bare = w.toLowerCase();
+    if (!FILLER.has(bare)) return true;
+    // "A" or "THE" in capitals is a name ("Plan A"); a filler last in a label may be its object ("use this").
+    if (w !== bare && w !== w[0].toUpperCase() + bare.slice(1)) return true;
+    if (w === 'A') return true;
+    return i === words.length - 1 && /^(?:this|that|these|those)$/.test(bare);
+  });
+  const out = kept.join(' ');
+  return contentWords(out).size > 0 || /\d/.test(out) ? out : label;
 }

@@ -18,25 +18,53 @@ const BARE_FILE_NAMES = new Set(
 
 const HTTP_METHOD = /\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(\/[\w/{}:.*-]*)/g;
 
-/** Splits prose into path candidates: whitespace and punctuation that never sits inside a path. */
-const SEPARATORS = /[\s,;()\[\]{}<>"'`|=]+/;
+/**
+ * Splits prose into path candidates: whitespace and punctuation that never sits inside a path.
+ * Brackets may ("app/[locale]/page.tsx", "app/(marketing)/layout.tsx"), so they are peeled off a
+ * candidate's ends only when unbalanced there, and a markdown link splits at its "](".
+ */
+const SEPARATORS = /[\s,;<>"'`|={}]+|\]\(/;
+
+function peel(token: string): string {
+  let t = token;
+  for (let i = 0; i < 4; i++) {
+    const before = t;
+    const first = t[0];
+    const closer = first === '(' ? ')' : first === '[' ? ']' : first === '{' ? '}' : undefined;
+    if (closer && count(t, first) > count(t, closer)) t = t.slice(1);
+    const last = t.slice(-1);
+    const opener = last === ')' ? '(' : last === ']' ? '[' : last === '}' ? '{' : undefined;
+    if (opener && count(t, last) > count(t, opener)) t = t.slice(0, -1);
+    t = t.replace(/(?:'s|[.:!?*_~…]+)$/, '');
+    if (t === before) break;
+  }
+  return t;
+}
+
+function count(text: string, char: string): number {
+  return text.split(char).length - 1;
+}
 
 export function fileMentions(text: string): string[] {
   const found: string[] = [];
   const endpoints = new Set([...text.matchAll(HTTP_METHOD)].map((m) => m[2].replace(/[.,;:]+$/, '')));
   for (const raw of text.split(SEPARATORS)) {
-    const token = raw.replace(/^[*_~:]+/, '').replace(/(?:'s|[.:!?*_~…]+)$/, '');
+    const token = peel(raw.replace(/^[*_~:]+/, '').replace(/(?:'s|[.:!?*_~…]+)$/, ''));
     if (token.length < 3 || token.length > 240 || endpoints.has(token)) continue;
     if (isPath(token) && !found.includes(token)) found.push(token);
   }
   return found;
 }
 
+/** Segments of word characters, with framework route segments ("[locale]", "(group)") allowed. */
+const SEGMENT = String.raw`(?:[\w.@+-]|\[[\w.@+-]+\]|\([\w.@+-]+\))`;
+const PATH_SHAPE = new RegExp(String.raw`^(?:~\/|\.{1,2}\/|\/)?(?:${SEGMENT}+\/)*${SEGMENT}*\/?$`);
+
 export function isPath(token: string): boolean {
   if (token.includes('://') || token.startsWith('//') || /^[\w.-]+@[\w.-]+$/.test(token)) return false;
   if (!/[A-Za-z]/.test(token)) return false;
   if (token.includes('/')) {
-    if (!/^(?:~\/|\.{1,2}\/|\/)?(?:[\w.@+-]+\/)*[\w.@+-]*\/?$/.test(token)) return false;
+    if (!PATH_SHAPE.test(token)) return false;
     if (token.endsWith('/')) return token.replace(/\/+$/, '').length >= 2 && !/^\/+$/.test(token);
     const last = token.slice(token.lastIndexOf('/') + 1);
     if (hasFileExtension(last) || BARE_FILE_NAMES.has(last)) return true;

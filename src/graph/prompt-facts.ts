@@ -3,9 +3,9 @@
 // end of the turn the reply decides each task's status.
 
 import type { Prompt, Turn } from './session-turns.js';
-import { promptClauses } from './prompt-kinds.js';
+import { agrees, classifyClause, disagrees, promptClauses, type PromptClause } from './prompt-kinds.js';
 import { decisionInPrompt, isQuestion, splitChoices } from './decisions.js';
-import { clipWords, normaliseLabel, sentences, wordOverlap } from './labels.js';
+import { clipWords, normaliseLabel, sentences, wordCount, wordOverlap } from './labels.js';
 import { closableError, fixLabel, textFacts } from './text-facts.js';
 import type { ExtractState } from './extract-state.js';
 
@@ -24,6 +24,7 @@ export function promptFacts(prompt: Prompt, state: ExtractState, first: boolean)
   const { builder, turn } = state;
   const base = { turn, uuid: prompt.uuid };
   const clauses = promptClauses(prompt.text);
+  answerProposals(clauses, state);
   if (first) {
     state.goal = builder.mention('GOAL', goalLabel(prompt.text), { ...base, confidence: 1 });
     builder.link(state.goal, state.project, 'PART_OF');
@@ -46,12 +47,17 @@ export function promptFacts(prompt: Prompt, state: ExtractState, first: boolean)
       return node;
     };
     switch (clause.kind) {
-      case 'instruction':
-        // "Can you fix that?": the object is the sentence before.
-        if (/^\S+\s+(?:it|that|this|them|those|these)(?:\s+(?:too|as well|please|now))?$/i.test(clause.text) && i > 0) {
-          task(`${clause.text.split(/\s+/)[0].toLowerCase()} ${clauses[0].text}`, 0.75);
+      case 'instruction': {
+        // "Can you import them?": the object is what the sentence before was about.
+        const before = clauses.slice(0, i).find((c) => c.kind !== 'ack');
+        if (/^\S+\s+(?:it|that|this|them|those|these)(?:\s+(?:too|as well|please|now))?$/i.test(clause.text) && before) {
+          task(`${clause.text.split(/\s+/)[0].toLowerCase()} ${subjectOf(before.text)}`, 0.75);
         } else task(clause.text, 0.8);
         technologyChoices(clause.text, prompt.uuid, state);
+        break;
+      }
+      case 'ask':
+        state.asks.push(clause.text);
         break;
       case 'choice':
         for (const item of decisionInPrompt(clause.text)?.items ?? []) {
@@ -85,6 +91,52 @@ export function promptFacts(prompt: Prompt, state: ExtractState, first: boolean)
     }
   });
   textFacts(prompt.text, { role: 'user', uuid: prompt.uuid, final: false }, state);
+  suggestions(prompt.text, prompt.uuid, state);
+}
+
+/** "Some apps log JSON, some plain text": one short sentence about the work, not a conversational turn. */
+function plainRemark(text: string): boolean {
+  const all = sentences(text).filter((s) => classifyClause(s).kind !== 'ack');
+  return all.length === 1 && wordCount(all[0]) <= 12 && !/^(?:i|we|you|you're|it|it's|this|that|yes|yeah|no|but|and|so|hmm|well|the idea|let'?s|lets|actually|also|ok(?:ay)?)\b/i.test(all[0]);
+}
+
+/** "The German translations are in a spreadsheet": what a clause is about, the words before its verb. */
+function subjectOf(clause: string): string {
+  // A requirement ("X must sort before Y") is kept whole: its verb is the point.
+  const m = /^(.{3,60}?)\s+(?:is|are|was|were|lives?|sits?|comes?|came|looks?|seems?)\s+(?:in|at|on|from|under|inside|stored|kept|saved|listed)\b/i.exec(clause);
+  return m && !/^(?:i|we|you|it|this|that|they|there)$/i.test(m[1]) ? m[1] : clause;
+}
+
+/**
+ * The prompt after a reply that proposed a choice ("I'd suggest Polars"): agreement makes the
+ * choice firm, refusal takes it back. Either way the proposals are answered.
+ */
+function answerProposals(clauses: PromptClause[], state: ExtractState): void {
+  const assistant = state.proposals.filter((p) => p.by === 'assistant');
+  if (assistant.length === 0) return;
+  const opening = clauses[0]?.text ?? '';
+  if (agrees(opening)) {
+    for (const p of assistant) p.node.confidence = Math.max(p.node.confidence, 0.85);
+  } else if (disagrees(opening)) {
+    for (const p of assistant) if (p.only) state.builder.remove(p.node);
+  }
+  state.proposals = state.proposals.filter((p) => p.by !== 'assistant');
+}
+
+/** "I was thinking a dropdown in the header", "maybe Redis for this": a choice the user puts forward. */
+const SUGGESTION = /^(?:(?:ok(?:ay)?|so|and|also|hmm),?\s+)?(?:i was thinking(?: of| about)?|i'?m thinking(?: of| about)?|maybe(?: we could use| use| we use| with)?|perhaps|what if we used?|how about using)\s+(.{2,60}?)[.?!]*$/i;
+
+function suggestions(text: string, uuid: string, state: ExtractState): void {
+  for (const sentence of sentences(text)) {
+    const m = SUGGESTION.exec(sentence.trim());
+    if (!m || isQuestion(m[1])) continue;
+    for (const item of splitChoices(m[1])) {
+      if (wordCount(item.label) > 5) continue;
+      const existed = state.builder.find('DECISION', (n) => n.label.toLowerCase() === item.label.toLowerCase()) !== undefined;
+      const node = state.builder.mention('DECISION', item.label, { turn: state.turn, uuid, confidence: 0.6, detail: item.why });
+      if (node) state.proposals.push({ node, by: 'user', only: !existed });
+    }
+  }
 }
 
 /** "Build X with JWT and PostgreSQL": named technologies the user asks for are choices made. */
@@ -103,16 +155,23 @@ function technologyChoices(clause: string, uuid: string, state: ExtractState): v
 export function resolveTurn(turn: Turn, state: ExtractState, first: boolean): void {
   const { builder, signals } = state;
   const replied = turn.steps.length > 0;
-  // "Docker build 12 minutes" answered with "Fixed: ...": the prompt reported a problem.
-  if (turn.prompt && !first && signals.fixed && state.turnTasks.length === 0 && !isQuestion(turn.prompt.text)) {
-    const fix = builder.mention('TASK', fixLabel(normaliseLabel(clipWords(sentences(turn.prompt.text)[0] ?? turn.prompt.text, TASK_WORDS))), {
-      turn: turn.index,
-      uuid: turn.prompt.uuid,
-      confidence: 0.65,
-      status: 'completed',
-    });
-    builder.link(fix, state.goal, 'PART_OF');
-    for (const done of builder.all('TASK')) if (done !== fix && done.firstTurn === turn.index && done.status === 'completed') builder.link(done, fix, 'PART_OF');
+  const clauses = turn.prompt && !first ? promptClauses(turn.prompt.text).filter((c) => c.kind !== 'ack') : [];
+  const worked = signals.completed || signals.fixed || signals.changedFiles.length > 0;
+  const asked = (label: string, confidence: number, status: 'completed' | 'in_progress') => {
+    const task = builder.mention('TASK', normaliseLabel(clipWords(label, TASK_WORDS)), { turn: turn.index, uuid: turn.prompt?.uuid, confidence, status });
+    builder.link(task, state.goal, 'PART_OF');
+    for (const done of builder.all('TASK')) if (done !== task && done.firstTurn === turn.index && done.status === 'completed') builder.link(done, task, 'PART_OF');
+  };
+  // "Can we persist the cart?", "Retention?": work asked for as a question is a task once the reply does it.
+  if (worked || signals.inProgress.length > 0) {
+    for (const ask of state.asks) asked(ask, 0.7, signals.inProgress.length > 0 && !signals.completed ? 'in_progress' : 'completed');
+  }
+  const opening = clauses[0];
+  if (turn.prompt && opening && state.turnTasks.length === 0 && state.asks.length === 0 && !isQuestion(turn.prompt.text)) {
+    // "Docker build 12 minutes" answered with "Fixed: ...": the prompt reported a problem.
+    if (signals.fixed) asked(fixLabel(opening.text), 0.65, 'completed');
+    // "Some apps log JSON, some plain text" answered with work done: the remark was the request.
+    else if (signals.completed && opening.kind === 'statement' && plainRemark(turn.prompt.text)) asked(opening.text, 0.6, 'completed');
   }
   for (const task of state.turnTasks) {
     if (!replied) continue;

@@ -5,7 +5,7 @@
 
 /** Acronyms and words too generic to be a choice. */
 const GENERIC = new Set(
-  'API APIs UI CLI CI CD DB SQL HTTP HTTPS JSON CSV URL URLs IP ID IDs PR PRs IAM CPU GPU RAM OS EDA MVP TODO README OK AM PM UTC PK SLA RCA CVE CVEs HIGH LOW FATAL ERROR WARN INFO DEBUG NOTE I A The This That These Those It We You Our My New Old All Each Every Some Added Completed Fixed Created Updated Done'.split(
+  'API APIs UI CLI CI CD DB SQL HTTP HTTPS JSON CSV URL URLs IP ID IDs PR PRs IAM CPU GPU RAM OS EDA MVP TODO README OK AM PM UTC PK SLA RCA CVE CVEs HIGH LOW FATAL ERROR WARN INFO DEBUG NOTE I A The This That These Those It We You Our My New Old All Each Every Some Added Completed Fixed Created Updated Done None True False Null NaN Undefined'.split(
     ' ',
   ),
 );
@@ -22,8 +22,12 @@ const CAPITALISED = /^[A-Z][a-z][a-z0-9]*$/;
 const VERSION = /^v?\d+(?:\.\d+)+[\w.-]*$|^v\d+$/;
 const IDENTIFIER = /^[A-Za-z][\w]*[_.][\w.]*[A-Za-z0-9]$|^[a-z][a-z0-9]*-[a-z0-9-]+$/;
 
+/** "client-side", "real-time", "open-source": English compounds, not package names. */
+const COMPOUND =
+  /^(?:client|server|real|multi|two|three|zero|read|write|open|full|end|long|short|high|low|self|cross|non|pre|post|re|co|built|well|semi|sub|single|double|per|one|all|first|third|top|best|state|case|line|time|run|back|front|opt|in|on|off|out|up|down)-[a-z]+$/;
+
 function strongName(token: string): boolean {
-  return !GENERIC.has(token) && (CAMEL.test(token) || ACRONYM.test(token) || IDENTIFIER.test(token));
+  return !GENERIC.has(token) && (CAMEL.test(token) || ACRONYM.test(token) || (IDENTIFIER.test(token) && !COMPOUND.test(token)));
 }
 
 function nameLike(token: string): boolean {
@@ -74,7 +78,7 @@ export function adoptedTechnologies(content: string): string[] {
   };
   const text = content.replace(/\(\d+\)\s*/g, '');
   // The instrument: "using X", "via X", "with X" (with: only a clear name).
-  for (const m of text.matchAll(/\b(using|via|through|powered by|on top of|with)\s+([^,;.()—]+)/gi)) {
+  for (const m of text.matchAll(/\b(using|via|through|powered by|driven by|backed by|built on|based on|on top of|with)\s+([^,;.()—]+)/gi)) {
     const phrase = m[2].trim();
     const words = tokens(phrase);
     const single = words.length === 1 || /^\S+\s+(?:for|to|in|on|and|as)\b/.test(phrase) || KIND_AFTER.test(words[1] ?? '');
@@ -82,7 +86,8 @@ export function adoptedTechnologies(content: string): string[] {
   }
   // A stack: "A + B + C", or a list of names "A, B, C" (not "Product, Order, User models": built things).
   const parts = text.split(/\s*\+\s*|,\s*(?:and\s+)?/).map((p) => p.trim()).filter(Boolean);
-  if (parts.length >= 2 && parts.every((p) => tokens(p).length <= 5 && !ARTIFACT_KIND.test(tokens(p).at(-1) ?? ''))) {
+  // One kind word at the end names every part: "Product, Order, User models" are three models.
+  if (parts.length >= 2 && parts.every((p) => tokens(p).length <= 5) && !parts.some((p) => ARTIFACT_KIND.test(tokens(p).at(-1) ?? ''))) {
     const names = parts.map((p) => leadingName(p, false));
     if (names.filter(Boolean).length * 3 >= parts.length * 2) names.forEach(add);
   }

@@ -10,13 +10,15 @@ import { endpointMentions, fileMentions, metricMentions } from './mentions.js';
 import { adoptedTechnologies } from './technologies.js';
 import { splitChoices } from './decisions.js';
 import { parentTask, type ExtractState } from './extract-state.js';
+import { statusPhrase } from './status-phrases.js';
+import { agrees, disagrees } from './prompt-kinds.js';
 
 type Report = 'completed' | 'fixed' | 'in_progress' | 'activity' | 'pending' | 'files' | 'error';
 
 /** Labels that open a status report: "Completed: X", "Next steps: Y". */
 const REPORT_LABELS: [RegExp, Report][] = [
   [/^(?:fixed|resolved|patched|repaired)$/, 'fixed'],
-  [/^(?:completed?|done|implemented|added|deployed|shipped|finished|published|migrated|revised|built|wrote|written|set up|configured|installed|merged|released|refactored|removed|extracted|submitted|pushed|committed|enabled|delivered|achieved|verified)$/, 'completed'],
+  [/^(?:completed?|done|implemented|added|deployed|shipped|finished|published|migrated|revised|built|wrote|written|set up|configured|installed|merged|released|refactored|removed|extracted|submitted|pushed|committed|enabled|delivered|achieved|verified|restructured|reorgani[sz]ed|rewritten|rewrote|changes|improved|optimi[sz]ed|tuned|trained|drafted|generated|imported|integrated)$/, 'completed'],
   [/^(?:working on|in progress|wip|currently|ongoing|now|doing|implementing|building|adding)$/, 'in_progress'],
   [/^(?:running|checking|investigating|debugging|testing|profiling|measuring|trying|comparing|reviewing)$/, 'activity'],
   [/^(?:todo|to do|to-do|next|next up|next steps?|pending|remaining|still to do|still need|still needs|need|needs|needed|left|blocked|blocked on|follow[- ]ups?|open|later|outstanding)$/, 'pending'],
@@ -27,17 +29,18 @@ const REPORT_LABELS: [RegExp, Report][] = [
 const REPORT = /^([A-Za-z][A-Za-z -]{1,22}?)\s*:\s+(.+)$/;
 /** "I've added X", "Fixed the Y": a sentence that reports finished work. */
 const DONE_SENTENCE =
-  /^(?:(?:i|we)(?:'ve| have)?\s+)?(?:now\s+|also\s+|successfully\s+|just\s+)?(added|implemented|created|fixed|updated|wrote|refactored|removed|renamed|moved|replaced|extracted|deployed|published|pushed|committed|installed|configured|built|migrated|converted|cleaned up|set up|resolved|enabled|disabled|documented|split|merged|optimi[sz]ed|parallelized|wired|exposed|tightened|simplified|reworked|restructured|rewrote|changed|shipped|finished|completed|landed|delivered|wrapped up|finali[sz]ed|rolled out|introduced|launched)\s+(.{3,})$/i;
-/** "The retry handler is in and working", "X is done now": a report of finished work, subject first. */
-const DONE_STATE = /^(.{3,80}?)\s+(?:is|are)\s+(?:now\s+)?(?:in and working|done|complete|completed|finished|merged|live|in place|working now|shipped)\b/i;
+  /^(?:(?:i|we)(?:'ve| have)?\s+)?(?:now\s+|also\s+|successfully\s+|just\s+)?(added|implemented|created|fixed|updated|wrote|refactored|removed|renamed|moved|replaced|extracted|deployed|published|pushed|committed|installed|configured|built|migrated|converted|cleaned up|set up|resolved|enabled|disabled|documented|split|merged|optimi[sz]ed|parallelized|wired up|wired|hooked up|exposed|tightened|simplified|reworked|restructured|reorgani[sz]ed|rewrote|changed|shipped|finished|completed|landed|delivered|wrapped up|finali[sz]ed|rolled out|introduced|launched|ran|made|set|keyed|normali[sz]ed|scrubbed|generated|imported|exported|translated|tuned|trained|drafted|trimmed|reduced|upgraded|bumped|switched|scaffolded|bootstrapped|initiali[sz]ed|containeri[sz]ed|dockeri[sz]ed|scheduled|automated|packaged|patched|secured|hardened|integrated|connected|adjusted|increased|decreased|lowered|raised|limited|capped|batched|cached|indexed|partitioned|validated|sanitized|stripped|dropped|deduplicated|consolidated|unified|separated|isolated|mocked|stubbed|profiled|benchmarked)\s+(.{3,})$/i;
 /** "Haven't started X yet", "X is next on the list": work not begun. */
 const NOT_STARTED = /^(?:(?:we|i)\s+)?(?:haven't|have not|hasn't|has not)\s+(?:started|begun|touched|done)\s+(?:on\s+)?(.{3,}?)(?:\s+yet\b.*)?$|^(.{3,80}?)\s+(?:is|are)\s+(?:up\s+)?next\b(?:\s+on the list)?|^(?:next up|up next)[:,]?\s+(.{3,})$/i;
 /** "We're seeing a panic on malformed input": a problem observed. */
 const SEEING = /^(?:we're|we are|i'm|i am|we've been|i've been)\s+(?:seeing|getting|hitting)\s+(.{3,})$/i;
-const DONE_ALONE = /^(?:all\s+)?(?:done|fixed|finished|complete|completed|resolved)[.!]?$/i;
+const DONE_ALONE = /^(?:all\s+)?(?:done|fixed|finished|complete|completed|resolved|sorted)[.!]?$|^(?:all\s+)?done\s*[—–-]\s+|^(?:that|this|it)(?:'s| is| was)\s+(?:now\s+)?(?:done|fixed|sorted|resolved|in place|working)\b|^that did the trick\b/i;
 const WORKING_ON = /\b(?:(?:still|currently|now|i'm|i am|we're|we are)\s+)?working on\s+(.{3,})$/i;
 const STILL_TO_DO = /^(?:(?:we|i|you)\s+)?(?:still\s+)?(?:need to|have to)\s+(.{3,})$|^(?:next(?: step)?(?: is| will be)?,?\s+(?:to\s+)?|todo:?\s+|left to do:?\s+)(.{3,})$/i;
 const PROBLEM_WORDS = /\b(?:error|exception|crash|fail|bug|leak|race|deadlock|timeout|overflow|missing|broken|wrong|slow|blank|spike|lag|exhaust|n\+1|denied|refused|not found|undefined|null|mismatch|conflict|cve|vulnerab|duplicate|skew|drift|regression|growing|unbounded|never)/i;
+
+/** "Noted — French isn't started", "Good catch. ...": the acknowledgement says nothing of the work. */
+const ACK_LEAD = /^(?:(?:noted|ok(?:ay)?|sure|right|great|good catch|nice catch|got it|understood|yes|agreed|done)\s*(?:[,.!:]|\s[—–-])\s*)+(?=\S)/i;
 
 export interface TextContext {
   role: 'user' | 'assistant';
@@ -47,8 +50,15 @@ export interface TextContext {
 }
 
 export function textFacts(text: string, ctx: TextContext, state: ExtractState): void {
-  for (const sentence of sentences(text)) {
-    if (ctx.role === 'assistant') statusFacts(sentence, ctx, state);
+  const all = sentences(listsUnderHeaders(text));
+  if (ctx.role === 'assistant' && all.length > 0) answerSuggestions(all[0], state);
+  for (const sentence of all) {
+    if (ctx.role === 'assistant') {
+      // "I wrote X but haven't run it yet": each clause reports its own status.
+      const said = sentence.replace(ACK_LEAD, '');
+      const parts = said.split(/,?\s+but\s+(?=(?:i|we)?\s*(?:haven't|have not|still|not)\b)|;\s+/i);
+      for (const part of parts) statusFacts(part, ctx, state);
+    }
     const decision = decisionIn(sentence);
     if (decision) decisionFacts(decision, ctx, state);
     for (const change of versionSwitches(sentence)) decisionFacts(change, ctx, state);
@@ -78,6 +88,7 @@ function statusFacts(sentence: string, ctx: TextContext, state: ExtractState): v
     if (kind === 'fixed') {
       fixReport(content, ctx, state);
     } else if (kind === 'completed') {
+      workedOn(content, ctx, state);
       const task = builder.mention('TASK', label, { ...base, confidence: 0.8, status: 'completed' });
       builder.link(task, parentTask(state), 'PART_OF');
       state.signals.completed = true;
@@ -106,6 +117,28 @@ function statusFacts(sentence: string, ctx: TextContext, state: ExtractState): v
     if (/fixed|resolved/i.test(sentence)) state.signals.fixed = true;
     return;
   }
+  const phrase = statusPhrase(sentence, ctx.final);
+  if (phrase) {
+    if (phrase.status === 'completed') {
+      state.signals.completed = true;
+      closeStatedErrors(undefined, ctx, state);
+      workedOn(sentence, ctx, state);
+    }
+    // Narration between tool calls ("The connection is working now.") is a check, not a report.
+    for (const label of phrase.status === 'completed' && !ctx.final ? [] : phrase.labels) {
+      if (phrase.status === 'in_progress') {
+        inProgress(head(label), ctx, state);
+        continue;
+      }
+      const task = builder.mention('TASK', head(label), { ...base, confidence: phrase.status === 'completed' ? 0.7 : 0.65, status: phrase.status });
+      builder.link(task, parentTask(state), 'PART_OF');
+      if (phrase.status === 'completed') {
+        finishNamed(label, ctx, state);
+        adopted(phrase.predicate, task, ctx, state);
+      }
+    }
+    return;
+  }
   const notStarted = NOT_STARTED.exec(sentence);
   if (notStarted) {
     const task = builder.mention('TASK', head(notStarted[1] ?? notStarted[2] ?? notStarted[3]), { ...base, confidence: 0.7, status: 'pending' });
@@ -115,14 +148,6 @@ function statusFacts(sentence: string, ctx: TextContext, state: ExtractState): v
   const seeing = SEEING.exec(sentence);
   if (seeing && PROBLEM_WORDS.test(seeing[1])) {
     errorReport(seeing[1], head(seeing[1]), ctx, state);
-    return;
-  }
-  const finished = DONE_STATE.exec(sentence);
-  if (finished && !/^(?:it|this|that|everything|all)$/i.test(finished[1])) {
-    const task = builder.mention('TASK', head(finished[1]), { ...base, confidence: 0.7, status: 'completed' });
-    builder.link(task, parentTask(state), 'PART_OF');
-    state.signals.completed = true;
-    finishNamed(finished[1], ctx, state);
     return;
   }
   const working = WORKING_ON.exec(sentence);
@@ -151,8 +176,62 @@ function statusFacts(sentence: string, ctx: TextContext, state: ExtractState): v
     const task = builder.mention('TASK', label, { ...base, confidence: 0.65, status: 'completed' });
     builder.link(task, parentTask(state), 'PART_OF');
     state.signals.completed = true;
+    closeStatedErrors(task, ctx, state);
+    workedOn(sentence, ctx, state);
     adopted(`${verb} ${done[2]}`, task, ctx, state);
   }
+}
+
+/** "Added tests/test_pipeline.py with 14 tests": a file a report of finished work names was worked on. */
+function workedOn(sentence: string, ctx: TextContext, state: ExtractState): void {
+  for (const path of fileMentions(sentence)) state.builder.mention('FILE', path, { turn: state.turn, uuid: ctx.uuid, confidence: 0.7, status: 'modified' });
+}
+
+/** Problems the reply stated this turn ("Found: X") are fixed by the work it reports after them. */
+function closeStatedErrors(by: DraftNode | undefined, ctx: TextContext, state: ExtractState): void {
+  for (const open of state.signals.statedErrors.splice(0)) {
+    const at = state.openErrors.indexOf(open);
+    if (at < 0) continue;
+    state.builder.advance(open.node, 'completed', state.turn, ctx.uuid);
+    state.builder.link(by, open.node, 'FIXES');
+    state.openErrors.splice(at, 1);
+  }
+}
+
+/**
+ * "Remaining:" followed by a bulleted list: each item is a report of that kind, as if written
+ * "Remaining: item". Only for labels the reports and decisions know.
+ */
+function listsUnderHeaders(text: string): string {
+  const lines = text.split(/\r?\n/);
+  let header: string | undefined;
+  return lines
+    .map((line) => {
+      const heading = /(?:^\s*(?:#{1,6}\s*)?|[.!?]\s+)(?:\*\*)?([A-Za-z][A-Za-z -]{1,30}?)(?:\*\*)?\s*:\s*(?:\*\*)?\s*$/.exec(line);
+      if (heading && (reportKind(heading[1]) || decisionIn(`${heading[1]}: x`))) {
+        header = heading[1];
+        return line.slice(0, heading.index + (/^[.!?]/.test(heading[0]) ? 1 : 0));
+      }
+      const item = /^\s*(?:[-*+•]|\d{1,2}[.)])\s+(.+)$/.exec(line);
+      if (header && item) return `${header}: ${item[1]}`;
+      if (line.trim() !== '') header = undefined;
+      return line;
+    })
+    .join('\n');
+}
+
+/** The reply to a user's suggestion ("I was thinking a dropdown"): agreement makes it a decision, refusal drops it. */
+function answerSuggestions(opening: string, state: ExtractState): void {
+  const open = state.proposals.filter((p) => p.by === 'user');
+  if (open.length === 0) return;
+  const accepted = agrees(opening) || /\b(?:makes sense|good idea|good call|great idea|works well|agreed)\b/i.test(opening);
+  for (const p of open) {
+    if (accepted) p.node.confidence = Math.max(p.node.confidence, 0.8);
+    else if (disagrees(opening) || /^i'?d (?:rather|avoid|not)\b|^i wouldn'?t\b/i.test(opening)) {
+      if (p.only) state.builder.remove(p.node);
+    }
+  }
+  state.proposals = state.proposals.filter((p) => p.by !== 'user');
 }
 
 /** "Completed: X" finishes the open tasks that X names ("Working on: X" earlier, or the user's "Add X"). */
@@ -180,6 +259,12 @@ function fixReport(content: string, ctx: TextContext, state: ExtractState, confi
   const { builder, turn } = state;
   state.signals.fixed = true;
   state.signals.completed = true;
+  // "Fixed in components/PostDate.tsx": where, not what.
+  const where = /^(?:in|at|inside)\s+(.+)$/i.exec(content.trim());
+  if (where && fileMentions(where[1]).length > 0 && onlyPaths(where[1], fileMentions(where[1]))) {
+    for (const path of fileMentions(where[1])) builder.mention('FILE', path, { turn, uuid: ctx.uuid, confidence: 0.75, status: 'modified' });
+    return;
+  }
   const what = head(content);
   const problem = PROBLEM_WORDS.test(what);
   const open = closableError(state, content);
@@ -219,7 +304,11 @@ function errorReport(content: string, label: string, ctx: TextContext, state: Ex
     builder.link(task, parentTask(state), 'PART_OF');
     return;
   }
-  if (!state.openErrors.some((o) => o.node === error)) state.openErrors.push({ node: error, changedSince: [] });
+  if (!state.openErrors.some((o) => o.node === error)) {
+    const open = { node: error, changedSince: [] };
+    state.openErrors.push(open);
+    if (ctx.role === 'assistant') state.signals.statedErrors.push(open);
+  }
   builder.link(error, parentTask(state), 'BLOCKS');
   const trailing = WORKING_ON.exec(content);
   if (trailing) {
@@ -251,7 +340,9 @@ function decisionFacts(decision: DecisionStatement, ctx: TextContext, state: Ext
   const old = decision.supersedes.map((label) => builder.mention('DECISION', label, { turn, uuid: ctx.uuid, confidence: 0.6 }));
   for (const item of decision.items) {
     const detail = [item.why, item.rejected.length ? `not ${item.rejected.join(', ')}` : ''].filter(Boolean).join('; ') || undefined;
+    const existed = decision.proposal && builder.find('DECISION', (n) => n.label.toLowerCase() === item.label.toLowerCase()) !== undefined;
     const node = builder.mention('DECISION', item.label, { turn, uuid: ctx.uuid, confidence, detail });
+    if (node && decision.proposal && ctx.role === 'assistant') state.proposals.push({ node, by: 'assistant', only: !existed });
     for (const previous of old) builder.link(node, previous, 'SUPERSEDES');
     for (const alternative of item.rejected) {
       const earlier = builder.find('DECISION', (n) => n !== node && n.label.toLowerCase() === alternative.toLowerCase());
@@ -281,7 +372,7 @@ function onlyPaths(content: string, paths: string[]): boolean {
 
 /** The head of a clause: up to a dash, a colon or an aside, at most 10 words. */
 export function head(text: string): string {
-  const cut = text.split(/\s+[—–]\s+|\s+-\s+|:\s|;\s|\s\((?!\))|,\s+(?:all green|all tests pass|tests pass|and (?:it )?works)\b/i)[0];
+  const cut = text.split(/\s+[—–]\s+|\s+-\s+|:\s|;\s|\s\((?!\))|,\s+(?:all green|all tests pass|tests pass|and (?:it )?works)\b|,?\s+(?:but|so|because|since|although|though|whereas|which means)\s+/i)[0];
   return normaliseLabel(clipWords(cut, 10));
 }
 

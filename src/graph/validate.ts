@@ -8,7 +8,7 @@ import type { NodeType } from './model.js';
 
 /** Labels that say nothing on their own. */
 const GENERIC =
-  /^(?:(?:fix|do|run|check|try|update|change|continue|go|finish|complete|proceed|start|make|implement|test|commit|review|look at|handle|repeat|retry|undo)(?:\s+(?:it|this|that|them|these|those|again|ahead|now|everything|all|the (?:changes?|issues?|things?|rest|same|code|bug|problem|tests?|above)))*|it|this|that|everything|nothing|something|the (?:changes?|rest|same)|yes|no|ok|okay|done|the fix|these|those)$/i;
+  /^(?:(?:fix|do|run|check|try|update|change|continue|go|finish|complete|proceed|start|make|implement|test|commit|review|look at|handle|repeat|retry|undo)(?:\s+(?:it|this|that|them|these|those|again|ahead|now|everything|all|the (?:changes?|issues?|things?|rest|same|code|bug|problem|tests?|above)))*|it|this|that|everything|nothing|something|the (?:changes?|rest|same)|yes|no|ok|okay|done|the fix|these|those|(?:\w+\s+)?(?:something|anything|stuff)(?:\s+(?:up|out|in|else))?|nice|great|cool|thanks|perfect|makes sense|sounds good|good catch|agreed|got it)$/i;
 /** A fragment: it ends on a word that needs something after it. */
 const DANGLING_END = /\s(?:a|an|the|to|of|for|with|and|or|in|on|at|by|from|as|is|are|was|that|which|when|if|into|via|than|then|but)$/i;
 const VAGUE_START = /^(?:it|this|that|they|these|those|which|here|there)\b/i;
@@ -64,8 +64,19 @@ export function validateGraph(builder: GraphBuilder): { rejected: number; merged
       merged++;
     }
   }
+  // "DataTable" inferred from "Completed: DataTable with sorting" is the session's own DataTable.tsx, not a tool it chose.
+  const ownNames = new Set(builder.all('FILE').map((f) => basename(f.label).replace(/\.[^.]+$/, '').toLowerCase()));
+  for (const decision of builder.all('DECISION')) {
+    if (decision.confidence < IMPLICIT_CEILING && ownNames.has(decision.label.toLowerCase())) {
+      builder.remove(decision);
+      rejected++;
+    }
+  }
   return { rejected, merged };
 }
+
+/** Decisions below this were inferred from the tools a report names, not stated. */
+const IMPLICIT_CEILING = 0.75;
 
 function basename(path: string): string {
   return path.replace(/\/+$/, '').slice(path.replace(/\/+$/, '').lastIndexOf('/') + 1);

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Store } from './store.js';
 import { listTree, readObjects } from './objects.js';
-import { parseMeta } from './meta.js';
+import { parseMeta, SIDE_FILES } from './meta.js';
+import { readGraphJson } from '../graph/snapshot-graph.js';
 import { pageIndexOf } from './pages.js';
 import { BRANCH_REFS, INCOMING_REFS, SESSION_REFS, SNAPSHOT_REFS, parseRef, refOf, type RefKind } from './names.js';
 import { listNames, refsUnder, updateRefs, ZERO_ID, type RefUpdate } from './refs.js';
@@ -48,7 +49,7 @@ export function checkOfferedRefs(offered: OfferedRef[], where: string): Accepted
 }
 
 /** Fetches the accepted refs into a quarantine namespace; returns it. */
-export async function fetchIncoming(store: Store, source: string, accepted: AcceptedRef[]): Promise<string> {
+export async function fetchIncoming(store: Store, source: string, accepted: AcceptedRef[], from: 'bundle' | 'remote'): Promise<string> {
   const token = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const quarantine = `${INCOMING_REFS}${token}/`;
   if (accepted.length === 0) return quarantine;
@@ -57,7 +58,8 @@ export async function fetchIncoming(store: Store, source: string, accepted: Acce
     await store.git.stream(['-c', 'transfer.fsckObjects=true', '-c', 'fetch.fsckObjects=true', 'fetch', '--no-tags', '--no-write-fetch-head', '--quiet', source, ...refspecs]);
   } catch (error) {
     const detail = error instanceof CmvError ? String(error.details ?? error.message) : String(error);
-    if (!/fsck|error in (tree|commit|blob|tag)|dotdot|bad (tree|commit|object)|malformed|invalid/i.test(detail)) throw error;
+    // A remote may just be unreachable; a bundle that fails to unpack is damaged.
+    if (from === 'remote' && !/fsck|error in (tree|commit|blob|tag)|dotdot|bad (tree|commit|object)|malformed|invalid/i.test(detail)) throw error;
     throw new CmvError('BAD_INPUT', `refusing ${source}: git's checks of its objects failed: ${detail.trim().split('\n')[0]}`, {
       hint: 'the content is damaged or was not made by cmv; nothing was imported',
       cause: error,
@@ -80,10 +82,16 @@ async function checkQuarantine(store: Store, quarantine: string): Promise<void> 
   for (const id of out.split('\n').filter(Boolean)) {
     const files = await listTree(store.git, id);
     const meta = parseMeta((await readObjects(store.git, [`${id}:meta.json`])).get(`${id}:meta.json`));
-    const pages = files.filter((f) => f.path !== 'meta.json');
+    const side = files.filter((f) => SIDE_FILES.has(f.path));
+    for (const file of side) {
+      const text = (await readObjects(store.git, [file.id])).get(file.id);
+      if (file.type !== 'blob' || !text) throw new CmvError('BAD_INPUT', `refusing snapshot ${id.slice(0, 12)}: ${file.path} is not a file`, { hint: 'nothing was imported' });
+      readGraphJson(text.toString('utf8'), `${file.path} of ${id.slice(0, 12)}`);
+    }
+    const pages = files.filter((f) => f.path !== 'meta.json' && !SIDE_FILES.has(f.path));
     const indices = pages.map((f) => (f.type === 'blob' ? pageIndexOf(f.path) : undefined));
     if (indices.some((i) => i === undefined)) {
-      const odd = pages.find((f, i) => indices[i] === undefined)!;
+      const odd = pages[indices.findIndex((i) => i === undefined)];
       throw new CmvError('BAD_INPUT', `refusing snapshot ${id.slice(0, 12)}: unexpected path ${JSON.stringify(odd.path)} in its tree`, { hint: 'the content did not come from cmv; nothing was imported' });
     }
     const sorted = (indices as number[]).sort((a, b) => a - b);

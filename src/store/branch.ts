@@ -14,7 +14,7 @@ import { readLog } from './objects.js';
 import { readMeta } from './read-meta.js';
 import { paginate, PAGE_FORMAT } from './pages.js';
 import { beginPages, writeCommit } from './commit.js';
-import { factsOf, type SessionFactsSummary } from './session-facts.js';
+import { factsOf, storedFacts, type SessionFactsSummary } from './session-facts.js';
 import { withSessionId } from './session-id.js';
 import { projectDrift, type ProjectDrift } from './project-state.js';
 import { resumeCommand } from './launch.js';
@@ -88,7 +88,7 @@ async function trimmedContent(log: Buffer, sessionId: string, options: Partial<T
     }
     if (!result.lines) throw new CmvError('INTERNAL', 'the trim did not return the trimmed lines');
     const content = Buffer.concat(result.lines.flatMap((line) => [line, Buffer.from('\n')]));
-    const facts = factsOf(result.trimmed);
+    const facts = storedFacts(factsOf(result.trimmed));
     facts.bytes = content.length;
     return {
       content,

@@ -91,7 +91,7 @@ export async function importBundle(store: Store, file: string): Promise<Adopted 
         return { id: line.slice(0, space), ref: line.slice(space + 1) };
       });
     const accepted = checkOfferedRefs(heads, file);
-    const quarantine = await fetchIncoming(store, path, accepted);
+    const quarantine = await fetchIncoming(store, path, accepted, 'bundle');
     const adopted = await adoptIncoming(store, quarantine, accepted);
     await maintain(store);
     return { ...adopted, file: path };

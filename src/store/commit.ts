@@ -26,6 +26,14 @@ export async function beginPages(store: Store, data: Buffer, pages: Page[]): Pro
 
 const IDENTITY = { name: 'cmv', email: 'cmv@localhost' };
 
+/** One small blob (meta.json, a side file), written loose. */
+export async function writeBlob(store: Store, data: Buffer): Promise<string> {
+  const id = gitBlobId(data);
+  const { stdout } = await store.git.stream(['hash-object', '-w', '--stdin'], { input: [data] });
+  if (stdout.toString('utf8').trim() !== id) throw new Error('git stored a blob under another id than cmv computed');
+  return id;
+}
+
 function commitMessage(meta: SnapshotMeta): string {
   const lines = [`${meta.kind} ${meta.name}`];
   if (meta.message) lines.push('', meta.message);
@@ -37,12 +45,17 @@ function commitMessage(meta: SnapshotMeta): string {
 }
 
 /** Writes meta.json, the trees and the commit; returns the commit id. The same inputs give the same commit. */
-export async function writeCommit(store: Store, pageIds: string[], meta: SnapshotMeta, parents: string[]): Promise<{ commit: string; tree: string }> {
-  const metaBytes = serialiseMeta(meta);
-  const metaId = gitBlobId(metaBytes);
-  const { stdout } = await store.git.stream(['hash-object', '-w', '--stdin'], { input: [metaBytes] });
-  if (stdout.toString('utf8').trim() !== metaId) throw new Error('git stored meta.json under another id');
-  const tree = await writeTrees(store.git, snapshotTrees(pageIds, metaId));
+export async function writeCommit(
+  store: Store,
+  pageIds: string[],
+  meta: SnapshotMeta,
+  parents: string[],
+  sideFiles: { name: string; data: Buffer }[] = [],
+): Promise<{ commit: string; tree: string }> {
+  const metaId = await writeBlob(store, serialiseMeta(meta));
+  const side = [];
+  for (const file of sideFiles) side.push({ name: file.name, id: await writeBlob(store, file.data) });
+  const tree = await writeTrees(store.git, snapshotTrees(pageIds, metaId, side));
   const date = gitDate(meta);
   const env = {
     GIT_AUTHOR_NAME: IDENTITY.name,

@@ -4,7 +4,7 @@
 
 import type { Store } from './store.js';
 import { listTree, readObjects } from './objects.js';
-import { parseMeta } from './meta.js';
+import { parseMeta, SIDE_FILES } from './meta.js';
 import { countLines, gitBlobId, pageIndexOf } from './pages.js';
 import { storeSize } from './maintenance.js';
 import { BRANCH_REFS, SESSION_REFS, SNAPSHOT_REFS } from './names.js';
@@ -82,7 +82,7 @@ export async function checkStore(store: Store): Promise<FsckReport> {
     } catch (error) {
       problems.push({ kind: 'meta', id, message: `${id.slice(0, 12)}: ${(error as Error).message}` });
     }
-    const pages = files.filter((f) => f.path !== 'meta.json');
+    const pages = files.filter((f) => f.path !== 'meta.json' && !SIDE_FILES.has(f.path));
     const indexed = pages.map((f) => ({ file: f, index: pageIndexOf(f.path) })).sort((a, b) => (a.index ?? -1) - (b.index ?? -1));
     indexed.forEach(({ file, index }, i) => {
       if (index === undefined) problems.push({ kind: 'layout', id, message: `${id.slice(0, 12)}: unexpected file ${file.path}` });

@@ -61,7 +61,7 @@ export function cleanGitEnv(extra: Record<string, string> = {}, forSimpleGit = t
 
 export function gitMissing(cause?: unknown): CmvError {
   return new CmvError('NOT_FOUND', 'git is not installed or not on PATH', {
-    hint: 'cmv keeps snapshots in a git repository: install git (2.25 or later) and try again',
+    hint: 'cmv keeps snapshots in a git repository: install git (2.29 or later) and try again',
     cause,
   });
 }
@@ -77,6 +77,15 @@ export function gitFailure(error: unknown, what: string): CmvError {
   if (isSpawnEnoent(error)) return gitMissing(error);
   const message = error instanceof Error ? error.message.trim() : String(error);
   return new CmvError('IO', `git ${what} failed: ${message.split('\n')[0]}`, { hint: 'run `cmv fsck`; CMV_DEBUG=1 shows more', cause: error, details: message });
+}
+
+/** The git subcommand of an argument list (`-c k=v fetch ...` is a fetch). */
+function commandName(args: string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-c' || args[i] === '-C') i++;
+    else if (!args[i].startsWith('-')) return args[i];
+  }
+  return 'command';
 }
 
 export interface StreamResult {
@@ -141,11 +150,12 @@ export class Git {
       const err: Buffer[] = [];
       child.stdout!.on('data', (c: Buffer) => out.push(c));
       child.stderr!.on('data', (c: Buffer) => err.push(c));
-      child.once('error', (error) => reject(isSpawnEnoent(error) ? gitMissing(error) : gitFailure(error, args[0])));
+      const what = commandName(args);
+      child.once('error', (error) => reject(isSpawnEnoent(error) ? gitMissing(error) : gitFailure(error, what)));
       child.once('close', (code) => {
         const result = { stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), code: code ?? -1 };
         if (code === 0 || options.okCodes?.includes(code ?? -1)) resolve(result);
-        else reject(gitFailure(new Error(result.stderr || `exit code ${code}`), args[0]));
+        else reject(gitFailure(new Error(result.stderr || `exit code ${code}`), what));
       });
       if (child.stdin) {
         child.stdin.on('error', () => {}); // git exiting early reports through its exit code

@@ -9,6 +9,9 @@ import { CmvError } from '../errors.js';
 
 export const META_FORMAT = 1;
 
+/** Files a snapshot may keep beside meta.json and its pages: the session graph (src/graph/snapshot-graph.ts). */
+export const SIDE_FILES = new Set(['graph.json']);
+
 export interface ProjectState {
   /** The repository's top folder. */
   root: string;
@@ -58,8 +61,9 @@ export interface SnapshotMeta {
   redaction?: RedactionInfo;
 }
 
+/** One line of JSON: a store keeps one per snapshot, and `git show <id>:meta.json | jq` reads it. */
 export function serialiseMeta(meta: SnapshotMeta): Buffer {
-  return Buffer.from(`${JSON.stringify(meta, null, 2)}\n`);
+  return Buffer.from(`${JSON.stringify(meta)}\n`);
 }
 
 function hostile(why: string): CmvError {

@@ -84,8 +84,8 @@ function sortKey(entry: TreeEntry): string {
   return entry.mode === '40000' ? `${entry.name}/` : entry.name;
 }
 
-/** The trees of a snapshot: log/<group>/<page> for every page, and meta.json at the root. */
-export function snapshotTrees(pageIds: string[], metaId: string): TreeObject[] {
+/** The trees of a snapshot: log/<group>/<page> for every page, meta.json (and side files) at the root. */
+export function snapshotTrees(pageIds: string[], metaId: string, sideFiles: { name: string; id: string }[] = []): TreeObject[] {
   const trees: TreeObject[] = [];
   const groups: TreeEntry[] = [];
   for (let start = 0; start < pageIds.length; start += PAGES_PER_GROUP) {
@@ -94,7 +94,7 @@ export function snapshotTrees(pageIds: string[], metaId: string): TreeObject[] {
     trees.push(tree);
     groups.push({ mode: '40000', name: pagePath(start).split('/')[1], id: tree.id });
   }
-  const root: TreeEntry[] = [{ mode: '100644', name: 'meta.json', id: metaId }];
+  const root: TreeEntry[] = [{ mode: '100644', name: 'meta.json', id: metaId }, ...sideFiles.map((f) => ({ mode: '100644' as const, name: f.name, id: f.id }))];
   if (groups.length > 0) {
     const log = { id: treeId(groups), entries: groups };
     trees.push(log);

@@ -1,5 +1,6 @@
 // How a session log is laid out in the store: cut at line boundaries into pages whose ends are
-// chosen by the lines' own content, so a log that grows by appends keeps every earlier page.
+// chosen by the lines' own content. A log that grew by appends keeps its last snapshot's pages and
+// only the appended lines are cut into new ones, so each snapshot stores what is new and no more.
 
 import { createHash } from 'node:crypto';
 
@@ -7,7 +8,6 @@ export interface Page {
   /** Byte offset of the page in the log. */
   offset: number;
   bytes: number;
-  lines: number;
   /** The git blob id of the page's bytes. */
   id: string;
 }
@@ -22,11 +22,12 @@ export interface PageRule {
 }
 
 /**
- * Pages of about 50 KB: small enough that the partial last page a growing log rewrites on each
- * snapshot costs little, large enough that each compresses nearly as well as the whole log.
- * bench/store.js measures the alternatives (smaller and larger pages, one blob per line).
+ * Pages of about 190 KB, none under 64 KB except a log's last. A grown log keeps its earlier pages
+ * (see paginateAppended), so page size costs nothing in rewrites; larger pages compress closer to
+ * the whole log, and a last page under 64 KB is re-cut with the next snapshot's lines. bench/store.js
+ * compares smaller and larger pages and one blob per line.
  */
-export const PAGE_RULE: PageRule = { minBytes: 16 * 1024, spreadBytes: 32 * 1024, maxBytes: 256 * 1024 };
+export const PAGE_RULE: PageRule = { minBytes: 64 * 1024, spreadBytes: 128 * 1024, maxBytes: 1024 * 1024 };
 
 /** Page layout version, recorded in every snapshot's meta. */
 export const PAGE_FORMAT = 1;
@@ -63,18 +64,14 @@ export function gitBlobId(data: Buffer): string {
 export function paginate(data: Buffer, rule: PageRule = PAGE_RULE): Page[] {
   const pages: Page[] = [];
   let start = 0;
-  let lines = 0;
   let pos = 0;
   const cut = (end: number) => {
-    const bytes = data.subarray(start, end);
-    pages.push({ offset: start, bytes: end - start, lines, id: gitBlobId(bytes) });
+    pages.push({ offset: start, bytes: end - start, id: gitBlobId(data.subarray(start, end)) });
     start = end;
-    lines = 0;
   };
   while (pos < data.length) {
     const nl = data.indexOf(NEWLINE, pos);
     const end = nl < 0 ? data.length : nl + 1;
-    lines++;
     const size = end - start;
     if (nl >= 0 && size >= rule.minBytes) {
       const chance = (end - pos) / rule.spreadBytes;
@@ -83,6 +80,23 @@ export function paginate(data: Buffer, rule: PageRule = PAGE_RULE): Page[] {
     pos = end;
   }
   if (start < data.length) cut(data.length);
+  return pages;
+}
+
+/**
+ * The pages of a log that grew by appends from one stored as `before` (the caller checked that
+ * `data` begins with exactly those pages): they are kept, except a last page under minBytes, which
+ * is cut again together with what followed, so small snapshots do not leave small pages behind.
+ */
+export function paginateAppended(data: Buffer, before: { id: string; bytes: number }[], rule: PageRule = PAGE_RULE): Page[] {
+  const kept = before.length > 0 && before[before.length - 1].bytes < rule.minBytes ? before.slice(0, -1) : before;
+  const pages: Page[] = [];
+  let offset = 0;
+  for (const page of kept) {
+    pages.push({ offset, bytes: page.bytes, id: page.id });
+    offset += page.bytes;
+  }
+  for (const page of paginate(data.subarray(offset), rule)) pages.push({ ...page, offset: page.offset + offset });
   return pages;
 }
 

@@ -11,6 +11,8 @@ function projectGit(cwd: string) {
   return simpleGit({ baseDir: cwd, trimmed: true }).env(cleanGitEnv());
 }
 
+const MAX_DIRTY = 500;
+
 /** The git state of `cwd`'s repository, or null when cwd is gone or not in a repository. */
 export async function readProjectState(cwd: string | undefined): Promise<ProjectState | null> {
   if (!cwd || !existsSync(cwd)) return null;
@@ -21,7 +23,8 @@ export async function readProjectState(cwd: string | undefined): Promise<Project
     const head = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD'])).trim() || undefined;
     const branch = (await git.raw(['symbolic-ref', '--quiet', '--short', 'HEAD'])).trim() || undefined;
     const status = await git.status();
-    const dirty = [...new Set(status.files.map((f) => f.path))].sort();
+    // Capped: a build folder left uncommitted should not weigh on every snapshot.
+    const dirty = [...new Set(status.files.map((f) => f.path))].sort().slice(0, MAX_DIRTY);
     return { root, head, branch, dirty };
   } catch {
     return null;

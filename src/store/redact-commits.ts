@@ -5,7 +5,7 @@
 
 import type { Store } from './store.js';
 import { listTree, readObjects } from './objects.js';
-import { parseMeta, type SnapshotMeta } from './meta.js';
+import { parseMeta, SIDE_FILES, type SnapshotMeta } from './meta.js';
 import { gitBlobId, type Page } from './pages.js';
 import { beginPages, writeCommit } from './commit.js';
 import { mergeReports, redactText, type RedactionReport } from './redact.js';
@@ -50,9 +50,11 @@ export async function redactLineage(store: Store, tips: string[]): Promise<Redac
   const pageCache = new Map<string, RedactedPage>();
 
   for (const commit of await lineageOf(store, tips)) {
-    const files = (await listTree(store.git, commit.id)).filter((f) => f.path.startsWith('log/')).sort((a, b) => (a.path < b.path ? -1 : 1));
+    const tree = await listTree(store.git, commit.id);
+    const files = tree.filter((f) => f.path.startsWith('log/')).sort((a, b) => (a.path < b.path ? -1 : 1));
+    const sideFiles = tree.filter((f) => SIDE_FILES.has(f.path));
     const unread = [...new Set(files.map((f) => f.id))].filter((id) => !pageCache.has(id));
-    const contents = await readObjects(store.git, [`${commit.id}:meta.json`, ...unread]);
+    const contents = await readObjects(store.git, [`${commit.id}:meta.json`, ...unread, ...sideFiles.map((f) => f.id)]);
     for (const id of unread) pageCache.set(id, redactPage(contents.get(id)!));
     const meta = parseMeta(contents.get(`${commit.id}:meta.json`));
     const pages = files.map((f) => pageCache.get(f.id)!);
@@ -60,6 +62,12 @@ export async function redactLineage(store: Store, tips: string[]): Promise<Redac
     for (const page of pages) mergeReports(report, page.report);
     const message = meta.message === undefined ? undefined : redactText(meta.message);
     if (message) mergeReports(report, message.report);
+    // Side files (the session graph) are JSON text too: redacted the same way.
+    const side = sideFiles.map((f) => {
+      const redacted = redactText(contents.get(f.id)!.toString('utf8'));
+      mergeReports(report, redacted.report);
+      return { name: f.path, data: Buffer.from(redacted.text) };
+    });
     const parents = commit.parents.map((p) => map.get(p) ?? p);
     const parentsChanged = parents.some((p, i) => p !== commit.parents[i]);
     if (report.total === 0 && !parentsChanged) {
@@ -77,13 +85,13 @@ export async function redactLineage(store: Store, tips: string[]): Promise<Redac
     const data = Buffer.concat(pages.map((p) => p.data));
     let offset = 0;
     const layout: Page[] = pages.map((p) => {
-      const page = { offset, bytes: p.data.length, lines: 0, id: p.id };
+      const page = { offset, bytes: p.data.length, id: p.id };
       offset += p.data.length;
       return page;
     });
     const write = await beginPages(store, data, layout);
     await write.done();
-    const { commit: copy } = await writeCommit(store, layout.map((p) => p.id), redactedMeta, parents);
+    const { commit: copy } = await writeCommit(store, layout.map((p) => p.id), redactedMeta, parents, side);
     map.set(commit.id, copy);
   }
   return { map, total, byCommit };

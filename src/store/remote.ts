@@ -104,7 +104,7 @@ export async function pullSnapshots(store: Store, remoteName: string | undefined
         return { id, ref };
       });
     const accepted = checkOfferedRefs(offered, `the refs of remote ${remote.name}`);
-    const quarantine = await fetchIncoming(store, remote.name, accepted);
+    const quarantine = await fetchIncoming(store, remote.name, accepted, 'remote');
     const adopted = await adoptIncoming(store, quarantine, accepted);
     await maintain(store);
     return { ...adopted, remote };

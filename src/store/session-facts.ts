@@ -39,8 +39,11 @@ export interface SessionFactsSummary {
     cacheWrite: number;
   };
   files: { read: string[]; changed: string[] };
-  /** The API responses at the start and end of the log, so a response split across a seam counts once. */
-  edges: { first: EdgeResponse[]; last: EdgeResponse[] };
+  /**
+   * The API responses at the end of the log (and, for a part about to be appended, at its start),
+   * so a response whose lines straddle the seam between two snapshots counts once.
+   */
+  edges: { first?: EdgeResponse[]; last: EdgeResponse[] };
 }
 
 /** One API response's usage, as the summary counted it (the largest of its lines). */
@@ -54,7 +57,7 @@ export interface EdgeResponse {
   cacheWrite: number;
 }
 
-const EDGE_SIZE = 8;
+const EDGE_SIZE = 4;
 
 function size(r: EdgeResponse): number {
   return r.input + r.output + r.cacheRead + r.cacheWrite;
@@ -87,6 +90,11 @@ function touchedFiles(session: Session): { read: string[]; changed: string[] } {
     }
   }
   return { read: [...read].sort(), changed: [...changed].sort() };
+}
+
+/** Facts as a snapshot stores them: the start-of-log edge only matters to a part being appended. */
+export function storedFacts(facts: SessionFactsSummary): SessionFactsSummary {
+  return { ...facts, edges: { last: facts.edges.last } };
 }
 
 /** The facts of a modelled log. */
@@ -167,7 +175,7 @@ export function appendFacts(before: SessionFactsSummary, appended: SessionFactsS
   };
   const tail = new Map(before.edges.last.map((r) => [r.key, r]));
   const merged = new Map<string, EdgeResponse>();
-  for (const next of appended.edges.first) {
+  for (const next of appended.edges.first ?? []) {
     const prior = tail.get(next.key);
     if (!prior) continue;
     const kept = size(next) >= size(prior) ? next : prior;
@@ -204,9 +212,6 @@ export function appendFacts(before: SessionFactsSummary, appended: SessionFactsS
     lastTimestamp: appended.lastTimestamp ?? before.lastTimestamp,
     tokens,
     files: { read: union(before.files.read, appended.files.read).sort(), changed: union(before.files.changed, appended.files.changed).sort() },
-    edges: {
-      first: [...before.edges.first.map((r) => merged.get(r.key) ?? r), ...appended.edges.first.filter((r) => !merged.has(r.key))].slice(0, EDGE_SIZE),
-      last: combined.slice(-EDGE_SIZE),
-    },
+    edges: { last: combined.slice(-EDGE_SIZE) },
   };
 }

@@ -6,11 +6,11 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Store } from './store.js';
 import { maintain, withStoreLock } from './store.js';
-import { gitBlobId, paginate, PAGE_FORMAT, type Page, type PageRule } from './pages.js';
+import { gitBlobId, paginate, paginateAppended, PAGE_FORMAT, type Page, type PageRule } from './pages.js';
 import { beginPages, writeCommit } from './commit.js';
 import { listTree, readObjects } from './objects.js';
 import { parseMeta, type SnapshotMeta } from './meta.js';
-import { appendFacts, factsOf, sessionOfBuffer, type SessionFactsSummary } from './session-facts.js';
+import { appendFacts, factsOf, sessionOfBuffer, storedFacts, type SessionFactsSummary } from './session-facts.js';
 import { readProjectState } from './project-state.js';
 import { checkName, isUuid, nameProblem, refOf, sessionRef } from './names.js';
 import { listNames, nameTaken, readRef, updateRefs, ZERO_ID, type RefUpdate } from './refs.js';
@@ -59,17 +59,12 @@ export function sessionIdOf(path: string, data: Buffer): string | undefined {
   return undefined;
 }
 
-/**
- * True when `data` begins with exactly the parent's pages (the log only grew since). Pages cut
- * at the same place are compared by the ids already computed; only the rest is hashed again.
- */
-export function grewFrom(data: Buffer, pages: Page[], parentPages: { id: string; size: number }[]): boolean {
-  const known = new Map(pages.map((p) => [`${p.offset}:${p.bytes}`, p.id]));
+/** True when `data` begins with exactly the parent's pages (the log only grew since). */
+export function grewFrom(data: Buffer, parentPages: { id: string; size: number }[]): boolean {
   let offset = 0;
   for (const page of parentPages) {
     if (offset + page.size > data.length) return false;
-    const id = known.get(`${offset}:${page.size}`) ?? gitBlobId(data.subarray(offset, offset + page.size));
-    if (id !== page.id) return false;
+    if (gitBlobId(data.subarray(offset, offset + page.size)) !== page.id) return false;
     offset += page.size;
   }
   return true;
@@ -97,7 +92,7 @@ async function parentState(store: Store, id: string): Promise<ParentState> {
 /** Facts of the log: the parent's plus the appended lines when it only grew, else modelled whole. */
 function snapshotFacts(path: string, data: Buffer, parent: ParentState | undefined, appended: boolean): SessionFactsSummary {
   if (parent && appended) return appendFacts(parent.meta.facts, factsOf(sessionOfBuffer(path, data.subarray(parent.meta.facts.bytes))));
-  return factsOf(sessionOfBuffer(path, data));
+  return storedFacts(factsOf(sessionOfBuffer(path, data)));
 }
 
 export async function takeSnapshot(store: Store, sessionArg: string, options: SnapshotOptions = {}): Promise<SnapshotResult> {
@@ -116,7 +111,6 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
   } catch (error) {
     throw fromSystemError(error, path);
   }
-  const pages: Page[] = paginate(data, options.pageRule);
   const sessionId = sessionIdOf(path, data);
   const lineageRef = sessionId ? sessionRef(sessionId) : undefined;
 
@@ -125,7 +119,10 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
     if (options.name !== undefined && taken.has(options.name)) throw nameTaken(options.name);
     const parentId = lineageRef ? await readRef(store, lineageRef) : undefined;
     const parent = parentId ? await parentState(store, parentId) : undefined;
-    const appended = !!parent && parent.meta.facts.terminated && grewFrom(data, pages, parent.pages);
+    const appended = !!parent && parent.meta.facts.terminated && grewFrom(data, parent.pages);
+    const pages: Page[] = appended
+      ? paginateAppended(data, parent.pages.map((p) => ({ id: p.id, bytes: p.size })), options.pageRule)
+      : paginate(data, options.pageRule);
     const write = await beginPages(store, data, pages);
     const facts = snapshotFacts(path, data, parent, appended);
     const project = await readProjectState(facts.cwd);

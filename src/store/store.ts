@@ -58,7 +58,9 @@ async function initStore(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
   const git = new Git(dir);
-  await git.run(['init', '--bare', '--quiet', '--object-format=sha1', '.'], 'init');
+  // SHA-1 whatever init.defaultObjectFormat says: cmv computes page ids itself (git before 2.29
+  // knows no --object-format and makes SHA-1 repositories anyway).
+  await git.run(['init', '--bare', '--quiet', '--object-format=sha1', '.'], 'init').catch(() => git.run(['init', '--bare', '--quiet', '.'], 'init'));
   for (const [key, value] of STORE_CONFIG) await git.run(['config', key, value], 'config');
   // No hooks, no sample files: the store runs nothing of its own.
   await rm(join(dir, 'hooks'), { recursive: true, force: true });

@@ -88,9 +88,17 @@ export function App({ sources, pollMs, onExit, size: fixedSize, now = Date.now }
     });
   };
 
+  // Ink calls the input handler registered by an effect, which may lag the frame on screen: the
+  // handler reads the data of the latest render from here, and the selection from `live`.
+  const view = useRef({ projects, rows });
+  view.current = { projects, rows };
+
   const handle = (intent: Intent) => {
     const ui = live.current;
     const mode = ui.mode;
+    const { projects, rows } = view.current;
+    const row = rows[ui.treeIndex];
+    const session = row?.kind === 'session' ? row.session : undefined;
     if (mode.kind === 'help') return intent.kind === 'quit' ? finish({}) : dispatch({ type: 'mode', mode: { kind: 'normal' } });
     if (mode.kind === 'confirm') {
       dispatch({ type: 'mode', mode: { kind: 'normal' } });

@@ -5,7 +5,7 @@ import type { IndexRefresh } from './data/session-index.js';
 import { SessionIndex } from './data/session-index.js';
 import type { Availability } from './data/availability.js';
 import type { SnapshotItem } from './data/snapshots.js';
-import { loadSnapshots } from './data/snapshots.js';
+import { loadSnapshots, storeSignature } from './data/snapshots.js';
 import type { LoadedSession } from './data/session-detail.js';
 import { loadSessionDetail } from './data/session-detail.js';
 import type { BreakEvenView } from './data/breakeven.js';
@@ -20,6 +20,8 @@ export interface DashboardSources {
   refreshSessions(): Promise<IndexRefresh>;
   loadTrims(): Promise<TrimRecord[]>;
   loadSnapshots(): Promise<Availability<SnapshotItem[]>>;
+  /** Changes when the store may hold different snapshots. */
+  storeSignature(): string;
   loadDetail(path: string): Promise<LoadedSession>;
   loadBreakEven(loaded: LoadedSession): Promise<Availability<BreakEvenView>>;
   loadGraph(loaded: LoadedSession): Promise<Availability<GraphSummaryView>>;
@@ -35,7 +37,8 @@ export function defaultSources(config: CmvConfig, configDirs?: string[]): Dashbo
   return {
     refreshSessions: () => index.refresh(),
     loadTrims: () => readTrimRecords(),
-    loadSnapshots,
+    loadSnapshots: () => loadSnapshots(),
+    storeSignature: () => storeSignature(),
     loadDetail: (path) => loadSessionDetail(path, config['trim.threshold']),
     loadBreakEven: async (loaded) =>
       loaded.trimResult ? loadBreakEven(loaded.session, loaded.trimResult, config.model) : { state: 'unavailable', reason: 'no trim preview to price' },

@@ -3,6 +3,9 @@
 // when they are installed.
 
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
 import { completionScript } from '../../src/cli/commands/completion.js';
@@ -49,14 +52,20 @@ describe('zsh and fish completion', () => {
     expect(completionScript('zsh', program())).toMatch(/^#compdef cmv/);
   });
 
-  it.skipIf(!has('zsh'))('is valid zsh', () => {
-    const run = spawnSync('zsh', ['-n'], { input: completionScript('zsh', program()), encoding: 'utf8' });
-    expect(run.status, run.stderr).toBe(0);
+  it.skipIf(!has('zsh'))('is valid zsh that defines a function per command', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cmv-zsh-')), '_cmv');
+    writeFileSync(file, completionScript('zsh', program()));
+    expect(spawnSync('zsh', ['-n', file], { encoding: 'utf8' }).status).toBe(0);
+    const run = spawnSync('zsh', ['-fc', `autoload -U compinit; compinit -u -d ${file}.dump; source ${file}; whence -w _cmv _cmv_hook_install`], { encoding: 'utf8' });
+    expect(run.stdout).toBe('_cmv: function\n_cmv_hook_install: function\n');
   });
 
-  it.skipIf(!has('fish'))('is valid fish', () => {
-    const run = spawnSync('fish', ['--no-execute'], { input: completionScript('fish', program()), encoding: 'utf8' });
-    expect(run.status, run.stderr).toBe(0);
+  it.skipIf(!has('fish'))('is valid fish whose helper finds the subcommand typed', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cmv-fish-')), 'cmv.fish');
+    writeFileSync(file, completionScript('fish', program()));
+    expect(spawnSync('fish', ['--no-execute', file], { encoding: 'utf8' }).status).toBe(0);
+    const run = spawnSync('fish', ['-c', `source ${file}; complete -C 'cmv hook install --scope '`], { encoding: 'utf8' });
+    expect(run.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['local', 'project', 'user']);
   });
 
   it('refuses a shell it does not know', () => {

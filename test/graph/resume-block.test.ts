@@ -6,11 +6,22 @@ import { basename, join } from 'node:path';
 import { openSession } from '../../src/session/session.js';
 import { buildGraph } from '../../src/graph/build-graph.js';
 import { buildResume, TIER_BUDGETS, type ResumeTier } from '../../src/graph/resume-block.js';
+import { expandFileList } from '../../src/graph/file-list.js';
 import { countTokens } from '../../src/tokens/counter.js';
 import { HAS_CORPUS, SAMPLE_DIR, corpusFiles, sampleFiles } from '../helpers/corpus.js';
 import { scriptSession } from './script-session.js';
 
 const TIERS = Object.keys(TIER_BUDGETS) as ResumeTier[];
+
+/** The paths the Files line names, braces expanded ("api/{a,b}.py" -> api/a.py, api/b.py). */
+function shownFiles(text: string): string[] {
+  const line = text.split('\n').find((l) => l.startsWith('Files: '));
+  if (!line) return [];
+  return line
+    .slice('Files: '.length)
+    .split(/; new: |^new: /)
+    .flatMap((part) => expandFileList(part));
+}
 const files = [...sampleFiles(), ...(HAS_CORPUS ? corpusFiles() : [])];
 
 describe('every tier fits its budget, with whole items only', () => {
@@ -20,8 +31,11 @@ describe('every tier fits its budget, with whole items only', () => {
       const block = buildResume(graph, { tier });
       expect(block.tokens, tier).toBeLessThanOrEqual(TIER_BUDGETS[tier]);
       expect(block.tokens).toBe(countTokens(block.text));
-      // Each item a section names is in the text whole.
-      for (const items of Object.values(block.sections)) for (const item of items) expect(block.text, tier).toContain(item);
+      // Each item a section names is in the text whole; files as their list expands.
+      const { files, ...rest } = block.sections;
+      for (const items of Object.values(rest)) for (const item of items) expect(block.text, tier).toContain(item);
+      expect(shownFiles(block.text), tier).toEqual(expect.arrayContaining(files));
+      expect(shownFiles(block.text)).toHaveLength(files.length);
     }
     for (const budget of [40, 78]) expect(buildResume(graph, { budget }).tokens).toBeLessThanOrEqual(budget);
   });
@@ -40,12 +54,13 @@ describe('what a block holds', () => {
       ]),
     );
     const block = buildResume(graph, { tier: 'standard' });
-    const order = ['Goal:', 'Doing:', 'Done:', 'Decided:', 'Files:'].map((h) => block.text.indexOf(h));
+    const order = ['Goal:', 'Doing:', 'Done:', 'Chosen:', 'Files:'].map((h) => block.text.indexOf(h));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(block.sections.goal).toEqual(['Build a FastAPI authentication service with JWT']);
-    expect(block.sections.inProgress[0]).toBe('Add rate limiting');
-    expect(block.sections.done).toContain('Add auth endpoints');
+    // Telegraphic: no articles, no verb of making (the section says it).
+    expect(block.sections.goal).toEqual(['Build FastAPI authentication service with JWT']);
+    expect(block.sections.inProgress[0]).toBe('rate limiting');
+    expect(block.sections.done).toContain('auth endpoints');
     expect(block.sections.decisions).toEqual(expect.arrayContaining(['bcrypt', 'JWT']));
     // The why of a decision at the standard tier, not at the critical one.
     expect(block.text).toContain('bcrypt (password hashing)');

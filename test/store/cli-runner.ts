@@ -1,12 +1,16 @@
-// Runs the built cmv (`node bin/cmv.js`) as a user would, building dist/ first when a source file
-// is newer. Used by the tests that need real processes: concurrency, kills, exit codes, PATH.
+// Runs cmv as a user would (`node bin/cmv.js`), from a private build of the current sources, so
+// that a build of dist/ running elsewhere at the same time cannot pull files from under a test.
+// Used by the tests that need real processes: concurrency, kills, exit codes, PATH.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { acquireLock } from '../../src/store/lock.js';
 
 export const ROOT = resolve(__dirname, '..', '..');
-export const BIN = join(ROOT, 'bin', 'cmv.js');
+/** Inside node_modules, so the build resolves its dependencies from the project's. */
+const BUILD = join(ROOT, 'node_modules', '.cache', 'cmv-store-tests');
+export const BIN = join(BUILD, 'bin', 'cmv.js');
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -18,11 +22,25 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-export function buildIfStale(): void {
-  const built = join(ROOT, 'dist', 'cli', 'main.js');
-  if (existsSync(built) && statSync(built).mtimeMs >= newestSource(join(ROOT, 'src'))) return;
-  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
-  if (tsc.status !== 0) throw new Error(`build failed:\n${tsc.stdout}${tsc.stderr}`);
+function fresh(): boolean {
+  const built = join(BUILD, 'dist', 'cli', 'main.js');
+  return existsSync(built) && existsSync(BIN) && statSync(built).mtimeMs >= newestSource(join(ROOT, 'src'));
+}
+
+/** Builds the private copy when a source is newer; test files building at once take turns. */
+export async function buildIfStale(): Promise<void> {
+  if (fresh()) return;
+  mkdirSync(join(BUILD, 'bin'), { recursive: true });
+  const lock = await acquireLock(join(BUILD, 'build.lock'), 300_000);
+  try {
+    if (fresh()) return;
+    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', join(BUILD, 'dist')], { cwd: ROOT, encoding: 'utf8' });
+    if (!existsSync(join(BUILD, 'dist', 'cli', 'main.js'))) throw new Error(`build failed:\n${tsc.stdout}${tsc.stderr}`);
+    copyFileSync(join(ROOT, 'bin', 'cmv.js'), BIN);
+    copyFileSync(join(ROOT, 'package.json'), join(BUILD, 'package.json'));
+  } finally {
+    await lock.release();
+  }
 }
 
 export interface Run {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { countLines, gitBlobId, pageIndexOf, pagePath, paginate, paginateByLine, PAGE_RULE } from '../../src/store/pages.js';
+import { countLines, gitBlobId, pageIndexOf, pagePath, paginate, paginateAppended, paginateByLine, PAGE_RULE } from '../../src/store/pages.js';
 import { SAMPLE_DIR, HAS_CORPUS, corpusFile } from '../helpers/corpus.js';
 import { prefixCuts } from './helpers.js';
 
@@ -17,7 +17,7 @@ describe('paginate', () => {
     const pages = paginate(coding);
     expect(reassemble(coding).equals(coding)).toBe(true);
     for (const page of pages.slice(0, -1)) expect(coding[page.offset + page.bytes - 1]).toBe(0x0a);
-    expect(pages.reduce((n, p) => n + p.lines, 0)).toBe(countLines(coding).lines);
+    expect(pages.reduce((n, p) => n + countLines(coding.subarray(p.offset, p.offset + p.bytes)).lines, 0)).toBe(countLines(coding).lines);
   });
 
   it('gives a prefix of a log the same pages as the log, except the prefix\'s last page', () => {
@@ -59,6 +59,26 @@ describe('paginate', () => {
 
   it('can cut one page per line, the layout the benchmark compares with', () => {
     expect(paginateByLine(coding).length).toBe(countLines(coding).lines);
+  });
+});
+
+describe('paginateAppended', () => {
+  it('keeps the pages of the log it grew from and cuts only what was appended', () => {
+    const cut = prefixCuts(coding, 2)[0];
+    const before = paginate(coding.subarray(0, cut));
+    const grown = paginateAppended(coding, before);
+    const keptCount = before[before.length - 1].bytes < PAGE_RULE.minBytes ? before.length - 1 : before.length;
+    expect(grown.slice(0, keptCount)).toEqual(before.slice(0, keptCount));
+    expect(Buffer.concat(grown.map((p) => coding.subarray(p.offset, p.offset + p.bytes))).equals(coding)).toBe(true);
+    for (const p of grown) expect(p.id).toBe(gitBlobId(coding.subarray(p.offset, p.offset + p.bytes)));
+  });
+
+  it('cuts a small last page again with what followed, so tiny snapshots leave no tiny pages', () => {
+    const small = coding.subarray(0, coding.indexOf(10) + 1);
+    const before = paginate(small);
+    expect(before).toHaveLength(1);
+    expect(before[0].bytes).toBeLessThan(PAGE_RULE.minBytes);
+    expect(paginateAppended(coding, before)[0].bytes).toBeGreaterThanOrEqual(PAGE_RULE.minBytes);
   });
 });
 

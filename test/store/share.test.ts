@@ -83,6 +83,16 @@ describe('export and import', () => {
     expect(await storeText(there, 'two')).toContain(KEY);
   });
 
+  it('refuses a damaged bundle', async () => {
+    await lineage();
+    const file = join(here.root, 'x.bundle');
+    await exportBundle(here.store, ['two'], file);
+    const bytes = readFileSync(file);
+    writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    await expect(importBundle(there.store, file)).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    expect(await listNames(there.store)).toEqual([]);
+  });
+
   it('refuses a bundle with refs outside cmv\'s namespace, importing nothing', async () => {
     const repo = join(here.root, 'plain');
     git(here.root, 'init', '-q', repo);
@@ -126,6 +136,28 @@ describe('export and import', () => {
       expect(await listNames(there.store)).toEqual([]);
     }
     expect(path).toBeTruthy();
+  });
+});
+
+describe('snapshots with the session graph beside their log', () => {
+  it('are sound, shared with the graph redacted too, and refused when the graph is not one', async () => {
+    await lineage();
+    const base = (await listNames(here.store)).find((n) => n.name === 'two')!;
+    const meta = await readMeta(here.store, base.id);
+    const pages = git(here.store.dir, 'ls-tree', '-r', base.id).split('\n').filter((l) => l.includes('\tlog/')).map((l) => l.split(/\s+/)[2]);
+    const graph = { sessionId: SESSION_A, turns: 1, lastAsk: null, nodes: [{ id: 'n1', type: 'TASK', label: `rotate ${KEY}` }], edges: [] };
+    const good = await writeCommit(here.store, pages, { ...meta, name: 'graphed' }, [], [{ name: 'graph.json', data: Buffer.from(JSON.stringify(graph)) }]);
+    const bad = await writeCommit(here.store, pages, { ...meta, name: 'badgraph' }, [], [{ name: 'graph.json', data: Buffer.from('{"nodes": 1}') }]);
+    await updateRefs(here.store, [{ ref: 'refs/cmv/snapshots/graphed', id: good.commit, old: ZERO_ID }, { ref: 'refs/cmv/snapshots/badgraph', id: bad.commit, old: ZERO_ID }], 'test');
+    expect((await checkStore(here.store)).ok).toBe(true);
+    const file = join(here.root, 'graphed.bundle');
+    await exportBundle(here.store, ['graphed'], file);
+    await importBundle(there.store, file);
+    const stored = git(there.store.dir, 'show', 'refs/cmv/snapshots/graphed:graph.json');
+    expect(stored).not.toContain(KEY);
+    expect(JSON.parse(stored).nodes[0].label).toBe('rotate [REDACTED:anthropic-key]');
+    await exportBundle(here.store, ['badgraph'], join(here.root, 'bad.bundle'));
+    await expect(importBundle(there.store, join(here.root, 'bad.bundle'))).rejects.toMatchObject({ code: 'BAD_INPUT', message: expect.stringContaining('graph.json') });
   });
 });
 

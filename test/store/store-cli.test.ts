@@ -12,7 +12,7 @@ let box: Sandbox;
 let path: string;
 
 beforeAll(async () => {
-  buildIfStale();
+  await buildIfStale();
   box = await sandbox();
   path = installSession(box, '/tmp/cmv-samples/tally', SESSION_A, readFileSync(join(SAMPLE_DIR, 'coding.jsonl')));
 }, 120_000);

@@ -2,6 +2,7 @@
 // dir (copies of the sample sessions): frames asserted, keys sent through stdin.
 
 import './tui-env.js';
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,18 +19,21 @@ const keys = { down: `${ESC}[B`, up: `${ESC}[A`, tab: '\t', enter: '\r', escape:
 let scratch: string;
 let configDir: string;
 let samples: SampleSession[];
-const savedHome = process.env.CMV_HOME;
+const saved = { CMV_HOME: process.env.CMV_HOME, CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR };
 
 beforeEach(() => {
   scratch = mkdtempSync(join(tmpdir(), 'cmv-tui-'));
   configDir = join(scratch, 'claude');
   samples = sampleConfigDir(configDir);
   process.env.CMV_HOME = join(scratch, 'data');
+  process.env.CLAUDE_CONFIG_DIR = configDir; // branches are written to the first config dir
 });
 
 afterEach(() => {
-  if (savedHome === undefined) delete process.env.CMV_HOME;
-  else process.env.CMV_HOME = savedHome;
+  for (const [key, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -135,6 +139,30 @@ describe('the dashboard', () => {
     appendFileSync(target.path, `${JSON.stringify({ type: 'last-prompt', lastPrompt: 'more', sessionId: target.id })}\n`);
     await until(frame, (t) => t.includes(`● ${target.id.slice(0, 8)}`));
     app.unmount();
+  });
+
+  it.skipIf(spawnSync('git', ['--version']).status !== 0)('snapshots with s, branches the snapshot with b, and Enter on a snapshot branches and resumes it', async () => {
+    const { app, frame, exits } = start();
+    await until(frame, (t) => t.includes('Projects (3)'));
+    await press(app, 's');
+    const name = /snapshot (\S+) taken/.exec(await until(frame, (t) => /snapshot \S+ taken/.test(t)))![1];
+    await until(frame, (t) => t.includes(`◆ ${name}`));
+    await press(app, 'j');
+    expect(await until(frame, (t) => t.includes(`snapshot ${name}`) && t.includes('Enter: branch it and resume'))).toContain('of session');
+    await press(app, 'b');
+    const branched = await until(frame, (t) => /branch \S+ written as session \w{8}/.test(t));
+    const child = /written as session (\w{8})/.exec(branched)![1];
+    // The branch sits under the snapshot, and the session it was written as under the branch.
+    await until(frame, (t) => {
+      const rows = t.split('\n');
+      const at = rows.findIndex((l) => l.includes('-branch-1'));
+      return at > 0 && rows[at + 1].includes(`○ ${child.slice(0, 7)}`);
+    });
+    await press(app, keys.enter); // still on the snapshot: Enter branches it again and resumes that
+    await until(() => String(exits.length), (t) => t === '1');
+    expect(exits[0].resume?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(exits[0].resume?.sessionId.startsWith(child)).toBe(false);
+    expect(sessionFiles(configDir)).toHaveLength(5);
   });
 
   it('Enter on a session exits with it to resume; q exits with nothing', async () => {

@@ -24,7 +24,10 @@ export function projectLines({ projects, selected, width, height, now }: Project
     const index = start + i;
     const mark = index === selected ? '›' : ' ';
     const when = ago(p.lastModifiedMs, now).padStart(4);
-    const text = `${mark}${p.live ? '●' : ' '} ${pad(clipLeft(p.label, Math.max(4, inner - 12)), Math.max(4, inner - 12))} ${String(p.sessions.length).padStart(3)} ${when}`;
+    const room = Math.max(4, inner - 12);
+    // A whole path when it fits, else its last folder: "tally" says more than "…es/tally".
+    const label = p.label.length <= room ? p.label : clipLeft(p.label.split('/').filter(Boolean).pop() ?? p.label, room);
+    const text = `${mark}${p.live ? '●' : ' '} ${pad(label, room)} ${String(p.sessions.length).padStart(3)} ${when}`;
     return line(`p:${p.key}`, { text, inverse: index === selected, color: p.live ? 'green' : undefined });
   });
 }

@@ -3,7 +3,7 @@
 // modules are imported when a key is pressed, not when the dashboard starts.
 
 import { basename, join } from 'node:path';
-import { rename, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, rename, unlink } from 'node:fs/promises';
 import { ensureDataDir } from '../../store/location.js';
 import { isMissingModule } from './availability.js';
 
@@ -61,7 +61,13 @@ export async function deleteSessionAction(path: string): Promise<ActionResult> {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const target = join(trash, `${stamp}-${basename(path)}`);
     await mkdir(trash, { recursive: true });
-    await rename(path, target);
+    try {
+      await rename(path, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      await copyFile(path, target); // the data folder is on another file system
+      await unlink(path);
+    }
     return { ok: true, message: `moved ${basename(path)} to ${target}` };
   } catch (error) {
     return failure('delete', error);

@@ -2,7 +2,7 @@
 // dynamically: without it (or without git) the tree shows sessions only and says why. Looking
 // never creates the store: with none yet there is simply nothing to show.
 
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from '../../store/location.js';
 import { settle, type Availability } from './availability.js';
@@ -22,6 +22,23 @@ export interface SnapshotItem {
   trimmed?: boolean;
   lines?: number;
   bytes?: number;
+}
+
+/**
+ * Changes whenever a snapshot, branch or removal changes the store (new packs, new or deleted
+ * refs): a few stats, so the dashboard asks git only when there is something new.
+ */
+export function storeSignature(env: NodeJS.ProcessEnv = process.env): string {
+  const store = join(dataDir(env), 'store');
+  return ['', 'packed-refs', 'objects/pack', 'refs/cmv/snapshots', 'refs/cmv/branches', 'refs/cmv/sessions']
+    .map((sub) => {
+      try {
+        return statSync(join(store, sub)).mtimeMs;
+      } catch {
+        return 0;
+      }
+    })
+    .join(':');
 }
 
 export async function loadSnapshots(env: NodeJS.ProcessEnv = process.env): Promise<Availability<SnapshotItem[]>> {

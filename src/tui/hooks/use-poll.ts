@@ -24,9 +24,10 @@ export function usePoll(sources: DashboardSources, intervalMs: number): PolledDa
   const [loaded, setLoaded] = useState(false);
   const journalSize = useRef(-1);
   const snapshotKey = useRef('');
-  const poll = useRef<() => Promise<void>>(async () => {});
+  const storeSeen = useRef<string | undefined>(undefined);
+  const poll = useRef<(force?: boolean) => Promise<void>>(async () => {});
 
-  poll.current = async () => {
+  poll.current = async (force = false) => {
     const refresh = await sources.refreshSessions();
     if (refresh.changed) setSessions(refresh.sessions);
     const records = await sources.loadTrims();
@@ -34,11 +35,15 @@ export function usePoll(sources: DashboardSources, intervalMs: number): PolledDa
       journalSize.current = records.length;
       setTrims(records);
     }
-    const snaps = await sources.loadSnapshots();
-    const key = JSON.stringify(snaps);
-    if (key !== snapshotKey.current) {
-      snapshotKey.current = key;
-      setSnapshots(snaps);
+    const signature = sources.storeSignature();
+    if (force || signature !== storeSeen.current) {
+      storeSeen.current = signature;
+      const snaps = await sources.loadSnapshots();
+      const key = JSON.stringify(snaps);
+      if (key !== snapshotKey.current) {
+        snapshotKey.current = key;
+        setSnapshots(snaps);
+      }
     }
     setLoaded(true);
   };
@@ -62,7 +67,7 @@ export function usePoll(sources: DashboardSources, intervalMs: number): PolledDa
   }, [intervalMs]);
 
   const refresh = useCallback(() => {
-    void poll.current().catch(() => {});
+    void poll.current(true).catch(() => {});
   }, []);
   return { sessions, trims, snapshots, loaded, refresh };
 }

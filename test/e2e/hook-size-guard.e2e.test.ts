@@ -1,0 +1,113 @@
+// The PostToolUse size guard inside the real Claude Code CLI during a scripted session: the
+// scripted "model" runs two Bash commands, the guard (threshold lowered to 1 KB) trims the log
+// in place between them, the session carries on to its end, and it resumes afterwards.
+// Needs the claude-harness's scripted mock (../shared/tools/claude-harness, or CMV_HARNESS_DIR);
+// skipped without it or without the CLI.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeCliPath } from './claude-client.js';
+import { ROOT, buildIfStale, runCmv } from '../hooks/built-cli.js';
+
+const cli = claudeCliPath();
+const harness = process.env.CMV_HARNESS_DIR ?? resolve(ROOT, '..', 'shared', 'tools', 'claude-harness');
+const mockScript = join(harness, 'mock.mjs');
+const FAKE_KEY = 'sk-ant-api03-cmv-e2e-mock-key-00000000000000000000';
+
+const SCRIPT = {
+  invocations: [
+    {
+      prompt: 'count',
+      responses: [
+        { content: [{ type: 'text', text: 'Let me count.' }, { type: 'tool_use', name: 'Bash', input: { command: 'seq 1 20000', description: 'numbers' } }], stop_reason: 'tool_use' },
+        // The "model" thinks a while, as a real one does: the guard's trim runs meanwhile.
+        { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'seq 1 3000', description: 'more numbers' } }], stop_reason: 'tool_use', delayMs: 1500 },
+        { content: [{ type: 'text', text: 'Done counting.' }], stop_reason: 'end_turn', delayMs: 1500 },
+      ],
+    },
+  ],
+};
+
+function run(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 90_000);
+    child.once('error', fail);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+describe.skipIf(!cli || !existsSync(mockScript))('the size guard in the real Claude Code CLI', () => {
+  let scratch: string;
+  let mock: ChildProcess | undefined;
+  let env: Record<string, string>;
+  let cmvEnv: Record<string, string>;
+  let project: string;
+
+  beforeAll(async () => {
+    buildIfStale();
+    scratch = realpathSync(mkdtempSync(join(tmpdir(), 'cmv-guard-e2e-')));
+    project = join(scratch, 'project');
+    mkdirSync(project, { recursive: true });
+    mkdirSync(join(scratch, 'config', 'cmv'), { recursive: true });
+    writeFileSync(join(scratch, 'config', 'cmv', 'config.json'), JSON.stringify({ 'hook.growthBytes': 1024, 'hook.snapshot': false }));
+    writeFileSync(join(scratch, 'script.json'), JSON.stringify(SCRIPT));
+    cmvEnv = { HOME: join(scratch, 'home'), CMV_HOME: join(scratch, 'data'), XDG_CONFIG_HOME: join(scratch, 'config'), NO_COLOR: '1' };
+    expect(runCmv(['hook', 'install', '--size-guard'], cmvEnv).code).toBe(0);
+    const portFile = join(scratch, 'mock.port');
+    mock = spawn(process.execPath, [mockScript, '--script', join(scratch, 'script.json'), '--log', join(scratch, 'requests.jsonl'), '--port', '0', '--port-file', portFile, '--max-seconds', '300'], { stdio: 'ignore' });
+    for (let i = 0; i < 100 && !existsSync(portFile); i++) await new Promise((r) => setTimeout(r, 100));
+    const port = readFileSync(portFile, 'utf8').trim();
+    env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      ...cmvEnv,
+      TERM: 'dumb',
+      LANG: 'C.UTF-8',
+      ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ANTHROPIC_API_KEY: FAKE_KEY,
+      DISABLE_TELEMETRY: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      IS_SANDBOX: '1',
+    };
+  });
+
+  afterAll(() => {
+    mock?.kill();
+    if (scratch && process.env.CMV_E2E_KEEP !== '1') rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('trims the log between tool calls, and the session goes on and resumes', async () => {
+    const first = await run([cli as string, '-p', 'count', '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env);
+    expect(first.code, first.stderr).toBe(0);
+    const result = JSON.parse(first.stdout);
+    expect(result.result).toBe('Done counting.');
+
+    const records = readFileSync(join(scratch, 'data', 'hooks', 'trims.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(records.length).toBeGreaterThanOrEqual(1);
+    expect(records.every((r) => r.by === 'size-guard' && r.sessionId === result.session_id)).toBe(true);
+    // The guard trimmed the first command's output once it was in the log, and kept a backup.
+    const big = records.find((r) => r.bytesBefore - r.bytesAfter > 20_000);
+    expect(big, JSON.stringify(records)).toBeDefined();
+    expect(existsSync(big.backup)).toBe(true);
+    const projects = join(scratch, 'home', '.claude', 'projects');
+    const log = join(projects, readdirSync(projects)[0], `${result.session_id}.jsonl`);
+    expect(readFileSync(log, 'utf8')).toContain('[cmv: Bash `seq 1 20000` exit 0');
+    expect(existsSync(join(scratch, 'data', 'hooks', 'hook.log'))).toBe(false);
+
+    const resumed = await run([cli as string, '-p', 'hi', '--resume', result.session_id, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout).session_id).toBe(result.session_id);
+  });
+});
