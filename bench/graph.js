@@ -1,5 +1,6 @@
-// `npm run bench -- graph <dir> [--verbose]`: extraction quality of the session graph and its
-// resume blocks on a folder of sessions with `<name>.truth.json` ground truth
+// `npm run bench -- graph <dir>... [--verbose]`: extraction quality of the session graph and its
+// resume blocks on folders of sessions with `<name>.truth.json` ground truth, each folder scored
+// apart (the TokenMizer 21 and cmv's own held-out sessions in test/graph/heldout, say)
 // ({ground_truth: {completed_tasks, pending_tasks, decisions, files}}), scored with TokenMizer's
 // metric exactly as its code computes it (../shared/bench/tokenmizer21/README.md):
 //   - labels match when, lowercased, either contains the other, or the \w{3,} word sets share at
@@ -108,8 +109,17 @@ function summarise(name, scores) {
 
 async function benchGraph(args) {
   const verbose = args.includes('--verbose');
-  const dir = args.find((a) => !a.startsWith('--'));
-  if (!dir || !existsSync(dir)) throw new Error('usage: npm run bench -- graph <dir with <name>.jsonl and <name>.truth.json> [--verbose]');
+  const dirs = args.filter((a) => !a.startsWith('--'));
+  if (dirs.length === 0 || dirs.some((d) => !existsSync(d))) {
+    throw new Error('usage: npm run bench -- graph <dir with <name>.jsonl and <name>.truth.json>... [--verbose]  (each folder scored apart, e.g. ../shared/bench/tokenmizer21/claude_jsonl test/graph/heldout)');
+  }
+  for (const [i, dir] of dirs.entries()) {
+    if (i > 0) console.log('');
+    await benchDir(dir, verbose);
+  }
+}
+
+async function benchDir(dir, verbose) {
   const names = readdirSync(dir).filter((f) => f.endsWith('.jsonl') && existsSync(join(dir, f.replace(/\.jsonl$/, '.truth.json')))).sort();
   const cl100k = cl100kCounter();
   const budgets = [

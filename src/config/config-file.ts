@@ -8,6 +8,9 @@ import { writeFileAtomic } from '../session/write.js';
 import { CmvError } from '../errors.js';
 import { CONFIG_KEYS, KEY_NAMES, checkKey, defaultConfig, type CmvConfig, type ConfigKey } from './config-keys.js';
 
+/** Sections of the same file that other modules read and check: the price table (src/cost/model-config.ts). */
+const SECTIONS_READ_ELSEWHERE = new Set(['models']);
+
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.CMV_CONFIG && env.CMV_CONFIG !== '') return resolve(env.CMV_CONFIG);
   const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== '' ? resolve(env.XDG_CONFIG_HOME) : join(env.HOME && env.HOME !== '' ? env.HOME : homedir(), '.config');
@@ -51,6 +54,7 @@ export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<
   const values = defaultConfig() as unknown as Record<string, unknown>;
   const set: ConfigKey[] = [];
   for (const [name, value] of Object.entries(raw)) {
+    if (SECTIONS_READ_ELSEWHERE.has(name)) continue;
     let key: ConfigKey;
     try {
       key = checkKey(name);
@@ -80,7 +84,7 @@ export async function loadConfigOrDefaults(env: NodeJS.ProcessEnv = process.env)
 
 async function writeRaw(path: string, raw: Record<string, unknown>): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const ordered = Object.fromEntries(KEY_NAMES.filter((k) => k in raw).map((k) => [k, raw[k]]));
+  const ordered = Object.fromEntries([...KEY_NAMES.filter((k) => k in raw), ...Object.keys(raw).filter((k) => SECTIONS_READ_ELSEWHERE.has(k))].map((k) => [k, raw[k]]));
   await writeFileAtomic(path, [`${JSON.stringify(ordered, null, 2)}\n`], 0o600);
 }
 

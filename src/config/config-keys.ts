@@ -9,7 +9,7 @@ import { parseModelName } from '../cost/registry.js';
 export interface CmvConfig {
   /** Stub tool results longer than this many characters (the dashboard's preview and the hooks). */
   'trim.threshold': number;
-  /** Model the cost figures use when a log names none or `--model` is not given. */
+  /** Model every call is priced as when `--model` is not given (breakeven, analyze, the dashboard); none: the log's own. */
   model: string | null;
   /** PostToolUse size guard: trim once the log grew by this many bytes since its last trim. */
   'hook.growthBytes': number;
@@ -97,14 +97,14 @@ const growth = wholeNumber(1024, 1024 ** 4, 'a size in bytes of at least 1 KB');
 
 export const CONFIG_KEYS: { [K in ConfigKey]: KeySpec<K> } = {
   'trim.threshold': {
-    description: 'stub tool results longer than this many characters (dashboard preview, hooks)',
+    description: 'stub tool results longer than this many characters when --threshold is not given (trim, breakeven, analyze, dashboard, hooks)',
     defaultValue: 1000,
     example: '2000',
     parse: wholeNumber(1, 10_000_000, 'a number of characters'),
     check: wholeNumber(1, 10_000_000, 'a number of characters'),
   },
   model: {
-    description: 'model the cost figures assume when the log names none',
+    description: 'price every call as this model when --model is not given (breakeven, analyze, dashboard)',
     defaultValue: null,
     example: 'sonnet-4.5',
     parse: modelName,

@@ -3,7 +3,8 @@
 // end of the turn the reply decides each task's status.
 
 import type { Prompt, Turn } from './session-turns.js';
-import { agrees, classifyClause, disagrees, promptClauses, type PromptClause } from './prompt-kinds.js';
+import { classifyClause, promptClauses } from './prompt-kinds.js';
+import { answerProposals, suggestions } from './proposals.js';
 import { decisionInPrompt, isQuestion, splitChoices } from './decisions.js';
 import { clipWords, normaliseLabel, sentences, wordCount, wordOverlap } from './labels.js';
 import { closableError, fixLabel, textFacts } from './text-facts.js';
@@ -105,38 +106,6 @@ function subjectOf(clause: string): string {
   // A requirement ("X must sort before Y") is kept whole: its verb is the point.
   const m = /^(.{3,60}?)\s+(?:is|are|was|were|lives?|sits?|comes?|came|looks?|seems?)\s+(?:in|at|on|from|under|inside|stored|kept|saved|listed)\b/i.exec(clause);
   return m && !/^(?:i|we|you|it|this|that|they|there)$/i.test(m[1]) ? m[1] : clause;
-}
-
-/**
- * The prompt after a reply that proposed a choice ("I'd suggest Polars"): agreement makes the
- * choice firm, refusal takes it back. Either way the proposals are answered.
- */
-function answerProposals(clauses: PromptClause[], state: ExtractState): void {
-  const assistant = state.proposals.filter((p) => p.by === 'assistant');
-  if (assistant.length === 0) return;
-  const opening = clauses[0]?.text ?? '';
-  if (agrees(opening)) {
-    for (const p of assistant) p.node.confidence = Math.max(p.node.confidence, 0.85);
-  } else if (disagrees(opening)) {
-    for (const p of assistant) if (p.only) state.builder.remove(p.node);
-  }
-  state.proposals = state.proposals.filter((p) => p.by !== 'assistant');
-}
-
-/** "I was thinking a dropdown in the header", "maybe Redis for this": a choice the user puts forward. */
-const SUGGESTION = /^(?:(?:ok(?:ay)?|so|and|also|hmm),?\s+)?(?:i was thinking(?: of| about)?|i'?m thinking(?: of| about)?|maybe(?: we could use| use| we use| with)?|perhaps|what if we used?|how about using)\s+(.{2,60}?)[.?!]*$/i;
-
-function suggestions(text: string, uuid: string, state: ExtractState): void {
-  for (const sentence of sentences(text)) {
-    const m = SUGGESTION.exec(sentence.trim());
-    if (!m || isQuestion(m[1])) continue;
-    for (const item of splitChoices(m[1])) {
-      if (wordCount(item.label) > 5) continue;
-      const existed = state.builder.find('DECISION', (n) => n.label.toLowerCase() === item.label.toLowerCase()) !== undefined;
-      const node = state.builder.mention('DECISION', item.label, { turn: state.turn, uuid, confidence: 0.6, detail: item.why });
-      if (node) state.proposals.push({ node, by: 'user', only: !existed });
-    }
-  }
 }
 
 /** "Build X with JWT and PostgreSQL": named technologies the user asks for are choices made. */

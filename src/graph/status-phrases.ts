@@ -29,8 +29,8 @@ const PASSIVE_DONE =
 const PASSIVE_WITNESS = /\bnow\b|\s(?:with|using|via|through)\s+(?:[A-Z][\w.-]*|[a-z]+[A-Z][\w-]*|[\w]+-[\w-]+)/;
 /** "Got the initial migration working", "Got it down to 148 KB". */
 const GOT = /^(?:(?:i|we)(?:'ve| have)?\s+)?got\s+(.+?)\s+(?:working|running|passing|green|going|done|fixed|sorted|deployed|building|compiling|(?:down|up) to\b|under\b)/i;
-/** "There's now a banner driven by NetInfo". */
-const THERE_IS_NOW = /^there(?:'s| is| are)\s+now\s+(.{3,})$/i;
+/** "There's now a banner driven by NetInfo", "there is a new make migrate target". */
+const THERE_IS_NOW = /^there(?:'s| is| are)\s+(?:now\s+(?:a\s+new\s+)?|(?:now\s+)?(?:a\s+)?new\s+)(.{3,})$/i;
 /** "I haven't published the first version yet", "but haven't run it against staging". */
 const NOT_YET =
   /(?:^|\b(?:i|we)\s+)(?:haven't|have not|didn't get to|did not get to)\s+(?:yet\s+)?(?!(?:seen|noticed|found|heard|had|been|changed|touched|modified|needed|started)\b)([a-z][\w-]*\s.+?)(?:\s+yet)?(?:\s+(?:because|since|as|so)\b.*)?[.!]*$/i;

@@ -5,7 +5,7 @@
 
 /** Acronyms and words too generic to be a choice. */
 const GENERIC = new Set(
-  'API APIs UI CLI CI CD DB SQL HTTP HTTPS JSON CSV URL URLs IP ID IDs PR PRs IAM CPU GPU RAM OS EDA MVP TODO README OK AM PM UTC PK SLA RCA CVE CVEs HIGH LOW FATAL ERROR WARN INFO DEBUG NOTE I A The This That These Those It We You Our My New Old All Each Every Some Added Completed Fixed Created Updated Done None True False Null NaN Undefined'.split(
+  'API APIs UI CLI CI CD DB SQL HTTP HTTPS JSON CSV URL URLs IP ID IDs PR PRs IAM CPU GPU RAM OS EDA MVP TODO README OK AM PM UTC PK SLA RCA CVE CVEs HIGH LOW FATAL ERROR WARN INFO DEBUG NOTE I A The This That These Those It We You Our My New Old All Each Every Some Added Completed Fixed Created Updated Done None True False Null NaN Undefined GET POST PUT PATCH DELETE HEAD OPTIONS'.split(
     ' ',
   ),
 );

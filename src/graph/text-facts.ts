@@ -11,20 +11,8 @@ import { adoptedTechnologies } from './technologies.js';
 import { splitChoices } from './decisions.js';
 import { parentTask, type ExtractState } from './extract-state.js';
 import { statusPhrase } from './status-phrases.js';
-import { agrees, disagrees } from './prompt-kinds.js';
-
-type Report = 'completed' | 'fixed' | 'in_progress' | 'activity' | 'pending' | 'files' | 'error';
-
-/** Labels that open a status report: "Completed: X", "Next steps: Y". */
-const REPORT_LABELS: [RegExp, Report][] = [
-  [/^(?:fixed|resolved|patched|repaired)$/, 'fixed'],
-  [/^(?:completed?|done|implemented|added|deployed|shipped|finished|published|migrated|revised|built|wrote|written|set up|configured|installed|merged|released|refactored|removed|extracted|submitted|pushed|committed|enabled|delivered|achieved|verified|restructured|reorgani[sz]ed|rewritten|rewrote|changes|improved|optimi[sz]ed|tuned|trained|drafted|generated|imported|integrated)$/, 'completed'],
-  [/^(?:working on|in progress|wip|currently|ongoing|now|doing|implementing|building|adding)$/, 'in_progress'],
-  [/^(?:running|checking|investigating|debugging|testing|profiling|measuring|trying|comparing|reviewing)$/, 'activity'],
-  [/^(?:todo|to do|to-do|next|next up|next steps?|pending|remaining|still to do|still need|still needs|need|needs|needed|left|blocked|blocked on|follow[- ]ups?|open|later|outstanding)$/, 'pending'],
-  [/^(?:files?|created|creating|updated|modified|changed|edited|touched|saved|new files?)$/, 'files'],
-  [/^(?:errors?|bugs?|issues?|problems?|root cause|cause|deeper cause|failure|found|secondary|snag|hit a snag|blocker|regression)$/, 'error'],
-];
+import { listsUnderHeaders, reportKind } from './report-labels.js';
+import { answerSuggestions } from './proposals.js';
 
 const REPORT = /^([A-Za-z][A-Za-z -]{1,22}?)\s*:\s+(.+)$/;
 /** "I've added X", "Fixed the Y": a sentence that reports finished work. */
@@ -56,7 +44,7 @@ export function textFacts(text: string, ctx: TextContext, state: ExtractState): 
     if (ctx.role === 'assistant') {
       // "I wrote X but haven't run it yet": each clause reports its own status.
       const said = sentence.replace(ACK_LEAD, '');
-      const parts = said.split(/,?\s+but\s+(?=(?:i|we)?\s*(?:haven't|have not|still|not)\b)|;\s+/i);
+      const parts = said.split(/,?\s+but\s+(?=(?:i|we)?\s*(?:haven't|have not|still|not)\b)|;\s+|,?\s+and\s+(?=there(?:'s| is| are)\s)/i);
       for (const part of parts) statusFacts(part, ctx, state);
     }
     const decision = decisionIn(sentence);
@@ -64,11 +52,6 @@ export function textFacts(text: string, ctx: TextContext, state: ExtractState): 
     for (const change of versionSwitches(sentence)) decisionFacts(change, ctx, state);
     mentionFacts(sentence, ctx, state);
   }
-}
-
-function reportKind(label: string): Report | undefined {
-  const key = label.toLowerCase().trim();
-  return REPORT_LABELS.find(([re]) => re.test(key))?.[1];
 }
 
 function statusFacts(sentence: string, ctx: TextContext, state: ExtractState): void {
@@ -196,42 +179,6 @@ function closeStatedErrors(by: DraftNode | undefined, ctx: TextContext, state: E
     state.builder.link(by, open.node, 'FIXES');
     state.openErrors.splice(at, 1);
   }
-}
-
-/**
- * "Remaining:" followed by a bulleted list: each item is a report of that kind, as if written
- * "Remaining: item". Only for labels the reports and decisions know.
- */
-function listsUnderHeaders(text: string): string {
-  const lines = text.split(/\r?\n/);
-  let header: string | undefined;
-  return lines
-    .map((line) => {
-      const heading = /(?:^\s*(?:#{1,6}\s*)?|[.!?]\s+)(?:\*\*)?([A-Za-z][A-Za-z -]{1,30}?)(?:\*\*)?\s*:\s*(?:\*\*)?\s*$/.exec(line);
-      if (heading && (reportKind(heading[1]) || decisionIn(`${heading[1]}: x`))) {
-        header = heading[1];
-        return line.slice(0, heading.index + (/^[.!?]/.test(heading[0]) ? 1 : 0));
-      }
-      const item = /^\s*(?:[-*+•]|\d{1,2}[.)])\s+(.+)$/.exec(line);
-      if (header && item) return `${header}: ${item[1]}`;
-      if (line.trim() !== '') header = undefined;
-      return line;
-    })
-    .join('\n');
-}
-
-/** The reply to a user's suggestion ("I was thinking a dropdown"): agreement makes it a decision, refusal drops it. */
-function answerSuggestions(opening: string, state: ExtractState): void {
-  const open = state.proposals.filter((p) => p.by === 'user');
-  if (open.length === 0) return;
-  const accepted = agrees(opening) || /\b(?:makes sense|good idea|good call|great idea|works well|agreed)\b/i.test(opening);
-  for (const p of open) {
-    if (accepted) p.node.confidence = Math.max(p.node.confidence, 0.8);
-    else if (disagrees(opening) || /^i'?d (?:rather|avoid|not)\b|^i wouldn'?t\b/i.test(opening)) {
-      if (p.only) state.builder.remove(p.node);
-    }
-  }
-  state.proposals = state.proposals.filter((p) => p.by !== 'user');
 }
 
 /** "Completed: X" finishes the open tasks that X names ("Working on: X" earlier, or the user's "Add X"). */

@@ -1,7 +1,7 @@
 // `cmv sessions`: every session cmv can see, newest first, with the facts a person uses to pick one.
 
-import { claudeConfigDirs, listSessionFiles } from './locate.js';
-import { peekSession, shorten } from './summary.js';
+import { claudeConfigDirs, listSessionFiles, type SessionFile } from './locate.js';
+import { peekSession, shorten, type SessionPeek } from './summary.js';
 
 export interface SessionListing {
   id: string;
@@ -21,22 +21,26 @@ export interface ListOptions {
   configDirs?: string[];
 }
 
+/** What a listing shows of one log, from its file's stat and a peek at its head and tail. */
+export function listingOf(file: SessionFile, peek: SessionPeek): SessionListing {
+  return {
+    id: file.id,
+    path: file.path,
+    cwd: peek.cwd,
+    firstPrompt: peek.firstPrompt ? shorten(peek.firstPrompt, 80) : undefined,
+    lines: peek.lines,
+    bytes: file.bytes,
+    lastActivity: new Date(file.modifiedMs).toISOString(),
+    version: peek.version,
+    model: peek.model,
+  };
+}
+
 export async function listSessions(options: ListOptions = {}): Promise<SessionListing[]> {
   const files = await listSessionFiles(options.configDirs ?? claudeConfigDirs());
   const listings: SessionListing[] = [];
   for (const file of files) {
-    const peek = await peekSession(file.path);
-    const listing: SessionListing = {
-      id: file.id,
-      path: file.path,
-      cwd: peek.cwd,
-      firstPrompt: peek.firstPrompt ? shorten(peek.firstPrompt, 80) : undefined,
-      lines: peek.lines,
-      bytes: file.bytes,
-      lastActivity: new Date(file.modifiedMs).toISOString(),
-      version: peek.version,
-      model: peek.model,
-    };
+    const listing = listingOf(file, await peekSession(file.path));
     if (options.project) {
       const needle = options.project.toLowerCase();
       if (!(listing.cwd ?? file.projectFolder).toLowerCase().includes(needle) && !file.projectFolder.toLowerCase().includes(needle)) continue;

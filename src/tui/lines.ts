@@ -1,6 +1,9 @@
 // The dashboard's unit of text: a line of styled segments, one terminal row. Sections of the
 // detail pane are built as lines (pure, testable), so the pane can scroll them by row.
 
+/** Sizes and counts read as they do in the command line's reports. */
+export { formatBytes as bytes, formatCount as count } from '../cli/format.js';
+
 export interface Segment {
   text: string;
   color?: string;
@@ -45,22 +48,6 @@ export function clipLeft(text: string, width: number): string {
 export function pad(text: string, width: number): string {
   const cut = clip(text, width);
   return cut + ' '.repeat(Math.max(0, width - cut.length));
-}
-
-export function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = n / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
-
-export function count(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 export function percent(fraction: number): string {

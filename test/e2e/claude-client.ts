@@ -5,7 +5,7 @@
 
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -78,14 +78,17 @@ export function rewriteSessionId(text: string, sessionId: string): string {
     .join('\n');
 }
 
-interface RunResult {
+export interface ClaudeRun {
   exitCode: number | null;
   timedOut: boolean;
   stdout: string;
   stderr: string;
 }
 
-function runCli(cli: string, args: string[], cwd: string, env: Record<string, string>, timeoutMs: number): Promise<RunResult> {
+/** Runs the CLI with `args` in `cwd`, killed with everything it spawned after `timeoutMs`. */
+export function runClaude(args: string[], cwd: string, env: Record<string, string>, timeoutMs = 90_000): Promise<ClaudeRun> {
+  const cli = claudeCliPath();
+  if (!cli) return Promise.reject(new Error('Claude Code CLI not installed (node_modules/@anthropic-ai/claude-code/cli.js)'));
   return new Promise((resolvePromise, reject) => {
     // Own process group, so a timeout can end the CLI together with anything it spawned.
     const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -113,9 +116,36 @@ function runCli(cli: string, args: string[], cwd: string, env: Record<string, st
   });
 }
 
+/** The environment of an offline run: nothing of this machine's but PATH, the API at `apiUrl`. */
+export function offlineEnv(apiUrl: string, env: Record<string, string>): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    TERM: 'dumb',
+    LANG: 'C.UTF-8',
+    ANTHROPIC_BASE_URL: apiUrl,
+    ANTHROPIC_API_KEY: FAKE_API_KEY,
+    DISABLE_TELEMETRY: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    IS_SANDBOX: '1', // bypassPermissions is refused for root without it
+    ...env,
+  };
+}
+
+/** How a run ended, for an assertion's message. */
+export function describeRun(label: string, run: Pick<ClaudeRun, 'exitCode' | 'timedOut' | 'stderr'> & { durationMs?: number }): string {
+  const took = run.durationMs === undefined ? '' : ` in ${run.durationMs} ms`;
+  return `${label}: exit ${run.exitCode}${run.timedOut ? ' (timed out)' : ''}${took}; stderr: ${run.stderr.slice(0, 400)}`;
+}
+
+/** A session log made of `lines`, one per line, as Claude Code writes them. */
+export function writeSessionLines(path: string, lines: Buffer[]): void {
+  writeFileSync(path, Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')])));
+}
+
 export async function resumeAndCapture(sessionFile: string, options: ResumeOptions = {}): Promise<ResumeCapture> {
-  const cli = claudeCliPath();
-  if (!cli) throw new Error('Claude Code CLI not installed (node_modules/@anthropic-ai/claude-code/cli.js)');
+  if (!claudeCliPath()) throw new Error('Claude Code CLI not installed (node_modules/@anthropic-ai/claude-code/cli.js)');
   const scratch = await realpath(await mkdtemp(join(tmpdir(), 'cmv-e2e-')));
   const keep = process.env.CMV_E2E_KEEP === '1';
   const mock = await startMock({ maxLifetimeMs: (options.timeoutMs ?? 60_000) + 30_000 });
@@ -129,25 +159,15 @@ export async function resumeAndCapture(sessionFile: string, options: ResumeOptio
     const installed = join(projectDir, `${sessionId}.jsonl`);
     await writeFile(installed, rewriteSessionId(await readFile(sessionFile, 'utf8'), sessionId), { mode: 0o600 });
 
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
+    const env = offlineEnv(mock.url, {
       HOME: home,
-      TERM: 'dumb',
-      LANG: 'C.UTF-8',
-      ANTHROPIC_BASE_URL: mock.url,
-      ANTHROPIC_API_KEY: FAKE_API_KEY,
-      DISABLE_TELEMETRY: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      IS_SANDBOX: '1', // bypassPermissions is refused for root without it
       DISABLE_AUTO_COMPACT: '1', // a large last `usage` would otherwise compact before sending
       CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE: '100000000',
       ...options.env,
-    };
+    });
     const args = ['-p', options.prompt ?? 'hi', '--resume', sessionId, '--output-format', 'json', '--permission-mode', 'bypassPermissions'];
     const started = Date.now();
-    const run = await runCli(cli, args, cwd, env, options.timeoutMs ?? 60_000);
+    const run = await runClaude(args, cwd, env, options.timeoutMs ?? 60_000);
     const durationMs = Date.now() - started;
     if (keep) {
       await writeFile(join(scratch, 'requests.json'), JSON.stringify(mock.requests, null, 1));

@@ -4,7 +4,7 @@
 // verbatim and in order, end with zone A exactly as the original request ends, pair every tool
 // call, and be smaller. Slow (two resumes per file); skipped when the CLI is not installed.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -13,8 +13,8 @@ import { openSession } from '../../src/session/session.js';
 import { sentTexts } from '../../src/session/payload.js';
 import { compactSession, SUMMARY_PREFIX } from '../../src/graph/compact.js';
 import { findZones } from '../../src/graph/compact-zones.js';
-import { claudeCliPath, resumeAndCapture, type ResumeCapture } from './claude-client.js';
-import { conversationTexts, diffTexts, isClientAddedText, messagesChars, normaliseTexts, summarizeRequest } from './request-texts.js';
+import { claudeCliPath, describeRun, resumeAndCapture, writeSessionLines } from './claude-client.js';
+import { blocksOf, conversationTexts, diffTexts, isClientAddedText, messagesChars, messagesOf, normaliseTexts, summarizeRequest, toolPairFaults, type Message } from './request-texts.js';
 import { HAS_CORPUS, SAMPLE_DIR, corpusFile } from '../helpers/corpus.js';
 import { withPreamble } from '../graph/preamble.js';
 
@@ -23,41 +23,6 @@ const PROMPT = 'hi';
 const cli = claudeCliPath();
 const scratch = mkdtempSync(join(tmpdir(), 'cmv-compact-client-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-interface Block {
-  type?: string;
-  id?: string;
-  tool_use_id?: string;
-  text?: string;
-  [key: string]: unknown;
-}
-type Message = { role: string; content: string | Block[] };
-
-function messagesOf(body: any): Message[] {
-  return Array.isArray(body?.messages) ? body.messages : [];
-}
-
-function blocksOf(message: Message | undefined): Block[] {
-  if (!message) return [];
-  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-}
-
-/** Each tool_use answered in the next message, each tool_result answering the previous one. */
-function toolPairFaults(body: any): string[] {
-  const messages = messagesOf(body);
-  const faults: string[] = [];
-  messages.forEach((message, i) => {
-    const blocks = blocksOf(message);
-    if (message.role === 'assistant') {
-      const answered = new Set(blocksOf(messages[i + 1]).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id));
-      for (const use of blocks.filter((b) => b.type === 'tool_use')) if (!answered.has(use.id)) faults.push(`message ${i}: tool_use ${use.id} unanswered`);
-    } else {
-      const asked = new Set(blocksOf(messages[i - 1]).filter((b) => b.type === 'tool_use').map((b) => b.id));
-      for (const result of blocks.filter((b) => b.type === 'tool_result')) if (!asked.has(result.tool_use_id)) faults.push(`message ${i}: tool_result ${result.tool_use_id} answers nothing`);
-    }
-  });
-  return faults;
-}
 
 /**
  * A message without what Claude Code adds per request: cache markers and `<system-reminder>`
@@ -68,10 +33,6 @@ function comparable(message: Message): unknown {
   return JSON.parse(JSON.stringify({ role: message.role, content: blocks }, (key, value) => (key === 'cache_control' ? undefined : value)));
 }
 
-function context(label: string, capture: ResumeCapture): string {
-  return `${label}: exit ${capture.exitCode}${capture.timedOut ? ' (timed out)' : ''} in ${capture.durationMs} ms; stderr: ${capture.stderr.slice(0, 400)}`;
-}
-
 async function compactAndResume(file: string): Promise<void> {
   const name = basename(file);
   const session = await openSession(file);
@@ -79,13 +40,13 @@ async function compactAndResume(file: string): Promise<void> {
   const result = compactSession(session, { newSessionId: randomUUID() });
   expect(result.check.faults, `${name}: compactSession's own check`).toEqual([]);
   const compactedFile = join(scratch, `${result.output.sessionId}.jsonl`);
-  writeFileSync(compactedFile, Buffer.concat(result.lines.flatMap((l) => [l, Buffer.from('\n')])));
+  writeSessionLines(compactedFile, result.lines);
 
   const original = await resumeAndCapture(file, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS });
   const compacted = await resumeAndCapture(compactedFile, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS });
-  expect(original.request, context(`${name} original`, original)).toBeDefined();
-  expect(compacted.exitCode, context(`${name} compacted`, compacted)).toBe(0);
-  expect(compacted.request, context(`${name} compacted`, compacted)).toBeDefined();
+  expect(original.request, describeRun(`${name} original`, original)).toBeDefined();
+  expect(compacted.exitCode, describeRun(`${name} compacted`, compacted)).toBe(0);
+  expect(compacted.request, describeRun(`${name} compacted`, compacted)).toBeDefined();
 
   // (a) the conversation starts from cmv's summary, as it starts from Claude Code's own.
   const texts = normaliseTexts(conversationTexts(compacted.request));
@@ -123,10 +84,10 @@ describe.skipIf(!cli)('compacted sessions resumed with the real Claude Code CLI'
     const file = join(SAMPLE_DIR, 'resumed.jsonl');
     const { lines, text } = await withPreamble(file);
     const branched = join(scratch, `${randomUUID()}.jsonl`);
-    writeFileSync(branched, Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')])));
+    writeSessionLines(branched, lines);
     const original = await resumeAndCapture(file, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS });
     const withResume = await resumeAndCapture(branched, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS });
-    expect(withResume.exitCode, context('branched', withResume)).toBe(0);
+    expect(withResume.exitCode, describeRun('branched', withResume)).toBe(0);
     const texts = normaliseTexts(conversationTexts(withResume.request));
     expect(texts[0].text.startsWith(SUMMARY_PREFIX)).toBe(true);
     expect(texts[0].text).toContain(text);

@@ -3,46 +3,16 @@
 // in -p mode, snapshots and trims the log in place (backup kept), the other hook still fires, and
 // the session resumes afterwards. Then restore, status and uninstall.
 
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claudeCliPath, encodeProjectDir, rewriteSessionId } from './claude-client.js';
+import { claudeCliPath, encodeProjectDir, offlineEnv, rewriteSessionId, runClaude } from './claude-client.js';
 import { start as startMock, type MockApi } from './mock-api.js';
-import { ROOT, buildIfStale, runCmv } from '../hooks/built-cli.js';
+import { ROOT, buildIfStale, runCmv } from '../helpers/built-cli.js';
 
 const cli = claudeCliPath();
-const FAKE_KEY = 'sk-ant-api03-cmv-e2e-mock-key-00000000000000000000';
-
-interface ClaudeRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runClaude(args: string[], cwd: string, env: Record<string, string>, timeoutMs = 90_000): Promise<ClaudeRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli as string, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    const timer = setTimeout(() => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, timeoutMs);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
-    });
-  });
-}
 
 describe.skipIf(!cli)('cmv hooks in the real Claude Code CLI', () => {
   let scratch: string;
@@ -55,7 +25,7 @@ describe.skipIf(!cli)('cmv hooks in the real Claude Code CLI', () => {
   let claudeEnv: Record<string, string>;
 
   beforeAll(async () => {
-    buildIfStale();
+    await buildIfStale();
     scratch = realpathSync(mkdtempSync(join(tmpdir(), 'cmv-hook-e2e-')));
     home = join(scratch, 'home');
     project = join(scratch, 'project');
@@ -72,20 +42,8 @@ describe.skipIf(!cli)('cmv hooks in the real Claude Code CLI', () => {
     );
     cmvEnv = { HOME: home, CMV_HOME: join(scratch, 'cmv-data'), XDG_CONFIG_HOME: join(scratch, 'config'), NO_COLOR: '1' };
     mock = await startMock({ maxLifetimeMs: 5 * 60_000 });
-    claudeEnv = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      ...cmvEnv,
-      TERM: 'dumb',
-      LANG: 'C.UTF-8',
-      ANTHROPIC_BASE_URL: mock.url,
-      ANTHROPIC_API_KEY: FAKE_KEY,
-      DISABLE_TELEMETRY: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      IS_SANDBOX: '1',
-    };
-  });
+    claudeEnv = offlineEnv(mock.url, cmvEnv);
+  }, 180_000);
 
   afterAll(async () => {
     await mock?.close();
@@ -109,7 +67,7 @@ describe.skipIf(!cli)('cmv hooks in the real Claude Code CLI', () => {
   it('fires on /compact: the log is trimmed in place with a backup, and the other hook still runs', async () => {
     const before = statSync(log).size;
     const run = await runClaude(['-p', '/compact', '--resume', sessionId, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, claudeEnv);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.exitCode, run.stderr).toBe(0);
     expect(readFileSync(join(scratch, 'other.txt'), 'utf8')).toContain('other-hook-ran');
 
     const records = readFileSync(join(cmvEnv.CMV_HOME, 'hooks', 'trims.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -138,7 +96,7 @@ describe.skipIf(!cli)('cmv hooks in the real Claude Code CLI', () => {
   it('leaves a log that Claude Code resumes', async () => {
     const sent = mock.requests.length;
     const run = await runClaude(['-p', 'hi', '--resume', sessionId, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, claudeEnv);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.exitCode, run.stderr).toBe(0);
     const main = mock.requests.slice(sent).filter((r) => r.kind === 'main' && r.path === '/v1/messages');
     expect(main.length).toBeGreaterThan(0);
     const messages = main.at(-1)?.body.messages as { role: string }[];

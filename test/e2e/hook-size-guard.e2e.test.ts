@@ -9,13 +9,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpath
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claudeCliPath } from './claude-client.js';
-import { ROOT, buildIfStale, runCmv } from '../hooks/built-cli.js';
+import { claudeCliPath, offlineEnv, runClaude } from './claude-client.js';
+import { ROOT, buildIfStale, runCmv } from '../helpers/built-cli.js';
 
 const cli = claudeCliPath();
 const harness = process.env.CMV_HARNESS_DIR ?? resolve(ROOT, '..', 'shared', 'tools', 'claude-harness');
 const mockScript = join(harness, 'mock.mjs');
-const FAKE_KEY = 'sk-ant-api03-cmv-e2e-mock-key-00000000000000000000';
 
 const SCRIPT = {
   invocations: [
@@ -31,22 +30,6 @@ const SCRIPT = {
   ],
 };
 
-function run(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c));
-    child.stderr.on('data', (c: Buffer) => (stderr += c));
-    const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 90_000);
-    child.once('error', fail);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
-}
-
 describe.skipIf(!cli || !existsSync(mockScript))('the size guard in the real Claude Code CLI', () => {
   let scratch: string;
   let mock: ChildProcess | undefined;
@@ -55,7 +38,7 @@ describe.skipIf(!cli || !existsSync(mockScript))('the size guard in the real Cla
   let project: string;
 
   beforeAll(async () => {
-    buildIfStale();
+    await buildIfStale();
     scratch = realpathSync(mkdtempSync(join(tmpdir(), 'cmv-guard-e2e-')));
     project = join(scratch, 'project');
     mkdirSync(project, { recursive: true });
@@ -68,20 +51,8 @@ describe.skipIf(!cli || !existsSync(mockScript))('the size guard in the real Cla
     mock = spawn(process.execPath, [mockScript, '--script', join(scratch, 'script.json'), '--log', join(scratch, 'requests.jsonl'), '--port', '0', '--port-file', portFile, '--max-seconds', '300'], { stdio: 'ignore' });
     for (let i = 0; i < 100 && !existsSync(portFile); i++) await new Promise((r) => setTimeout(r, 100));
     const port = readFileSync(portFile, 'utf8').trim();
-    env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      ...cmvEnv,
-      TERM: 'dumb',
-      LANG: 'C.UTF-8',
-      ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
-      ANTHROPIC_API_KEY: FAKE_KEY,
-      DISABLE_TELEMETRY: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      IS_SANDBOX: '1',
-    };
-  });
+    env = offlineEnv(`http://127.0.0.1:${port}`, cmvEnv);
+  }, 180_000);
 
   afterAll(() => {
     mock?.kill();
@@ -89,8 +60,8 @@ describe.skipIf(!cli || !existsSync(mockScript))('the size guard in the real Cla
   });
 
   it('trims the log between tool calls, and the session goes on and resumes', async () => {
-    const first = await run([cli as string, '-p', 'count', '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env);
-    expect(first.code, first.stderr).toBe(0);
+    const first = await runClaude(['-p', 'count', '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env);
+    expect(first.exitCode, first.stderr).toBe(0);
     const result = JSON.parse(first.stdout);
     expect(result.result).toBe('Done counting.');
 
@@ -106,8 +77,8 @@ describe.skipIf(!cli || !existsSync(mockScript))('the size guard in the real Cla
     expect(readFileSync(log, 'utf8')).toContain('[cmv: Bash `seq 1 20000` exit 0');
     expect(existsSync(join(scratch, 'data', 'hooks', 'hook.log'))).toBe(false);
 
-    const resumed = await run([cli as string, '-p', 'hi', '--resume', result.session_id, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env);
-    expect(resumed.code, resumed.stderr).toBe(0);
+    const resumed = await runClaude(['-p', 'hi', '--resume', result.session_id, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout).session_id).toBe(result.session_id);
   });
 });

@@ -6,24 +6,45 @@ export interface RequestText {
   text: string;
 }
 
-interface Block {
+export interface Block {
   type?: string;
   text?: unknown;
+  id?: string;
+  tool_use_id?: string;
   [key: string]: unknown;
 }
 
-interface Message {
+export interface Message {
   role: string;
   content: string | Block[];
 }
 
-function messagesOf(body: any): Message[] {
+export function messagesOf(body: any): Message[] {
   return Array.isArray(body?.messages) ? (body.messages as Message[]) : [];
 }
 
-function blocksOf(message: Message): Block[] {
+/** A message's content blocks; a string content is one text block. */
+export function blocksOf(message: Message | undefined): Block[] {
+  if (!message) return [];
   if (typeof message.content === 'string') return [{ type: 'text', text: message.content }];
   return Array.isArray(message.content) ? message.content : [];
+}
+
+/** Tool pairing as the API demands it: each tool_use answered in the next message, each tool_result answering the previous one. */
+export function toolPairFaults(body: any): string[] {
+  const messages = messagesOf(body);
+  const faults: string[] = [];
+  messages.forEach((message, i) => {
+    const blocks = blocksOf(message);
+    if (message.role === 'assistant') {
+      const answered = new Set(blocksOf(messages[i + 1]).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id));
+      for (const use of blocks.filter((b) => b.type === 'tool_use')) if (!answered.has(use.id)) faults.push(`message ${i}: tool_use ${use.id} has no tool_result in message ${i + 1}`);
+    } else {
+      const asked = new Set(blocksOf(messages[i - 1]).filter((b) => b.type === 'tool_use').map((b) => b.id));
+      for (const result of blocks.filter((b) => b.type === 'tool_result')) if (!asked.has(result.tool_use_id)) faults.push(`message ${i}: tool_result ${result.tool_use_id} answers no tool_use of message ${i - 1}`);
+    }
+  });
+  return faults;
 }
 
 /** Text Claude Code inserts at request time or from attachment lines, not conversation. */

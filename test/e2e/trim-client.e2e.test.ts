@@ -3,15 +3,15 @@
 // must carry every conversation text, pair every tool call, hold no thinking, and be smaller.
 // Slow (two resumes per file, run one after another); skipped when the CLI is not installed.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimSession } from '../../src/trim/trim.js';
 import { countTokens } from '../../src/tokens/counter.js';
-import { claudeCliPath, resumeAndCapture, type ResumeCapture } from './claude-client.js';
-import { conversationTexts, diffTexts, messagesChars, normaliseTexts, summarizeRequest, type RequestText } from './request-texts.js';
+import { claudeCliPath, describeRun, resumeAndCapture, writeSessionLines } from './claude-client.js';
+import { blocksOf, conversationTexts, diffTexts, messagesChars, messagesOf, normaliseTexts, summarizeRequest, toolPairFaults, type RequestText } from './request-texts.js';
 import { HAS_CORPUS, corpusFiles, sampleFiles } from '../helpers/corpus.js';
 
 const RESUME_TIMEOUT_MS = 60_000;
@@ -33,38 +33,6 @@ const cli = claudeCliPath();
 const scratch = mkdtempSync(join(tmpdir(), 'cmv-trim-client-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Block {
-  type?: string;
-  id?: string;
-  tool_use_id?: string;
-  [key: string]: unknown;
-}
-
-function messagesOf(body: any): Array<{ role: string; content: string | Block[] }> {
-  return Array.isArray(body?.messages) ? body.messages : [];
-}
-
-function blocksOf(message: { content: string | Block[] }): Block[] {
-  return Array.isArray(message.content) ? message.content : [];
-}
-
-/** Tool pairing as the API demands it: each tool_use answered in the next message, each tool_result answering the previous one. */
-function toolPairFaults(body: any): string[] {
-  const messages = messagesOf(body);
-  const faults: string[] = [];
-  messages.forEach((message, i) => {
-    const blocks = blocksOf(message);
-    if (message.role === 'assistant') {
-      const answered = new Set(blocksOf(messages[i + 1] ?? { content: [] }).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id));
-      for (const use of blocks.filter((b) => b.type === 'tool_use')) if (!answered.has(use.id)) faults.push(`message ${i}: tool_use ${use.id} has no tool_result in message ${i + 1}`);
-    } else {
-      const asked = new Set(blocksOf(messages[i - 1] ?? { content: [] }).filter((b) => b.type === 'tool_use').map((b) => b.id));
-      for (const result of blocks.filter((b) => b.type === 'tool_result')) if (!asked.has(result.tool_use_id)) faults.push(`message ${i}: tool_result ${result.tool_use_id} answers no tool_use of message ${i - 1}`);
-    }
-  });
-  return faults;
-}
-
 function thinkingBlocks(body: any): number {
   return messagesOf(body).reduce((n, m) => n + blocksOf(m).filter((b) => b.type === 'thinking' || b.type === 'redacted_thinking').length, 0);
 }
@@ -82,27 +50,23 @@ function describeMissing(original: RequestText[], trimmed: RequestText[]): strin
   return missing.slice(0, 10).map((m) => `  - #${m.index} ${m.role}: ${clip(m.text)}`).join('\n');
 }
 
-function context(label: string, capture: ResumeCapture): string {
-  return `${label}: exit ${capture.exitCode}${capture.timedOut ? ' (timed out)' : ''} in ${capture.durationMs} ms; stderr: ${capture.stderr.slice(0, 400)}`;
-}
-
 async function compareResumes(file: string, group: Measured['group']): Promise<void> {
   const name = basename(file);
   const newSessionId = randomUUID();
   const result = await trimSession(file, {}, { newSessionId });
   expect(result.verify.ok, `${name}: trimSession's own verification failed`).toBe(true);
   const trimmedFile = join(scratch, `${newSessionId}.jsonl`);
-  writeFileSync(trimmedFile, Buffer.concat(result.lines.flatMap((l) => [l, Buffer.from('\n')])));
+  writeSessionLines(trimmedFile, result.lines);
 
   const original = await resumeAndCapture(file, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS });
   const trimmed = await resumeAndCapture(trimmedFile, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS });
   if (!original.request) {
     // Claude Code refuses a log without a conversation; the trimmed log may not gain one.
-    expect(trimmed.request, `${context(`${name} trimmed`, trimmed)}; the original sent nothing`).toBeUndefined();
+    expect(trimmed.request, `${describeRun(`${name} trimmed`, trimmed)}; the original sent nothing`).toBeUndefined();
     return;
   }
-  expect(trimmed.exitCode, context(`${name} trimmed`, trimmed)).toBe(0);
-  expect(trimmed.request, context(`${name} trimmed`, trimmed)).toBeDefined();
+  expect(trimmed.exitCode, describeRun(`${name} trimmed`, trimmed)).toBe(0);
+  expect(trimmed.request, describeRun(`${name} trimmed`, trimmed)).toBeDefined();
 
   // (a) every user and assistant text of the original request, verbatim and in order.
   const originalTexts = normaliseTexts(conversationTexts(original.request));

@@ -8,7 +8,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, buildIfStale } from '../hooks/built-cli.js';
+import { BIN, buildIfStale } from '../helpers/built-cli.js';
 import { sampleConfigDir, type SampleSession } from '../tui/sample-config-dir.js';
 
 const HAS_TMUX = spawnSync('sh', ['-c', 'command -v tmux']).status === 0;
@@ -39,8 +39,8 @@ describe.skipIf(!HAS_TMUX)('the dashboard in tmux', () => {
   let samples: SampleSession[];
   let env: string;
 
-  beforeAll(() => {
-    buildIfStale();
+  beforeAll(async () => {
+    await buildIfStale();
     scratch = mkdtempSync(join(tmpdir(), 'cmv-tmux-'));
     samples = sampleConfigDir(join(scratch, 'claude'));
     mkdirSync(join(scratch, 'config', 'cmv'), { recursive: true });
@@ -48,7 +48,7 @@ describe.skipIf(!HAS_TMUX)('the dashboard in tmux', () => {
     // CI is unset: a dashboard started by a user on a terminal is not a CI log.
     env = `env -u CI CLAUDE_CONFIG_DIR=${scratch}/claude CMV_HOME=${scratch}/data XDG_CONFIG_HOME=${scratch}/config TERM=xterm-256color`;
     tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', '120', '-y', '36', `${env} ${process.execPath} ${BIN}; echo EXITED; sleep 60`);
-  });
+  }, 180_000);
 
   afterAll(() => {
     if (HAS_TMUX) spawnSync('tmux', ['-L', SOCKET, 'kill-server']);

@@ -73,6 +73,41 @@ describe('what a block holds', () => {
     for (const section of ['goal', 'done', 'decisions', 'files'] as const) expect(block.sections[section].length, section).toBeGreaterThan(0);
   });
 
+  it('writes telegraphic items and shared folders once', () => {
+    const graph = buildGraph(
+      scriptSession([
+        { user: 'Build an invoice service' },
+        { assistant: 'Files: api/auth.py, api/models.py' },
+        { user: 'Add the refresh tokens to our API' },
+        { assistant: 'Completed: the refresh tokens.' },
+      ]),
+    );
+    const block = buildResume(graph, { budget: 78 });
+    expect(block.text).toContain('Files: api/{auth,models}.py');
+    expect(block.sections.files).toEqual(['api/auth.py', 'api/models.py']);
+    expect(block.sections.done).toEqual(['refresh tokens to API']);
+  });
+
+  it("says a goal's named choices once, on the Chosen line, at the critical tier", () => {
+    const graph = buildGraph(scriptSession([{ user: 'Build a FastAPI authentication service with JWT and PostgreSQL' }, { assistant: 'Started.' }]));
+    const critical = buildResume(graph, { tier: 'critical' });
+    expect(critical.sections.goal).toEqual(['Build FastAPI authentication service']);
+    expect(critical.sections.decisions.slice(0, 2)).toEqual(['JWT', 'PostgreSQL']);
+    expect(buildResume(graph, { tier: 'standard' }).sections.goal).toEqual(['Build FastAPI authentication service with JWT and PostgreSQL']);
+  });
+
+  it('leaves out an item that mostly repeats one shown, and a folder whose file is shown', () => {
+    const graph = buildGraph(
+      scriptSession([
+        { user: 'Build an invoice service' },
+        { assistant: 'Completed: CSV export of invoices. Completed: the CSV export for invoices. Files: src/export/, src/export/csv.ts' },
+      ]),
+    );
+    const block = buildResume(graph, { tier: 'full' });
+    expect(block.sections.done).toHaveLength(1);
+    expect(block.sections.files).toEqual(['src/export/csv.ts']);
+  });
+
   it('is the same text for the same log', async () => {
     const file = join(SAMPLE_DIR, 'resumed.jsonl');
     const a = buildResume(buildGraph(await openSession(file)), { tier: 'full' });

@@ -10,7 +10,11 @@ import { updateRefs, readRef, ZERO_ID } from '../../src/store/refs.js';
 import { takeSnapshot } from '../../src/store/snapshot.js';
 import { SAMPLE_DIR, sampleFiles } from '../helpers/corpus.js';
 import { installSession, sandbox, SESSION_A, SESSION_B, type Sandbox } from './helpers.js';
-import { ROOT, buildIfStale, cmvAsync, cmvSync } from './cli-runner.js';
+import { ROOT, buildIfStale, runCmv, startCmv } from '../helpers/built-cli.js';
+
+/** cmv as the store's tests run it: this process's environment, colour off. */
+const cmvSync = (args: string[], env: NodeJS.ProcessEnv) => runCmv(args, { ...env, NO_COLOR: '1' });
+const cmvAsync = (args: string[], env: NodeJS.ProcessEnv) => startCmv(args, { ...env, NO_COLOR: '1' });
 
 const coding = readFileSync(join(SAMPLE_DIR, 'coding.jsonl'));
 let box: Sandbox;

@@ -6,7 +6,10 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from '
 import { join } from 'node:path';
 import { SAMPLE_DIR } from '../helpers/corpus.js';
 import { git, installSession, sandbox, SESSION_A, type Sandbox } from './helpers.js';
-import { buildIfStale, cmvSync } from './cli-runner.js';
+import { buildIfStale, runCmv } from '../helpers/built-cli.js';
+
+/** cmv as the store's tests run it: this process's environment, colour off. */
+const cmvSync = (args: string[], env: NodeJS.ProcessEnv) => runCmv(args, { ...env, NO_COLOR: '1' });
 
 let box: Sandbox;
 let path: string;

@@ -15,7 +15,9 @@ import { CmvError, fromSystemError } from '../../errors.js';
 import { Output } from '../output.js';
 import { exitCodeFor, EXIT_OK } from '../exit-codes.js';
 import { formatBytes, formatCount, formatPercent, table } from '../format.js';
-import { breakEvenLabel, money, parsePositiveInt, trimOptionsOf, type CostCommandOptions } from './breakeven.js';
+import { breakEvenLabel, money, type CostCommandOptions } from './breakeven.js';
+import { modelOf, positiveInt, trimOptionsOf } from '../flags.js';
+import { loadConfig } from '../../config/config-file.js';
 
 export interface AnalyzeCommandOptions extends CostCommandOptions {
   jobs?: string;
@@ -31,12 +33,13 @@ function progressLine(p: BatchProgress): string {
 
 export async function analyzeCommand(paths: string[], opts: AnalyzeCommandOptions, out: Output): Promise<number> {
   if ([opts.json, opts.csv, opts.md].filter(Boolean).length > 1) throw new CmvError('USAGE', 'choose one of --json, --csv and --md', { hint: 'without any of them cmv prints a readable report' });
+  const config = (await loadConfig()).values;
   const tty = process.stderr.isTTY === true;
   const report = await analysePaths(paths, {
-    jobs: parsePositiveInt(opts.jobs, '--jobs'),
+    jobs: positiveInt(opts.jobs, '--jobs'),
     models: loadModelTable(opts.models),
-    model: opts.model,
-    trim: trimOptionsOf(opts),
+    model: modelOf(opts.model, config),
+    trim: trimOptionsOf(opts, config),
     onProgress: tty ? (p) => process.stderr.write(progressLine(p)) : undefined,
   });
   if (tty) process.stderr.write('\r\u001b[2K');

@@ -9,31 +9,16 @@ import { loadConfigOrDefaults } from '../../config/config-file.js';
 import type { Output } from '../output.js';
 import { CmvError } from '../../errors.js';
 import { formatBytes, formatCount } from '../format.js';
+import { trimOptionsOf, type TrimFlags } from '../flags.js';
 
-export interface BranchCommandOptions {
+export interface BranchCommandOptions extends TrimFlags {
   name?: string;
   trim?: boolean;
-  threshold?: string;
-  budget?: string;
-  keepHistory?: boolean;
-  stripUserImages?: boolean;
   launch?: boolean;
 }
 
-function positiveInt(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new CmvError('USAGE', `${flag} must be a positive whole number, not "${value}"`, { hint: `for example ${flag} 1000` });
-  return n;
-}
-
 export async function branchCommand(target: string, opts: BranchCommandOptions, out: Output): Promise<number | void> {
-  const trimOptions = {
-    threshold: positiveInt(opts.threshold, '--threshold'),
-    budget: positiveInt(opts.budget, '--budget'),
-    keepHistory: opts.keepHistory,
-    stripUserImages: opts.stripUserImages,
-  };
+  const trimOptions = trimOptionsOf(opts);
   if (opts.trim === false && Object.values(trimOptions).some((v) => v !== undefined)) {
     throw new CmvError('USAGE', 'trim options cannot go with --no-trim', { hint: 'drop --no-trim, or the trim options' });
   }

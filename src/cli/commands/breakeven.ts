@@ -5,45 +5,26 @@ import chalk from 'chalk';
 import { resolveSessionArg } from '../../session/locate.js';
 import { analyseSessionCost, type SessionCost } from '../../analyze/session-cost.js';
 import { loadRegistry } from '../../cost/model-config.js';
-import type { TrimOptions } from '../../trim/options.js';
-import { CmvError } from '../../errors.js';
+import { loadConfig } from '../../config/config-file.js';
 import type { Output } from '../output.js';
 import { formatCount, formatPercent, table } from '../format.js';
+import { modelOf, positiveInt, trimOptionsOf, type TrimFlags } from '../flags.js';
 
-export interface CostCommandOptions {
+export interface CostCommandOptions extends TrimFlags {
   model?: string;
   models?: string;
-  threshold?: string;
-  budget?: string;
-  keepHistory?: boolean;
-  stripUserImages?: boolean;
 }
 
 export interface BreakevenCommandOptions extends CostCommandOptions {
   at?: string;
 }
 
-export function parsePositiveInt(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new CmvError('USAGE', `${flag} must be a positive whole number, not "${value}"`, { hint: `for example ${flag} 10` });
-  return n;
-}
-
-export function trimOptionsOf(opts: CostCommandOptions): Partial<TrimOptions> {
-  return {
-    threshold: parsePositiveInt(opts.threshold, '--threshold'),
-    budget: parsePositiveInt(opts.budget, '--budget'),
-    keepHistory: opts.keepHistory,
-    stripUserImages: opts.stripUserImages,
-  };
-}
-
 export async function breakevenCommand(target: string, opts: BreakevenCommandOptions, out: Output): Promise<void> {
-  const at = parsePositiveInt(opts.at, '--at');
+  const at = positiveInt(opts.at, '--at');
+  const config = (await loadConfig()).values;
   const registry = loadRegistry(opts.models);
   const path = await resolveSessionArg(target);
-  const cost = await analyseSessionCost(path, { registry, model: opts.model, at, trim: trimOptionsOf(opts) });
+  const cost = await analyseSessionCost(path, { registry, model: modelOf(opts.model, config), at, trim: trimOptionsOf(opts, config) });
   out.render(cost, renderBreakeven, breakevenJson);
 }
 

@@ -10,7 +10,8 @@ import { writeFileAtomic } from '../../session/write.js';
 import { compactSession, type CompactResult } from '../../graph/compact.js';
 import { CmvError } from '../../errors.js';
 import { formatCount, formatPercent } from '../format.js';
-import { positiveInt, tierOption } from './resume.js';
+import { tierOption } from './resume.js';
+import { positiveInt } from '../flags.js';
 import type { Output } from '../output.js';
 
 export interface CompactCommandOptions {

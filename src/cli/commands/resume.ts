@@ -6,17 +6,11 @@ import { buildGraph } from '../../graph/build-graph.js';
 import { buildResume, TIER_BUDGETS, type ResumeBlock, type ResumeTier } from '../../graph/resume-block.js';
 import { CmvError } from '../../errors.js';
 import type { Output } from '../output.js';
+import { positiveInt } from '../flags.js';
 
 export interface ResumeCommandOptions {
   tier?: string;
   budget?: string;
-}
-
-export function positiveInt(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new CmvError('USAGE', `${flag} must be a positive whole number, not "${value}"`, { hint: `for example ${flag} 100` });
-  return n;
 }
 
 export function tierOption(value: string | undefined): ResumeTier | undefined {

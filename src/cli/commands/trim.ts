@@ -4,25 +4,17 @@ import chalk from 'chalk';
 import { resolveSessionArg } from '../../session/locate.js';
 import { trimToDestination, type AppliedTrim, type TrimDestination } from '../../trim/apply.js';
 import type { Output } from '../output.js';
+import { ruleLabel } from '../../trim/rule-labels.js';
+import { loadConfig } from '../../config/config-file.js';
 import { CmvError } from '../../errors.js';
 import { formatBytes, formatCount, formatPercent, table } from '../format.js';
+import { trimOptionsOf, type TrimFlags } from '../flags.js';
 
-export interface TrimCommandOptions {
+export interface TrimCommandOptions extends TrimFlags {
   output?: string;
   inPlace?: boolean;
   force?: boolean;
-  threshold?: string;
-  budget?: string;
-  keepHistory?: boolean;
-  stripUserImages?: boolean;
   dryRun?: boolean;
-}
-
-function positiveInt(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new CmvError('USAGE', `${flag} must be a positive whole number, not "${value}"`, { hint: `for example ${flag} 1000` });
-  return n;
 }
 
 export function destinationOf(opts: TrimCommandOptions): TrimDestination {
@@ -36,17 +28,9 @@ export function destinationOf(opts: TrimCommandOptions): TrimDestination {
 
 export async function trimCommand(target: string, opts: TrimCommandOptions, out: Output): Promise<void> {
   const destination = destinationOf(opts);
+  const config = (await loadConfig()).values;
   const input = await resolveSessionArg(target);
-  const applied = await trimToDestination(
-    input,
-    {
-      threshold: positiveInt(opts.threshold, '--threshold'),
-      budget: positiveInt(opts.budget, '--budget'),
-      keepHistory: opts.keepHistory,
-      stripUserImages: opts.stripUserImages,
-    },
-    destination,
-  );
+  const applied = await trimToDestination(input, trimOptionsOf(opts, config), destination);
   out.render(applied, renderTrim, trimJson);
 }
 
@@ -65,24 +49,6 @@ export function trimJson(applied: AppliedTrim): unknown {
   };
 }
 
-const RULE_LABELS: Record<string, string> = {
-  thinkingBlocks: 'thinking blocks removed',
-  toolResultsStubbed: 'tool results stubbed',
-  toolResultImages: 'images in tool results stubbed',
-  userImages: 'pasted images stubbed',
-  toolInputsStubbed: 'tool inputs stubbed (file on disk holds them)',
-  errorsClipped: 'long error outputs clipped',
-  toolUseResultSidecars: 'toolUseResult sidecars dropped',
-  emptiedLines: 'lines left empty, removed',
-  fileHistorySnapshots: 'file-history snapshots dropped',
-  queueOperations: 'queue operations dropped',
-  progressLines: 'progress lines dropped',
-  systemNoticeLines: 'system notices dropped',
-  linesBeforeBoundary: 'lines before the last compaction dropped',
-  relinkedParents: 'parents re-linked',
-  usageRewritten: 'usage figures rewritten',
-};
-
 export function renderTrim(applied: AppliedTrim): string {
   const r = applied.result;
   const lines: string[] = [];
@@ -94,7 +60,7 @@ export function renderTrim(applied: AppliedTrim): string {
   lines.push(
     `${v.ok ? chalk.green('verified') : chalk.red('NOT verified')}: user texts ${v.texts.user.kept}/${v.texts.user.total}, assistant texts ${v.texts.assistant.kept}/${v.texts.assistant.total}, tool pairs ${v.toolPairs.intact}/${v.toolPairs.total}`,
   );
-  const rows = Object.entries(r.removed).filter(([, n]) => n > 0).map(([rule, n]) => [`  ${RULE_LABELS[rule] ?? rule}`, formatCount(n)]);
+  const rows = Object.entries(r.removed).filter(([, n]) => n > 0).map(([rule, n]) => [`  ${ruleLabel(rule)}`, formatCount(n)]);
   if (rows.length) lines.push(table(rows, ['left', 'right']));
   if (r.malformedLinesKept.length) lines.push(chalk.yellow(`lines that are not one JSON record, copied as they are: ${r.malformedLinesKept.join(', ')}`));
   if (r.budget) {

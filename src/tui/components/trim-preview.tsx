@@ -4,30 +4,12 @@ import type { TrimPreviewView } from '../data/session-detail.js';
 import type { Availability } from '../data/availability.js';
 import { bytes, count, heading, line, pad, percent, type Line } from '../lines.js';
 import { LineView } from './line-view.js';
+import { ruleLabel } from '../../trim/rule-labels.js';
 
 export interface TrimPreviewProps {
   preview: Availability<TrimPreviewView>;
   width: number;
 }
-
-/** The trim report's labels (src/cli/commands/trim.ts), so the preview reads like the command. */
-const RULE_LABELS: Record<string, string> = {
-  thinkingBlocks: 'thinking blocks removed',
-  toolResultsStubbed: 'tool results stubbed',
-  toolResultImages: 'images in tool results stubbed',
-  userImages: 'pasted images stubbed',
-  toolInputsStubbed: 'tool inputs stubbed',
-  errorsClipped: 'long error outputs clipped',
-  toolUseResultSidecars: 'toolUseResult sidecars dropped',
-  emptiedLines: 'lines left empty, removed',
-  fileHistorySnapshots: 'file-history snapshots dropped',
-  queueOperations: 'queue operations dropped',
-  progressLines: 'progress lines dropped',
-  systemNoticeLines: 'system notices dropped',
-  linesBeforeBoundary: 'lines before the last compaction dropped',
-  relinkedParents: 'parents re-linked',
-  usageRewritten: 'usage figures rewritten',
-};
 
 export function trimPreviewLines({ preview, width }: TrimPreviewProps): Line[] {
   const head = heading('trim:h', 'Trim preview (t trims into a new session)');
@@ -46,7 +28,7 @@ export function trimPreviewLines({ preview, width }: TrimPreviewProps): Line[] {
     ),
   ];
   const labelWidth = Math.max(10, Math.min(44, width - 10));
-  for (const [rule, n] of p.removed) lines.push(line(`trim:${rule}`, '  ', pad(RULE_LABELS[rule] ?? rule, labelWidth), count(n).padStart(7)));
+  for (const [rule, n] of p.removed) lines.push(line(`trim:${rule}`, '  ', pad(ruleLabel(rule), labelWidth), count(n).padStart(7)));
   if (p.removed.length === 0) lines.push(line('trim:none', { text: '  nothing to remove: the log is already trimmed', dim: true }));
   return lines;
 }

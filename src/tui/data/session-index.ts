@@ -3,8 +3,8 @@
 // finds nothing new reports `changed: false`, so nothing re-renders.
 
 import { claudeConfigDirs, listSessionFiles, type SessionFile } from '../../session/locate.js';
-import { peekSession, shorten, type SessionPeek } from '../../session/summary.js';
-import type { SessionListing } from '../../session/listing.js';
+import { peekSession, type SessionPeek } from '../../session/summary.js';
+import { listingOf, type SessionListing } from '../../session/listing.js';
 
 /** A log that grew within this long is shown as being written. */
 export const LIVE_MS = 15_000;
@@ -56,15 +56,7 @@ export class SessionIndex {
     for (const file of files) {
       const { peek, grew } = await this.peek(file);
       sessions.push({
-        id: file.id,
-        path: file.path,
-        cwd: peek.cwd,
-        firstPrompt: peek.firstPrompt ? shorten(peek.firstPrompt, 80) : undefined,
-        lines: peek.lines,
-        bytes: file.bytes,
-        lastActivity: new Date(file.modifiedMs).toISOString(),
-        version: peek.version,
-        model: peek.model,
+        ...listingOf(file, peek),
         projectFolder: file.projectFolder,
         modifiedMs: file.modifiedMs,
         live: grew || now - file.modifiedMs < LIVE_MS,

@@ -1,6 +1,5 @@
-// Runs cmv as a user would (`node bin/cmv.js`), from a private build of the current sources, so
-// that a build of dist/ running elsewhere at the same time cannot pull files from under a test.
-// Used by the tests that need real processes: concurrency, kills, exit codes, PATH.
+// Runs cmv as a user (or Claude Code) would, `node bin/cmv.js`, from a private build of the current
+// sources: a build of dist/ running elsewhere at the same time cannot pull files from under a test.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -9,7 +8,7 @@ import { acquireLock } from '../../src/store/lock.js';
 
 export const ROOT = resolve(__dirname, '..', '..');
 /** Inside node_modules, so the build resolves its dependencies from the project's. */
-const BUILD = join(ROOT, 'node_modules', '.cache', 'cmv-store-tests');
+const BUILD = join(ROOT, 'node_modules', '.cache', 'cmv-test-build');
 export const BIN = join(BUILD, 'bin', 'cmv.js');
 
 function newestSource(dir: string): number {
@@ -24,7 +23,8 @@ function newestSource(dir: string): number {
 
 function fresh(): boolean {
   const built = join(BUILD, 'dist', 'cli', 'main.js');
-  return existsSync(built) && existsSync(BIN) && statSync(built).mtimeMs >= newestSource(join(ROOT, 'src'));
+  const newest = Math.max(newestSource(join(ROOT, 'src')), statSync(join(ROOT, 'bin', 'cmv.js')).mtimeMs);
+  return existsSync(built) && existsSync(BIN) && statSync(built).mtimeMs >= newest && statSync(BIN).mtimeMs >= newest;
 }
 
 /** Builds the private copy when a source is newer; test files building at once take turns. */
@@ -43,23 +43,35 @@ export async function buildIfStale(): Promise<void> {
   }
 }
 
-export interface Run {
+export interface CliRun {
   code: number | null;
   stdout: string;
   stderr: string;
 }
 
-export function cmvSync(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Run {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, env: { ...env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 120_000 });
+export interface RunOptions {
+  input?: string;
+  /** Default: the project's root. */
+  cwd?: string;
+}
+
+/** The environment exactly as given, with this process's PATH unless it names one. */
+function envOf(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, ...env };
+}
+
+export function runCmv(args: string[], env: NodeJS.ProcessEnv, options: RunOptions = {}): CliRun {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: envOf(env), encoding: 'utf8', input: options.input, timeout: 120_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-export function cmvAsync(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** cmv started in the background, for races and kills. */
+export function startCmv(args: string[], env: NodeJS.ProcessEnv, options: Omit<RunOptions, 'input'> = {}): { child: ChildProcess; done: Promise<CliRun> } {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: envOf(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const done = new Promise<Run>((resolvePromise) => child.once('close', (code) => resolvePromise({ code, stdout, stderr })));
+  const done = new Promise<CliRun>((resolvePromise) => child.once('close', (code) => resolvePromise({ code, stdout, stderr })));
   return { child, done };
 }

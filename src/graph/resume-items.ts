@@ -1,0 +1,155 @@
+// What a resume block may show, section by section: each node as a telegraphic item ("Add the
+// rate limiting" -> "rate limiting"), first-hand items before details, most important first.
+
+import { contentWords, denseLabel, sameThing, wordCount, wordOverlap } from './labels.js';
+import { isPath } from './mentions.js';
+import type { GraphNode, SessionGraph } from './model.js';
+
+export type ResumeTier = 'critical' | 'standard' | 'full';
+
+export const SECTION_NAMES = ['goal', 'inProgress', 'pending', 'errors', 'done', 'decisions', 'files', 'env', 'lastAsk'] as const;
+export type SectionName = (typeof SECTION_NAMES)[number];
+
+export interface Item {
+  /** The label as shown, without its why. */
+  label: string;
+  /** The label as rendered (with a few words of why at the larger tiers). */
+  text: string;
+  /** 1: what the user asked for, explicit decisions, changed files; 2: details and implicit facts. */
+  level: 1 | 2;
+  /** A file the session created (listed apart at the larger tiers). */
+  created?: boolean;
+  /** The node shown, and the task it is a detail of. */
+  id?: string;
+  parent?: string;
+  /** Shown right after the goal: the goal left it out because this item says it. */
+  pinned?: boolean;
+}
+
+/** Decisions stated as such (not inferred from the tools a report names). */
+const EXPLICIT = 0.75;
+
+/** Every item each section could show: pinned items, then first-hand ones, each most important first. */
+export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<SectionName, Item[]> {
+  const withWhy = tier !== 'critical';
+  const compact = tier === 'critical';
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  const partOf = new Map<string, string>();
+  const superseded = new Set<string>();
+  const beingFixed = new Set<string>();
+  for (const edge of graph.edges) {
+    if (edge.type === 'PART_OF' && byId.get(edge.to)?.type === 'TASK' && !partOf.has(edge.from)) partOf.set(edge.from, edge.to);
+    if (edge.type === 'SUPERSEDES') superseded.add(edge.to);
+    if (edge.type === 'FIXES' && byId.get(edge.from)?.status === 'in_progress') beingFixed.add(edge.to);
+  }
+  // A task the user asked for (or one of the session's own todo list) comes before a detail of one.
+  const topLevel = (n: GraphNode) => !partOf.has(n.id);
+  const rank = (a: GraphNode, b: GraphNode) =>
+    Number(topLevel(b)) - Number(topLevel(a)) || b.importance - a.importance || b.confidence - a.confidence || a.firstTurn - b.firstTurn || cmp(a.id, b.id);
+  const of = (type: GraphNode['type'], keep: (n: GraphNode) => boolean = () => true) => graph.nodes.filter((n) => n.type === type && keep(n)).sort(rank);
+  const withDetail = (label: string, detail: string | undefined) => (detail ? `${label} (${detail})` : label);
+  // The session's own task list (TodoWrite, TaskCreate) is as first-hand as what the user asked for.
+  const task = (n: GraphNode, detail?: string): Item => {
+    const label = shortTask(n.label, compact);
+    return { label, text: withDetail(label, detail), level: topLevel(n) || n.confidence >= 1 ? 1 : 2, id: n.id, parent: partOf.get(n.id) };
+  };
+  const plain = (n: GraphNode, level: 1 | 2, detail?: string): Item => {
+    const label = denseLabel(n.label);
+    return { label, text: withDetail(label, detail), level };
+  };
+
+  const doing = of('TASK', (n) => n.status === 'in_progress');
+  const todo = of('TASK', (n) => n.status === 'pending');
+  const done = of('TASK', (n) => n.status === 'completed');
+  const decisions = of('DECISION', (n) => !superseded.has(n.id));
+  const files = of('FILE').sort((a, b) => Number(b.status === 'modified') - Number(a.status === 'modified') || rank(a, b));
+  const errors = of('ERROR', (n) => n.status === 'failed' && !beingFixed.has(n.id));
+  const env = [...of('PROJECT'), ...of('ENVIRONMENT'), ...of('DEPENDENCY')];
+  const goal = graph.nodes.find((n) => n.type === 'GOAL');
+  const { text: goalText, pinned } = goalLine(goal, decisions, compact);
+  const ask = graph.lastAsk;
+  const asked = ask && ![...doing, ...todo, ...done].some((t) => sameThing(t.label, ask) || wordOverlap(t.label, ask) >= 0.9) && goal?.label !== ask;
+  return {
+    goal: goal ? [{ label: goalText, text: goalText, level: 1 }] : [],
+    inProgress: byLevel(doing.map((n) => task(n))),
+    pending: byLevel(todo.map((n) => task(n))),
+    errors: byLevel(errors.map((n) => plain(n, n.confidence >= 0.9 ? 1 : 2))),
+    done: byLevel(done.map((n) => task(n, withWhy && n.detail && /passed|failed/.test(n.detail) ? n.detail : undefined))),
+    // The why of a decision stated as such; one inferred from the tools a report names has none worth its tokens.
+    decisions: [
+      ...pinned.map((n) => ({ ...plain(n, 1), pinned: true })),
+      ...byLevel(decisions.filter((n) => !pinned.includes(n)).map((n) => plain(n, n.confidence >= EXPLICIT ? 1 : 2, withWhy && n.confidence >= EXPLICIT ? n.detail : undefined))),
+    ],
+    files: byLevel(files.map((n) => ({ label: n.label, text: n.label, level: n.status === 'modified' ? 1 : 2, created: withWhy && n.detail === 'created' }))),
+    env: byLevel(env.map((n) => ({ label: n.label, text: withDetail(n.label, withWhy && n.type !== 'DEPENDENCY' ? n.detail : undefined), level: n.type === 'PROJECT' ? 1 : 2 }))),
+    lastAsk: asked ? [{ label: ask, text: ask, level: 1 }] : [],
+  };
+}
+
+function byLevel(items: Item[]): Item[] {
+  return [...items.filter((i) => i.level === 1), ...items.filter((i) => i.level === 2)];
+}
+
+/**
+ * The goal as the block shows it. At the critical tier: its first clause, and "Build X with JWT
+ * and PostgreSQL" says its choices once, on the Chosen line, where they are pinned.
+ */
+function goalLine(goal: GraphNode | undefined, decisions: GraphNode[], compact: boolean): { text: string; pinned: GraphNode[] } {
+  if (!goal) return { text: '', pinned: [] };
+  const text = denseLabel(withoutAsking(compact ? goalHead(goal.label) : goal.label));
+  const tail = compact ? /^(.{8,}?)\s+(?:with|using|via)\s+([^,;()]+)$/i.exec(text) : null;
+  if (!tail) return { text, pinned: [] };
+  const named = tail[2].split(/\s*,\s*(?:and\s+)?|\s+and\s+|\s*\+\s*/).map((name) => decisions.find((d) => d.label.toLowerCase() === name.toLowerCase()));
+  return named.every((d) => d !== undefined) ? { text: tail[1], pinned: named as GraphNode[] } : { text, pinned: [] };
+}
+
+/** A task as the block shows it: no verb of making, no fillers; at the critical tier only what was made. */
+function shortTask(label: string, compact: boolean): string {
+  return denseLabel(compact ? compactTask(label) : dropMakingVerb(label));
+}
+
+/**
+ * At the critical tier a task says only what was made: no verb of making ("Add rate limiting" ->
+ * "rate limiting"), no file it went into (the Files line has it), no tool it was made with (the
+ * Chosen line has it), no aside after a dash, no subordinate clause when the main one says enough.
+ */
+export function compactTask(label: string): string {
+  let text = label.replace(/\s+[—–]\s+.*$|\s+\([^)]*\)$/, '');
+  text = text.replace(/\s+(?:using|via)\s+\S.*$/i, '').replace(/\s+with\s+(?=[A-Z]|\S*[A-Z])[^,;]*$/, '');
+  const place = /^(.+?)\s+(?:in|to|into|inside|under)\s+(\S+)$/.exec(text);
+  if (place && isPath(place[2])) text = place[1];
+  text = dropMakingVerb(mainClause(text));
+  return text.trim() === '' ? label : text;
+}
+
+/** "handle conflicts when two devices edit one note" -> "handle conflicts ...", when the main clause has three words or more. */
+function mainClause(text: string): string {
+  const m = /^(.+?),?\s+(?:when|whenever|because|since|so that|so|after|before|while|which|if|unless|until)\s+\S/i.exec(text);
+  return m && wordCount(m[1]) >= 3 && contentWords(m[1]).size >= 2 ? m[1] : text;
+}
+
+/** "Add rate limiting" -> "rate limiting", "added chunking strategies" -> "chunking strategies": the section says the rest. */
+function dropMakingVerb(label: string): string {
+  const m = /^(?:add|added|create|created|write|wrote|build|built|implement|implemented|set up|setup|make|made|put in)\s+(?:a |an |the )?(.+)$/i.exec(label);
+  if (!m || /^(?:to|for|in|on|at|with|from|into|it|this|that|them|up|sure|out)\b/i.test(m[1]) || contentWords(m[1]).size === 0) return label;
+  return m[1];
+}
+
+/** "I want to evaluate X", "Can you build X": the goal is X. */
+function withoutAsking(goal: string): string {
+  const m = /^(?:(?:hi|hey|hello|ok(?:ay)?|so|please)[,!.]?\s+)*(?:i(?:'d| would) like (?:you )?to|i want (?:you )?to|i need (?:you )?to|we need to|can you(?: please)?|could you(?: please)?|would you(?: please)?|please|help me|let'?s)\s+(.{3,})$/i.exec(goal);
+  return m ? m[1] : goal;
+}
+
+/** At the critical tier the goal is its first clause: "Production down — 500 errors ..." -> "Production down". */
+export function goalHead(label: string): string {
+  const m = /^(.+?)(?:\s+[—–-]\s+|;\s+|:\s+|\s+\(|,?\s+(?:so that|so|because|since|in order to)\s+)(.*)$/.exec(label);
+  if (!m || m[1].split(/\s+/).length < 2) return label;
+  // "Implement the following plan: Consolidate logging ...": the head only points at the rest.
+  if (/\b(?:following|below|this|these|plan|steps|instructions|request|task|spec)$/i.test(m[1])) return goalHead(m[2]) || label;
+  return m[1];
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

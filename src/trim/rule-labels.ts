@@ -1,0 +1,27 @@
+// How a trim's report names each rule it applied: one wording for `cmv trim`, the dashboard's
+// trim preview and anything else that shows a trim's counts, so they all read alike.
+
+import type { RemovalRule } from './options.js';
+
+export const RULE_LABELS: Record<RemovalRule, string> = {
+  thinkingBlocks: 'thinking blocks removed',
+  toolResultsStubbed: 'tool results stubbed',
+  toolResultImages: 'images in tool results stubbed',
+  userImages: 'pasted images stubbed',
+  toolInputsStubbed: 'tool inputs stubbed (the file holds them)',
+  errorsClipped: 'long error outputs clipped',
+  toolUseResultSidecars: 'toolUseResult sidecars dropped',
+  emptiedLines: 'lines left empty, removed',
+  fileHistorySnapshots: 'file-history snapshots dropped',
+  queueOperations: 'queue operations dropped',
+  progressLines: 'progress lines dropped',
+  systemNoticeLines: 'system notices dropped',
+  linesBeforeBoundary: 'lines before the last compaction dropped',
+  relinkedParents: 'parents re-linked',
+  usageRewritten: 'usage figures rewritten',
+};
+
+/** The label of a rule; a name this version does not know (from an older report) as it is. */
+export function ruleLabel(rule: string): string {
+  return (RULE_LABELS as Record<string, string>)[rule] ?? rule;
+}

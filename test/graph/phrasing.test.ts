@@ -1,0 +1,166 @@
+// Work and choices stated indirectly, the way replies and prompts often put them: "got X working",
+// "X is done now", "went with X", "X felt like the right call", proposals answered by the next
+// prompt, bulleted lists under a label, questions that ask for work, acknowledgements that do not.
+
+import { describe, expect, it } from 'vitest';
+import { buildGraph } from '../../src/graph/build-graph.js';
+import type { GraphNode, SessionGraph } from '../../src/graph/model.js';
+import { scriptSession, type ScriptStep } from './script-session.js';
+
+function graphOf(steps: ScriptStep[]): SessionGraph {
+  return buildGraph(scriptSession(steps));
+}
+
+function labels(graph: SessionGraph, type: GraphNode['type'], status?: GraphNode['status']): string[] {
+  return graph.nodes.filter((n) => n.type === type && (status === undefined || n.status === status)).map((n) => n.label);
+}
+
+function decision(graph: SessionGraph, label: string): GraphNode | undefined {
+  return graph.nodes.find((n) => n.type === 'DECISION' && n.label === label);
+}
+
+const GOAL: ScriptStep = { user: 'Set up background jobs for the mailer' };
+
+describe('decisions stated indirectly', () => {
+  it('reads a choice after a lead-in clause: "Since ..., I\'ll use X instead of Y"', () => {
+    const graph = graphOf([GOAL, { assistant: "Since you already run Redis for caching, I'll use Celery instead of adding RabbitMQ." }]);
+    expect(decision(graph, 'Celery')?.detail).toContain('not adding RabbitMQ');
+  });
+
+  it('reads "X felt like the right call", "X makes sense" and "X it is" as choices, but not "That makes sense"', () => {
+    const graph = graphOf([
+      GOAL,
+      { assistant: 'Running migrations as a separate deploy step felt like the right call. A dropdown makes sense here.' },
+      { user: 'Agreed, Loki it is. That makes sense.' },
+    ]);
+    expect(labels(graph, 'DECISION')).toEqual(['Running migrations as a separate deploy step', 'dropdown', 'Loki']);
+  });
+
+  it('reads "dropped Y in favour of X" and "uses X instead of Y" with Y set aside', () => {
+    const graph = graphOf([GOAL, { assistant: 'I dropped the regex dependency in favour of a hand-written matcher. Authentication uses GitHub OIDC instead of long-lived keys.' }]);
+    expect(decision(graph, 'hand-written matcher')?.detail).toContain('not regex dependency');
+    expect(decision(graph, 'GitHub OIDC')?.detail).toContain('not long-lived keys');
+  });
+
+  it('takes a long chosen phrase as the tools it names: "went with exporting metrics via celery-exporter"', () => {
+    const graph = graphOf([GOAL, { assistant: 'Flower felt like overkill, so I went with exporting queue length and task failures to Prometheus via celery-exporter.' }]);
+    expect(labels(graph, 'DECISION')).toEqual(['celery-exporter']);
+  });
+
+  it('does not take a choice about a pronoun: "I\'d keep them out of startup"', () => {
+    const graph = graphOf([GOAL, { assistant: "I'd keep them out of startup." }]);
+    expect(labels(graph, 'DECISION')).toEqual([]);
+  });
+});
+
+describe('proposals and their answer', () => {
+  it('makes a proposal firm when the next prompt agrees', () => {
+    const graph = graphOf([GOAL, { assistant: "I'd suggest Polars rather than pandas here. OK to go ahead?" }, { user: 'Yes, sounds good' }]);
+    expect(decision(graph, 'Polars')?.confidence).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it('takes a proposal back when the next prompt refuses it', () => {
+    const graph = graphOf([GOAL, { assistant: "I'd suggest Polars rather than pandas here." }, { user: "No, let's stay on pandas for now" }]);
+    expect(decision(graph, 'Polars')).toBeUndefined();
+  });
+
+  it("keeps the user's suggestion the reply agrees with, drops the one it turns down", () => {
+    const agreed = graphOf([GOAL, { assistant: 'Started.' }, { user: 'I was thinking a dropdown in the header' }, { assistant: 'A dropdown makes sense. Built it.' }]);
+    expect(decision(agreed, 'dropdown in the header')?.confidence).toBeGreaterThanOrEqual(0.8);
+    const refused = graphOf([GOAL, { assistant: 'Started.' }, { user: 'I was thinking a dropdown in the header' }, { assistant: "I'd rather not: a dropdown hides the options." }]);
+    expect(decision(refused, 'dropdown in the header')).toBeUndefined();
+  });
+});
+
+describe('work reported indirectly', () => {
+  it('reads "got X working", "X is done now", "there\'s now X" and "X works" as finished work', () => {
+    const graph = graphOf([
+      GOAL,
+      { assistant: 'Got the initial migration working. The column migration is done now. There is now a retry banner. Cart persistence works.' },
+    ]);
+    expect(labels(graph, 'TASK', 'completed')).toEqual(['the initial migration', 'The column migration', 'a retry banner', 'Cart persistence']);
+  });
+
+  it('splits "Deduplication and type parsing are finished" into two pieces of work', () => {
+    const graph = graphOf([GOAL, { assistant: 'Deduplication and type parsing are finished.' }]);
+    expect(labels(graph, 'TASK', 'completed')).toEqual(['Deduplication', 'type parsing']);
+  });
+
+  it('reads a passive report with its instrument: "PII is scrubbed with Presidio"', () => {
+    const graph = graphOf([GOAL, { assistant: 'PII is scrubbed with Presidio.' }]);
+    expect(labels(graph, 'TASK', 'completed')).toEqual(['PII scrubbed with Presidio']);
+    expect(labels(graph, 'DECISION')).toEqual(['Presidio']);
+  });
+
+  it('reads what is not done yet as pending: "but haven\'t run it", "isn\'t set up yet", "still missing"', () => {
+    const graph = graphOf([
+      GOAL,
+      {
+        assistant:
+          "I wrote the backfill as a Go migration but haven't run it against staging yet. The Slack routing isn't set up yet. The checkout store tests are still missing.",
+      },
+    ]);
+    expect(labels(graph, 'TASK', 'pending')).toEqual(['run it against staging', 'The Slack routing', 'The checkout store tests']);
+  });
+
+  it('reads each item of a list under "Remaining:" as pending work', () => {
+    const graph = graphOf([GOAL, { assistant: 'Remaining:\n- move the welcome email to Celery\n- dead-letter handling\n\nEverything else is done.' }]);
+    expect(labels(graph, 'TASK', 'pending')).toEqual(['move the welcome email to Celery', 'dead-letter handling']);
+  });
+
+  it('does not take a plan, a check or a condition for finished work', () => {
+    const graph = graphOf([GOAL, { assistant: "Let me verify everything still works. I'll let you know when the poems are ready. Once the server is fixed, the CLI should work." }]);
+    expect(labels(graph, 'TASK')).toEqual([]);
+  });
+
+  it('takes no task from narration between tool calls, only from the reply that sums up', () => {
+    const graph = graphOf([
+      GOAL,
+      { assistant: 'The websocket connection is working now.' },
+      { tool: 'Bash', input: { command: 'npm test' }, result: 'Tests: 4 passed, 4 total' },
+      { assistant: 'All set.' },
+    ]);
+    expect(labels(graph, 'TASK')).toEqual([]);
+  });
+});
+
+describe('what a prompt asks for', () => {
+  it('takes no task from an acknowledgement ("Nice.") and resolves "import them" to what the sentence before names', () => {
+    const graph = graphOf([GOAL, { assistant: 'Started.' }, { user: 'Nice. The German translations are in a spreadsheet. Can you import them?' }, { assistant: 'Imported all 212 keys.' }]);
+    expect(labels(graph, 'TASK')).toContain('import The German translations');
+    expect(labels(graph, 'TASK')).not.toContain('Nice');
+  });
+
+  it('takes a question that asks for work as a task once the reply does the work, and not otherwise', () => {
+    const done = graphOf([GOAL, { assistant: 'Started.' }, { user: 'Retention?' }, { assistant: 'Set retention to 30 days with the compactor.' }]);
+    expect(labels(done, 'TASK', 'completed')).toContain('Retention');
+    const answered = graphOf([GOAL, { assistant: 'Started.' }, { user: 'Retention?' }, { assistant: 'It defaults to 7 days.' }]);
+    expect(labels(answered, 'TASK')).toEqual([]);
+  });
+
+  it('reads "SEO folks want hreflang tags" as a request for hreflang tags', () => {
+    const graph = graphOf([GOAL, { assistant: 'Started.' }, { user: 'SEO folks want hreflang tags' }, { assistant: 'hreflang alternates are done now.' }]);
+    expect(labels(graph, 'TASK', 'completed')).toContain('hreflang tags');
+  });
+
+  it('reads "Cache invalidation on every deploy is slow" as a problem, not an instruction to cache', () => {
+    const graph = graphOf([GOAL, { assistant: 'Started.' }, { user: 'Cache invalidation on every deploy is slow' }]);
+    expect(labels(graph, 'TASK')).toEqual(['fix Cache invalidation on every deploy is slow']);
+  });
+});
+
+describe('files named in prose', () => {
+  it('keeps framework route segments in a path and counts a file a report of done work names as changed', () => {
+    const graph = graphOf([GOAL, { assistant: 'Added `app/[locale]/layout.tsx` and `app/(marketing)/page.tsx` with the provider.' }]);
+    const files = graph.nodes.filter((n) => n.type === 'FILE');
+    expect(files.map((f) => [f.label, f.status])).toEqual([
+      ['app/[locale]/layout.tsx', 'modified'],
+      ['app/(marketing)/page.tsx', 'modified'],
+    ]);
+  });
+
+  it("does not take the session's own component for a tool it adopted", () => {
+    const graph = graphOf([GOAL, { assistant: 'Completed: DataTable with client-side sorting. Files: src/components/DataTable.tsx' }]);
+    expect(labels(graph, 'DECISION')).toEqual([]);
+  });
+});
