@@ -1,5 +1,5 @@
 // Builds a large session for benchmarks by stitching real logs end to end, each copy with fresh
-// uuids and tool ids, its first root linked to the previous copy's last entry and its timestamps
+// uuids, tool, message and request ids, its first root linked to the previous copy's last entry and its timestamps
 // moved after the previous copy's, so the whole file is one conversation, as Claude Code reads it. Usage: node bench/stitch.js <out.jsonl> <target MB> <files...>
 import { readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -10,7 +10,7 @@ if (!out || !targetMb || files.length === 0) {
   process.exit(2);
 }
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const TOOL_ID = /\b(toolu_[A-Za-z0-9_]+|call_[A-Za-z0-9]+)/g;
+const TOOL_ID = /\b(toolu_[A-Za-z0-9_]+|call_[A-Za-z0-9]+|msg_[A-Za-z0-9_]+|req_[A-Za-z0-9_]+)/g;
 const sessionId = randomUUID();
 const target = Number(targetMb) * 1024 * 1024;
 const parts = [];
