@@ -4,7 +4,8 @@
 // Questions and negations are not decisions. A decision's content splits into its choices.
 
 import { clipWords, contentWords, normaliseLabel, wordCount } from './labels.js';
-import { adoptedTechnologies, nameAndRole } from './technologies.js';
+import { adoptedTechnologies, nameAndRole, startsWithName } from './technologies.js';
+import { INSTRUCTION_VERBS } from './work-verbs.js';
 
 export interface DecisionItem {
   label: string;
@@ -21,13 +22,15 @@ export interface DecisionStatement {
   confidence: number;
   /** "I'd go with X", "I'd suggest X": put forward, for the other side to accept or refuse. */
   proposal?: boolean;
+  /** "I'd split it into ...": a course of action, a decision only once the other side agrees. */
+  tentative?: boolean;
 }
 
 /** "Decided: ...", "Stack: ...": a label announcing a choice. */
 const DECISION_LABEL = /^(?:final\s+)?(?:decided|decision|decisions|chose|chosen|choice|selected|picked|using|use|going with|approach|strategy|stack|tech stack|tools?|tooling|solution|fix|resolution|plan|design|architecture)\s*:\s*(.+)$/i;
 /** First-person choice verbs: "I'll use X", "we went with X", "let's go with X". */
 const CHOICE =
-  /^(?:(?:so|ok|okay|then|now|here),?\s+)?(?:i|we|i'll|we'll|i will|we will|i'm going to|we're going to|we are going to|i am going to|let's|lets|i've|we've|i have|we have|(i'd|we'd|i would|we would)|i|we)?\s*(?:decided (?:to use|to go with|on|to)|(?:will |'ll )?(?:use|go with|went with|going with|opt(?:ed)? for|settled? on|chose|choose|picked|pick|prefer(?:red)?|switch(?:ed)? to|stick with|adopt(?:ed)?|lean(?:ing)? towards?|keep(?!\s+\w+ing\b))|(suggest|recommend|propose))\s+(.+)$/i;
+  /^(?:(?:so|ok|okay|then|now|here),?\s+)?(?:i|we|i'll|we'll|i will|we will|i'm going to|we're going to|we are going to|i am going to|let's|lets|i've|we've|i have|we have|(i'd|we'd|i would|we would)|i|we)?\s*(?:decided (?:to use|to go with|on|to)|(?:will |'ll )?(?:use|used(?!\s+to\b)|go with|went with|going with|opt(?:ed)? for|settled? on|chose|choose|picked|pick|prefer(?:red)?|switch(?:ed)? to|stick with|adopt(?:ed)?|lean(?:ing)? towards?|keep(?!\s+\w+ing\b))|(suggest|recommend|propose))\s+(.+)$/i;
 /** "Since you already run Redis, I'll ...", "For scoring I'd ...": a lead-in before the one who decides. */
 const LEAD_IN = /^(?:(?:so|ok|okay|then|now|here|right|yes|sure|instead|also|finally|honestly),?\s+|(?:for|in|on|since|as|given|because|with|after|to|at|from)\s+[^,;]{1,60}?,?\s+(?=(?:i|we|i'll|we'll|i'd|we'd|i've|we've|let's|lets)\b))/i;
 /** "Dropped the regex dependency in favour of a hand-written matcher". */
@@ -43,6 +46,18 @@ const IT_IS = /^(?:(?:ok(?:ay)?|agreed|fine|right|then|alright|great),?\s+)*(.{2
 /** "The simplest robust option is last-write-wins per field". */
 const BEST_IS =
   /^(?:the|our|my)\s+(?:(?:simplest|best|safest|cleanest|easiest|right|better|obvious|natural|standard|cheapest|fastest|most \w+)\s+)+(?:\w+\s+)?(?:option|choice|approach|fix|solution|bet|way|answer|route|pick|move|plan)\s+(?:here\s+)?(?:is|was|would be|'s)\s+(.+)$/i;
+/** "I'm moving them into Pinia stores": a move into a named thing chooses it. */
+const MOVE_INTO = /\b(?:mov|migrat|port|convert|switch)(?:e|es|ed|ing)?\s+(?:[\w'-]+\s+){0,4}?(?:in)?to\s+(?:the\s+|a\s+|an\s+)?(.+)$/i;
+/** "Prices are now kept as integer cents": a representation chosen. */
+const KEPT_AS = /^.{2,60}?\s+(?:is|are)\s+(?:now\s+)?(?:kept|stored|represented|modell?ed|encoded|held|tracked)\s+as\s+(.{2,60}?)(?:\s+(?:throughout|everywhere|internally|now))?(?:\s+(?:and|so|because|since)\b.*)?[.!]*$/i;
+/** "pinia-plugin-persistedstate handles that". */
+const HANDLES = /^(?:(?:yes|sure|right|ok(?:ay)?)\s*[—–,:-]?\s*)?(\S+(?:\s+\S+)?)\s+(?:handles?|covers?|takes care of)\s+(?:that|this|it|both|all of (?:that|this))\b/i;
+/** "logs go to an S3 bucket instead of local disk": what a preposition or verb takes instead of another. */
+const TAKES_INSTEAD = /\b(to|into|in|on|onto|with|by)\s+((?:[^\s,;]+\s+){0,4}?[^\s,;]+),?\s+(?:instead of|rather than)\s+(.+)$/i;
+/** "Set retention to 30 days": a setting chosen. */
+const SET_TO = /^(?:(?:i|we)\s+)?(?:set|bumped|raised|lowered|capped|limited|pinned)\s+(?:the\s+)?(.{2,40}?)\s+to\s+([^\s,;]+(?:\s+(?!with\b|via\b|using\b|so\b|for\b|and\b)[^\s,;]+)?)/i;
+/** "I'd split it into three sections and move X into an appendix": a course of action put forward. */
+const PROPOSE_ACTION = /^(?:i'd|i would|we'd|we would|i suggest we|i'd suggest we|i recommend we|i'd recommend we|i propose we|my suggestion is to)\s+([a-z]+)\s+(.{3,})$/i;
 const VAGUE_SUBJECT = /^(?:it|this|that|these|those|which|both|either|all|everything|that approach|this approach)$/i;
 const SWITCH = /\b(?:switch(?:ed|ing)?|migrat(?:ed|ing|e)|mov(?:ed|ing|e)|chang(?:ed|ing|e)|convert(?:ed|ing)?)\s+(?:\w+\s+){0,3}?from\s+(.+?)\s+to\s+(.+)$/i;
 const REPLACE = /\breplac(?:ed|ing|e)\s+(.+?)\s+with\s+(.+)$/i;
@@ -80,15 +95,25 @@ export function decisionIn(sentence: string): DecisionStatement | undefined {
   if (isQuestion(s)) return undefined;
   const labelled = DECISION_LABEL.exec(s);
   if (labelled) return statement(splitChoices(labelled[1]), [], 0.85);
-  const whole = clauseDecision(s);
-  if (whole) return whole;
-  // "Flower felt like overkill, so I went with X", "No — I'd keep it private and ...".
-  const clauses = s.split(/,\s+(?=(?:so|and|but|then)\s+(?:i|we|let's|lets)\b)|;\s+|\s+[—–]\s+/i);
-  for (const clause of clauses.length > 1 ? clauses : []) {
-    const found = clauseDecision(clause.replace(/^(?:so|and|but|then)\s+/i, ''));
-    if (found) return found;
+  // "Flower felt like overkill, so I went with X", "No — I'd keep it private and ...", "Set
+  // retention to 30 days, and logs go to S3 instead of local disk": each clause may choose.
+  // A clause that goes on with a verb ("..., and move X") shares the first one's subject: not split.
+  const clauses = s.split(/,\s+(?=(?:so|but|then)\s+(?:i|we|let's|lets)\b)|,\s+and\s+(?![a-z]+\s)|,\s+and\s+(?=(?:i|we|let's|lets|[a-z]+\s+(?:go|goes|is|are|will|get|gets|stay|stays|run|runs|live|lives)\b))|;\s+|\s+[—–]\s+/i);
+  const found = [clauseDecision(s), ...(clauses.length > 1 ? clauses.map((c) => clauseDecision(c.replace(/^(?:so|and|but|then)\s+/i, ''))) : [])].filter(
+    (d): d is DecisionStatement => d !== undefined,
+  );
+  if (found.length <= 1) return found[0];
+  const [first, ...rest] = found;
+  const seen = new Set(first.items.map((i) => i.label.toLowerCase()));
+  const items = [...first.items];
+  for (const d of rest) for (const item of d.items) if (!seen.has(item.label.toLowerCase()) && !first.items.some((i) => i.label.toLowerCase().includes(item.label.toLowerCase()))) {
+    seen.add(item.label.toLowerCase());
+    items.push(item);
   }
-  return undefined;
+  // In the order the sentence names them.
+  const at = (label: string) => s.toLowerCase().indexOf(label.toLowerCase().split(/\s+/)[0]);
+  items.sort((a, b) => at(a.label) - at(b.label));
+  return { ...first, items, supersedes: [...new Set(found.flatMap((d) => d.supersedes))] };
 }
 
 function clauseDecision(text: string): DecisionStatement | undefined {
@@ -127,11 +152,29 @@ function clauseDecision(text: string): DecisionStatement | undefined {
     const found = statement(splitChoices(chosen[3]), [], proposal ? 0.7 : 0.75);
     return found && proposal ? { ...found, proposal } : found;
   }
-  const instead = USES_INSTEAD.exec(s);
-  if (instead) {
-    const { text: rejected } = splitReason(instead[2]);
-    return statement([{ label: head(instead[1].replace(/^(?:a|an|the)\s+/i, '')), rejected: [head(rejected)] }], [], 0.7);
+  const action = PROPOSE_ACTION.exec(s);
+  if (action && INSTRUCTION_VERBS.has(action[1].toLowerCase())) {
+    const found = statement(courseOfAction(`${action[1]} ${action[2]}`), [], 0.6);
+    return found && { ...found, proposal: true, tentative: true };
   }
+  const kept = KEPT_AS.exec(s);
+  if (kept) return statement([{ label: head(kept[1]), rejected: [] }], [], 0.7);
+  // "to catch issues early rather than ...": after "to" a verb, not a thing taken.
+  const uses = USES_INSTEAD.exec(s);
+  const taken = TAKES_INSTEAD.exec(s);
+  const thingTaken = taken && (taken[1].toLowerCase() !== 'to' || /^(?:a|an|the)\s/i.test(taken[2]) || startsWithName(taken[2]));
+  const instead = uses ? { thing: uses[1], other: uses[2] } : thingTaken ? { thing: taken[2], other: taken[3] } : undefined;
+  if (instead) {
+    const { text: rejected } = splitReason(instead.other);
+    return statement([{ label: head(instead.thing.replace(/^(?:a|an|the)\s+/i, '')), rejected: [head(rejected)] }], [], 0.7);
+  }
+  const moved = MOVE_INTO.exec(s);
+  if (moved && startsWithName(moved[1])) return statement(splitChoices(moved[1].split(/\s+[—–]\s+|,\s+/)[0]), [], 0.7);
+  const handled = HANDLES.exec(s);
+  if (handled && startsWithName(handled[1])) return statement([{ label: normaliseLabel(handled[1]), rejected: [] }], [], 0.7);
+  const set = SET_TO.exec(s);
+  if (set && !/^(?:it|them|this|that|up|out)$/i.test(set[1])) return statement([{ label: normaliseLabel(`${set[1]} ${set[2]}`), rejected: [] }], [], 0.65);
+
   const reasoned = PLAN_WITH_REASON.exec(s);
   if (reasoned && wordCount(reasoned[1]) <= 14) {
     return statement([{ label: head(reasoned[1]), why: clipWords(reasoned[2], 10), rejected: [] }], [], 0.65);
@@ -148,7 +191,7 @@ export function decisionInPrompt(clause: string): DecisionStatement | undefined 
 
 function statement(items: DecisionItem[], supersedes: string[], confidence: number): DecisionStatement | undefined {
   // "keep them out of startup": a choice about "them" names nothing on its own.
-  const kept = items.flatMap(namedChoices).filter((i) => i.label !== '' && wordCount(i.label) <= 12 && !/^(?:it|them|this|that|these|those|one|both)\b/i.test(i.label));
+  const kept = items.flatMap(namedChoices).filter((i) => i.label !== '' && wordCount(i.label) <= 12 && !/^(?:it|them|this|that|these|those|both)\b|^one$/i.test(i.label));
   return kept.length > 0 ? { items: kept, supersedes: supersedes.filter(Boolean), confidence } : undefined;
 }
 
@@ -225,6 +268,25 @@ export function splitChoices(content: string, userInstruction = false): Decision
     const { name, role } = nameAndRole(normaliseLabel(clipWords(label.replace(/^(?:a|an|the)\s+/i, ''), 10)));
     return { label: name, why: itemWhy ?? role, rejected: rejected.filter(Boolean) };
   });
+}
+
+/** "split it into 3 sections, and move the details into an appendix rather than inline": each action, with what it sets aside. */
+function courseOfAction(text: string): DecisionItem[] {
+  const { text: body, why } = splitReason(text);
+  const parts: string[] = [];
+  let start = 0;
+  for (const m of body.matchAll(/,?\s+and\s+([a-z]+)\s/gi)) {
+    if (!INSTRUCTION_VERBS.has(m[1].toLowerCase())) continue;
+    parts.push(body.slice(start, m.index));
+    start = m.index + m[0].length - m[1].length - 1;
+  }
+  parts.push(body.slice(start));
+  return parts
+    .map((part) => part.trim())
+    .map((part) => {
+      const alt = /^(.+?)\s+(?:instead of|rather than)\s+(.+)$/i.exec(part);
+      return { label: normaliseLabel(clipWords(alt ? alt[1] : part, 10)), why, rejected: alt ? [head(alt[2])] : [] };
+    });
 }
 
 /** "A + B + C", "A, B and C", "A with B": a list when every part is short. */

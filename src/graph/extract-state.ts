@@ -40,6 +40,8 @@ export interface Proposal {
   by: 'user' | 'assistant';
   /** True when nothing but the proposal named the choice (a refusal removes it). */
   only: boolean;
+  /** A course of action ("I'd split it ..."): kept only if the answer agrees. */
+  tentative?: boolean;
 }
 
 export interface ReplySignals {

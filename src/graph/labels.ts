@@ -154,7 +154,7 @@ export function wordCount(text: string): number {
 
 /** Words a telegraphic label does without: articles, possessives, auxiliaries, fillers. */
 const FILLER = new Set(
-  'a an the our my your their its is are was were this that these those some very really just also currently actually basically please existing now'.split(' '),
+  'a an the our my your their its is are was were this these those some very really just also currently actually basically please existing now'.split(' '),
 );
 
 /**

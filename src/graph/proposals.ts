@@ -17,8 +17,9 @@ export function answerProposals(clauses: PromptClause[], state: ExtractState): v
   const opening = clauses[0]?.text ?? '';
   if (agrees(opening)) {
     for (const p of assistant) p.node.confidence = Math.max(p.node.confidence, 0.85);
-  } else if (disagrees(opening)) {
-    for (const p of assistant) if (p.only) state.builder.remove(p.node);
+  } else {
+    // A choice of tool stands unless refused; a course of action only once agreed to.
+    for (const p of assistant) if (p.only && (p.tentative || disagrees(opening))) state.builder.remove(p.node);
   }
   state.proposals = state.proposals.filter((p) => p.by !== 'assistant');
 }

@@ -79,7 +79,9 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
         const item = list[next[section]];
         const cost = costOf(section, item);
         // An item that repeats one shown, or cannot fit even now, never will: skip it.
-        if (chosen[section].some((shown) => repeats(section, item, shown)) || tokens + cost > budget) {
+        // A problem the goal states ("Goal: Production down") is open until the block says otherwise.
+        const shown = section === 'errors' ? [...chosen.errors, ...chosen.goal] : chosen[section];
+        if (shown.some((other) => repeats(section, item, other)) || tokens + cost > budget) {
           next[section]++;
           continue;
         }

@@ -27,6 +27,8 @@ const WORKS = /^(.{2,60}?)\s+(?:now\s+)?(?:works?|working)(?:\s+(?:now|again|fin
 const PASSIVE_DONE =
   /^(.{2,60}?)\s+(?:is|are)\s+(?:now\s+)?((?:[a-z]+(?:ed|en)|kept|built|set|made|split|cut|run|done|sent|read|written|stored|moved|dropped)\s+(?:(?:with|using|via|through|to|into|in|as|by|from|on)\s+)?.{0,80}?)[.!]*$/i;
 const PASSIVE_WITNESS = /\bnow\b|\s(?:with|using|via|through)\s+(?:[A-Z][\w.-]*|[a-z]+[A-Z][\w-]*|[\w]+-[\w-]+)/;
+/** "Store tests are in src/stores/__tests__/cart.spec.ts using Vitest": work that now exists at a path. */
+const IN_PATH = /^(.{2,60}?)\s+(?:is|are)\s+(?:now\s+)?in\s+`?((?:[\w.@~-]+\/)+[\w.@-]*\.\w+)`?(.*)$/i;
 /** "Got the initial migration working", "Got it down to 148 KB". */
 const GOT = /^(?:(?:i|we)(?:'ve| have)?\s+)?got\s+(.+?)\s+(?:working|running|passing|green|going|done|fixed|sorted|deployed|building|compiling|(?:down|up) to\b|under\b)/i;
 /** "There's now a banner driven by NetInfo", "there is a new make migrate target". */
@@ -64,6 +66,8 @@ function phraseOf(s: string, final: boolean): StatusPhrase | undefined {
   if (isnt) return subjectPhrase('pending', isnt[1], '');
   const done = IS_DONE.exec(s) ?? WORKS.exec(s);
   if (done) return subjectPhrase('completed', done[1] ?? done[2], s.slice(done[0].length), true);
+  const placed = IN_PATH.exec(s);
+  if (placed) return subjectPhrase('completed', placed[1], placed[3]);
   const got = GOT.exec(s) ?? THERE_IS_NOW.exec(s);
   if (got) return phrase('completed', got[1], got[1]);
   const passive = PASSIVE_DONE.exec(s);

@@ -131,3 +131,9 @@ export function nameAndRole(label: string): { name: string; role?: string } {
   if (rest.length === 1 && !DESCRIPTOR.test(rest[0])) return { name: label };
   return { name: words.slice(0, n).join(' '), role: rest.join(' ') };
 }
+
+/** True when a phrase opens with a name ("Pinia stores", "pinia-plugin-persistedstate", "an S3 bucket" is not). */
+export function startsWithName(phrase: string): boolean {
+  const first = tokens(phrase.replace(/^(?:a|an|the)\s+/i, ''))[0];
+  return first !== undefined && (nameLike(first) || /^@?[a-z][\w.-]*[-/.][\w./-]+$/.test(first)) && !/^(?:it|this|that|them)$/i.test(first);
+}

@@ -4,13 +4,11 @@
 
 import type { DraftNode } from './graph-builder.js';
 import { clipWords, normaliseLabel, sentences, wordCount, wordOverlap } from './labels.js';
-import { decisionIn, isQuestion, versionSwitches, type DecisionStatement } from './decisions.js';
-import type { OpenError } from './extract-state.js';
-import { endpointMentions, fileMentions, metricMentions } from './mentions.js';
-import { adoptedTechnologies } from './technologies.js';
-import { splitChoices } from './decisions.js';
-import { parentTask, type ExtractState } from './extract-state.js';
+import { decisionIn, isQuestion, splitChoices, versionSwitches } from './decisions.js';
+import { parentTask, type ExtractState, type OpenError } from './extract-state.js';
+import { fileMentions } from './mentions.js';
 import { statusPhrase } from './status-phrases.js';
+import { adopted, decisionFacts, mentionFacts } from './decision-facts.js';
 import { listsUnderHeaders, reportKind } from './report-labels.js';
 import { answerSuggestions } from './proposals.js';
 
@@ -264,14 +262,6 @@ function errorReport(content: string, label: string, ctx: TextContext, state: Ex
   }
 }
 
-/** Technologies a report shows in use: implicit choices, linked to the work that used them. */
-function adopted(content: string, work: DraftNode | undefined, ctx: TextContext, state: ExtractState): void {
-  for (const name of adoptedTechnologies(content)) {
-    const node = state.builder.mention('DECISION', name, { turn: state.turn, uuid: ctx.uuid, confidence: 0.6, detail: work ? `used for ${work.label}` : undefined });
-    state.builder.link(work, node, 'DEPENDS_ON');
-  }
-}
-
 function overlaps(a: string, b: string): boolean {
   const wa = new Set(a.toLowerCase().match(/[\p{L}\p{N}_]{4,}/gu) ?? []);
   return (b.toLowerCase().match(/[\p{L}\p{N}_]{4,}/gu) ?? []).some((w) => wa.has(w));
@@ -279,35 +269,6 @@ function overlaps(a: string, b: string): boolean {
 
 export function fixLabel(what: string): string {
   return /^fix(?:ed|es)?\b/i.test(what) ? what : `fix ${what}`;
-}
-
-function decisionFacts(decision: DecisionStatement, ctx: TextContext, state: ExtractState): void {
-  const { builder, turn } = state;
-  const confidence = ctx.role === 'user' ? Math.max(decision.confidence, 0.8) : decision.confidence;
-  const old = decision.supersedes.map((label) => builder.mention('DECISION', label, { turn, uuid: ctx.uuid, confidence: 0.6 }));
-  for (const item of decision.items) {
-    const detail = [item.why, item.rejected.length ? `not ${item.rejected.join(', ')}` : ''].filter(Boolean).join('; ') || undefined;
-    const existed = decision.proposal && builder.find('DECISION', (n) => n.label.toLowerCase() === item.label.toLowerCase()) !== undefined;
-    const node = builder.mention('DECISION', item.label, { turn, uuid: ctx.uuid, confidence, detail });
-    if (node && decision.proposal && ctx.role === 'assistant') state.proposals.push({ node, by: 'assistant', only: !existed });
-    for (const previous of old) builder.link(node, previous, 'SUPERSEDES');
-    for (const alternative of item.rejected) {
-      const earlier = builder.find('DECISION', (n) => n !== node && n.label.toLowerCase() === alternative.toLowerCase());
-      builder.link(node, earlier, 'SUPERSEDES');
-    }
-    builder.link(node, state.turnTasks[0], 'RELATED_TO');
-    // "Decided: the fine-tuning post next": a choice of what to do next is also pending work.
-    const next = /^(.+?)\s+next$/i.exec(item.label);
-    if (next) builder.link(builder.mention('TASK', next[1], { turn, uuid: ctx.uuid, confidence: 0.6, status: 'pending' }), node, 'IMPLEMENTS');
-  }
-}
-
-function mentionFacts(sentence: string, ctx: TextContext, state: ExtractState): void {
-  const { builder, turn } = state;
-  const base = { turn, uuid: ctx.uuid };
-  for (const path of fileMentions(sentence)) builder.mention('FILE', path, { ...base, confidence: 0.5 });
-  for (const endpoint of endpointMentions(sentence)) builder.link(builder.mention('API', endpoint, { ...base, confidence: 0.8 }), parentTask(state), 'PART_OF');
-  for (const metric of metricMentions(sentence)) builder.mention('METRIC', metric.name, { ...base, confidence: 0.7, detail: metric.value, replaceDetail: true });
 }
 
 /** True when a report's content is nothing but file paths (and separators). */

@@ -47,6 +47,28 @@ describe('decisions stated indirectly', () => {
     expect(labels(graph, 'DECISION')).toEqual(['celery-exporter']);
   });
 
+  it('reads "I used X", "moving them into X", "X handles that" and "kept as X" as choices', () => {
+    const graph = graphOf([
+      GOAL,
+      {
+        assistant:
+          "I used @fastify/rate-limit for the limits. I'm moving them into Pinia stores. Yes — pinia-plugin-persistedstate handles that. Prices are now kept as integer cents throughout.",
+      },
+    ]);
+    expect(labels(graph, 'DECISION')).toEqual(['@fastify/rate-limit', 'Pinia stores', 'pinia-plugin-persistedstate', 'integer cents']);
+  });
+
+  it('reads every clause of a sentence: a setting, and a thing taken instead of another', () => {
+    const graph = graphOf([GOAL, { assistant: 'Set retention to 30 days with the compactor, and logs go to an S3 bucket instead of local disk.' }]);
+    expect(labels(graph, 'DECISION')).toEqual(['retention 30 days', 'S3 bucket']);
+    expect(decision(graph, 'S3 bucket')?.detail).toContain('not local disk');
+  });
+
+  it('does not take "to <verb> ... rather than" for a thing chosen', () => {
+    const graph = graphOf([GOAL, { assistant: 'I should run tests more often to catch issues early, rather than leaving them to the end.' }]);
+    expect(labels(graph, 'DECISION')).toEqual([]);
+  });
+
   it('does not take a choice about a pronoun: "I\'d keep them out of startup"', () => {
     const graph = graphOf([GOAL, { assistant: "I'd keep them out of startup." }]);
     expect(labels(graph, 'DECISION')).toEqual([]);
@@ -62,6 +84,16 @@ describe('proposals and their answer', () => {
   it('takes a proposal back when the next prompt refuses it', () => {
     const graph = graphOf([GOAL, { assistant: "I'd suggest Polars rather than pandas here." }, { user: "No, let's stay on pandas for now" }]);
     expect(decision(graph, 'Polars')).toBeUndefined();
+  });
+
+  it('makes a proposed course of action a decision only once the user agrees, one decision per action', () => {
+    const proposal: ScriptStep = {
+      assistant: "I'd split it into 3.1 Data, 3.2 Method, 3.3 Results, and move the calibration details into an appendix rather than leaving them inline. Does that work?",
+    };
+    const agreed = graphOf([GOAL, proposal, { user: 'Yes, do that' }]);
+    expect(labels(agreed, 'DECISION')).toEqual(['split it into 3.1 Data, 3.2 Method, 3.3 Results', 'move the calibration details into an appendix']);
+    const unanswered = graphOf([GOAL, proposal, { user: 'What about the figures?' }]);
+    expect(labels(unanswered, 'DECISION')).toEqual([]);
   });
 
   it("keeps the user's suggestion the reply agrees with, drops the one it turns down", () => {
