@@ -4,7 +4,8 @@
 //      blob per line), before and after `cmv gc`;
 //   2. incremental cost: one append of the same size to a small and to a ~50 MB session;
 //   3. a ~50 MB session (stitched from real ones with bench/stitch.js): snapshot, branch
-//      (trimmed, as by default, and --no-trim) and fsck times, medians of 3 fresh runs.
+//      (trimmed, as by default, and --no-trim) and fsck times, medians of 3 fresh runs; and the
+//      snapshot as it would be with its session graph stored (above GRAPH_MAX_BYTES it is not).
 // Every run uses its own CMV_HOME and CLAUDE_CONFIG_DIR in a temp folder.
 
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { openStore } from '../dist/store/store.js';
-import { takeSnapshot } from '../dist/store/snapshot.js';
+import { GRAPH_MAX_BYTES, takeSnapshot } from '../dist/store/snapshot.js';
 import { branchSnapshot } from '../dist/store/branch.js';
 import { collectGarbage } from '../dist/store/maintenance.js';
 import { checkStore } from '../dist/store/fsck.js';
@@ -151,6 +152,7 @@ async function bigRuns(file) {
   const branch = [];
   const whole = [];
   const fsck = [];
+  const graphed = [];
   for (let i = 0; i < 3; i++) {
     const t = tempEnv();
     try {
@@ -170,12 +172,17 @@ async function bigRuns(file) {
       const report = await checkStore(store);
       fsck.push(performance.now() - started);
       if (!report.ok) throw new Error(`fsck failed: ${JSON.stringify(report.problems.slice(0, 3))}`);
+      rmSync(store.dir, { recursive: true, force: true });
+      const fresh = await openStore(t.env);
+      started = performance.now();
+      await takeSnapshot(fresh, path, { now: LATER(), graphMaxBytes: Infinity });
+      graphed.push(performance.now() - started);
       if (i === 0) console.log(`  branch: ${mb(b.bytes.before)} MB -> ${mb(b.bytes.after)} MB trimmed; store ${mb(bytesUnder(join(store.dir, 'objects')))} MB`);
     } finally {
       rmSync(t.root, { recursive: true, force: true });
     }
   }
-  return { snapshot: median(snapshot), branch: median(branch), whole: median(whole), fsck: median(fsck) };
+  return { snapshot: median(snapshot), branch: median(branch), whole: median(whole), fsck: median(fsck), graphed: median(graphed) };
 }
 
 function stitched(sources) {
@@ -209,4 +216,5 @@ export default async function benchStore(args) {
   const r = await bigRuns(big);
   console.log(`  (${load()})`);
   console.log(`  snapshot ${seconds(r.snapshot)} s   branch (trimmed) ${seconds(r.branch)} s   branch --no-trim ${seconds(r.whole)} s   fsck ${seconds(r.fsck)} s`);
+  console.log(`  snapshot with its session graph stored ${seconds(r.graphed)} s (logs over ${mb(GRAPH_MAX_BYTES)} MB are stored without it)`);
 }

@@ -22,6 +22,9 @@ export interface BatchProgress {
 export interface BatchOptions extends WorkerSetup {
   /** Worker threads (default: the cores, or none for a small batch); 1 analyses in this thread. */
   jobs?: number;
+  /** Once the files are known, before any is analysed. */
+  onStart?: (progress: BatchProgress) => void;
+  /** After each file. */
   onProgress?: (progress: BatchProgress) => void;
 }
 
@@ -58,6 +61,8 @@ export async function analyseBatch(files: BatchFile[], options: BatchOptions): P
     progress.bytesDone += file.bytes;
     options.onProgress?.({ ...progress });
   };
+
+  options.onStart?.({ ...progress });
 
   const wanted = options.jobs ?? (progress.bytesTotal < SMALL_BATCH_BYTES ? 1 : defaultJobs());
   const jobs = Math.min(wanted, queue.length);

@@ -18,7 +18,9 @@ const CONFIG = { font: FONT, view: { stroke: null }, axis: { labelFontSize: 11, 
 
 function label(s: SessionSummary): string {
   const id = s.sessionId ?? s.path.split('/').slice(-1)[0];
-  const project = s.project ? s.project.split('/').filter(Boolean).slice(-1)[0] : undefined;
+  // The project's folder name; with its parent when that name alone says little (".worktrees/2").
+  const parts = s.project ? s.project.split('/').filter(Boolean) : [];
+  const project = parts.length === 0 ? undefined : parts[parts.length - 1].length < 4 ? parts.slice(-2).join('/') : parts[parts.length - 1];
   return `${project ? `${project} · ` : ''}${id.slice(0, 8)} (-${Math.round(s.reduction * 100)}%)`;
 }
 

@@ -336,11 +336,13 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .option('--budget <tokens>', 'trim: then evict old tool episodes until the session fits TOKENS')
     .option('--keep-history', 'trim: keep the lines before the last compaction boundary')
     .option('--strip-user-images', 'trim: stub images the user pasted too')
+    .option('--with-resume', 'put the snapshot\'s resume block (from its session graph) in front of the branched session')
+    .option('--tier <tier>', 'with --with-resume: critical, standard (default) or full')
     .option('--launch', 'run `claude --resume` in the session\'s project folder')
     .option('--json', 'print JSON')
     .addHelpText(
       'before',
-      examples(['cmv branch auth-work                 # prints `cd <project> && claude --resume <id>`', 'cmv branch auth-work -n retry --launch', 'cmv branch auth-work --no-trim --json']),
+      examples(['cmv branch auth-work                 # prints `cd <project> && claude --resume <id>`', 'cmv branch auth-work -n retry --launch', 'cmv branch auth-work --with-resume --tier critical', 'cmv branch auth-work --no-trim --json']),
     )
     .action((snapshot: string, opts: BranchCommandOptions & { json?: boolean }) => run(() => branchCommand(snapshot, opts, new Output(opts))));
 

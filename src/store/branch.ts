@@ -1,6 +1,7 @@
 // `cmv branch`: a snapshot becomes a new Claude Code session in its project's folder (new uuid,
-// every sessionId rewritten, trimmed unless asked not to). The branch is recorded as a commit on
-// top of the snapshot, and remembered, so a later snapshot of the new session links to it.
+// every sessionId rewritten, trimmed unless asked not to, the snapshot's resume block in front if
+// asked). The branch is recorded as a commit on top of the snapshot, and remembered, so a later
+// snapshot of the new session links to it.
 
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -14,15 +15,19 @@ import { readLog } from './objects.js';
 import { readMeta } from './read-meta.js';
 import { paginate, PAGE_FORMAT } from './pages.js';
 import { beginPages, writeCommit } from './commit.js';
-import { factsOf, storedFacts, type SessionFactsSummary } from './session-facts.js';
+import { factsOf, sessionOfBuffer, storedFacts } from './session-facts.js';
 import { withSessionId } from './session-id.js';
 import { projectDrift, type ProjectDrift } from './project-state.js';
 import { resumeCommand } from './launch.js';
 import { checkName, refOf, sessionRef } from './names.js';
+import { graphOrRebuilt, readStoredGraphs } from './stored-graph.js';
+import { withResumeBlock } from './resume-branch.js';
 import { cmvVersion } from './version.js';
 import type { BranchInfo, SnapshotMeta } from './meta.js';
 import { claudeConfigDirs, projectDir } from '../session/locate.js';
 import { writeFileAtomic } from '../session/write.js';
+import { sessionBytes, type Session } from '../session/session.js';
+import type { ResumeTier } from '../graph/resume-block.js';
 import { trimSession } from '../trim/trim.js';
 import { diskChecker } from '../trim/disk.js';
 import type { TrimOptions } from '../trim/options.js';
@@ -33,6 +38,8 @@ export interface BranchOptions {
   /** Trim the branch (default true). */
   trim?: boolean;
   trimOptions?: Partial<TrimOptions>;
+  /** Put the snapshot's resume block in front of the branched session (after the trim). */
+  resume?: { tier?: ResumeTier };
   now?: Date;
   env?: NodeJS.ProcessEnv;
 }
@@ -48,6 +55,8 @@ export interface BranchResult {
   from: { id: string; name?: string };
   bytes: { before: number; after: number };
   tokens?: { before: number; after: number };
+  /** The resume block put in front, with --with-resume. */
+  resume?: NonNullable<BranchInfo['resume']> & { text: string };
   drift: ProjectDrift;
   warnings: string[];
 }
@@ -63,9 +72,11 @@ export function branchPath(cwd: string, sessionId: string, env: NodeJS.ProcessEn
 
 interface Materialised {
   content: Buffer;
-  facts?: SessionFactsSummary;
+  /** The model of `content`, when one was made (a trim makes one; a whole log is copied unmodelled). */
+  session?: Session;
   trim?: BranchInfo['trim'];
   tokens?: { before: number; after: number };
+  resume?: BranchResult['resume'];
 }
 
 async function trimmedContent(log: Buffer, sessionId: string, options: Partial<TrimOptions>): Promise<Materialised> {
@@ -88,17 +99,34 @@ async function trimmedContent(log: Buffer, sessionId: string, options: Partial<T
     }
     if (!result.lines) throw new CmvError('INTERNAL', 'the trim did not return the trimmed lines');
     const content = Buffer.concat(result.lines.flatMap((line) => [line, Buffer.from('\n')]));
-    const facts = storedFacts(factsOf(result.trimmed));
-    facts.bytes = content.length;
     return {
       content,
-      facts,
+      session: result.trimmed,
       trim: { options: { ...options }, removed: { ...result.removed }, tokensBefore: result.input.tokens, tokensAfter: result.output.tokens, bytesBefore: log.length },
       tokens: { before: result.input.tokens, after: result.output.tokens },
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+interface SnapshotLog {
+  id: string;
+  meta: SnapshotMeta;
+  log: Buffer;
+}
+
+/** The branch's content with the snapshot's resume block in front of it. */
+async function resumedContent(store: Store, snapshot: SnapshotLog, made: Materialised, tier?: ResumeTier): Promise<Materialised> {
+  const path = snapshot.meta.source.path;
+  const session = made.session ?? sessionOfBuffer(path, made.content);
+  // The snapshot's own graph, of its whole log rather than the trimmed copy; for a snapshot
+  // stored without one, rebuilt (from the model just made when the log was copied whole).
+  const stored = (await readStoredGraphs(store, [snapshot.id])).get(snapshot.id);
+  const { graph } = graphOrRebuilt(stored, () => (made.trim ? sessionOfBuffer(path, snapshot.log) : session));
+  const resumed = withResumeBlock(session, graph, { tier, transcriptPath: existsSync(path) ? path : undefined });
+  const block = { tier: tier ?? 'standard', tokens: resumed.tokens, summaryUuid: resumed.summaryUuid, text: resumed.text };
+  return { ...made, content: sessionBytes(resumed.session), session: resumed.session, resume: block };
 }
 
 export async function branchSnapshot(store: Store, arg: string, options: BranchOptions = {}): Promise<BranchResult> {
@@ -112,7 +140,8 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
   const path = branchPath(cwd, sessionId, env);
   const log = await readLog(store.git, from.id);
   const trim = options.trim !== false;
-  const made: Materialised = trim ? await trimmedContent(log, sessionId, options.trimOptions ?? {}) : { content: withSessionId(log, sessionId) };
+  let made: Materialised = trim ? await trimmedContent(log, sessionId, options.trimOptions ?? {}) : { content: withSessionId(log, sessionId) };
+  if (options.resume) made = await resumedContent(store, { id: from.id, meta: source, log }, made, options.resume.tier);
   // The new session is written first: the store never names a branch whose file was not written.
   await writeFileAtomic(path, [made.content]);
 
@@ -125,7 +154,7 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
     for (let n = 1; name === undefined; n++) if (!taken.has(`${base}-branch-${n}`)) name = `${base}-branch-${n}`;
     const pages = paginate(made.content);
     const write = await beginPages(store, made.content, pages);
-    const facts = made.facts ?? { ...source.facts, bytes: made.content.length, sessionId };
+    const facts = made.session ? { ...storedFacts(factsOf(made.session)), bytes: made.content.length } : { ...source.facts, bytes: made.content.length, sessionId };
     const meta: SnapshotMeta = {
       format: 1,
       kind: 'branch',
@@ -138,7 +167,13 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
       facts,
       project: source.project,
       growth: 'rewrite',
-      branch: { from: { id: from.id, name: from.named?.name }, trimmed: trim, trim: made.trim, sessionPath: path },
+      branch: {
+        from: { id: from.id, name: from.named?.name },
+        trimmed: trim,
+        trim: made.trim,
+        resume: made.resume && { tier: made.resume.tier, tokens: made.resume.tokens, summaryUuid: made.resume.summaryUuid },
+        sessionPath: path,
+      },
     };
     await write.done();
     const { commit } = await writeCommit(store, pages.map((p) => p.id), meta, [from.id]);
@@ -170,6 +205,7 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
     from: { id: from.id, name: from.named?.name },
     bytes: { before: log.length, after: made.content.length },
     tokens: made.tokens,
+    resume: made.resume,
     drift,
     warnings,
   };

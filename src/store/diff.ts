@@ -1,6 +1,7 @@
 // `cmv diff <a> <b>`: what changed between two snapshots. Messages are matched by uuid (a branch
 // keeps the uuids of what it kept), so the diff says which were added, removed or rewritten
-// (stubbed by a trim), with the token delta and the files the later one newly touched.
+// (stubbed by a trim), with the token delta, the files the later one newly touched, and the
+// session graph's diff (nodes added, removed, status changed) from the graphs stored beside them.
 
 import type { Store } from './store.js';
 import { resolveSnapshot } from './refs.js';
@@ -11,6 +12,8 @@ import type { Session } from '../session/session.js';
 import type { SessionEntry } from '../session/entry.js';
 import { contentBlocks, readRecord, textsOfRecord } from '../session/payload.js';
 import { tokenBreakdown } from '../tokens/breakdown.js';
+import { graphOrRebuilt, readStoredGraphs, type GraphSource } from './stored-graph.js';
+import { diffGraphs, type GraphDiff } from '../graph/diff-graphs.js';
 
 export interface MessageSummary {
   uuid: string;
@@ -31,6 +34,8 @@ export interface SnapshotDiff {
   lines: { a: number; b: number };
   bytes: { a: number; b: number };
   files: { newlyRead: string[]; newlyChanged: string[] };
+  /** The session graph's diff; `source` says whether each graph was stored or rebuilt from its log. */
+  graph: GraphDiff & { source: { a: GraphSource; b: GraphSource } };
 }
 
 function clip(text: string, n = 120): string {
@@ -86,9 +91,17 @@ export function diffSessions(a: Session, b: Session): Pick<SnapshotDiff, 'messag
 
 export async function diffSnapshots(store: Store, argA: string, argB: string): Promise<SnapshotDiff> {
   const [ra, rb] = await Promise.all([resolveSnapshot(store, argA), resolveSnapshot(store, argB)]);
-  const [metaA, metaB, logA, logB] = await Promise.all([readMeta(store, ra.id), readMeta(store, rb.id), readLog(store.git, ra.id), readLog(store.git, rb.id)]);
+  const [metaA, metaB, logA, logB, stored] = await Promise.all([
+    readMeta(store, ra.id),
+    readMeta(store, rb.id),
+    readLog(store.git, ra.id),
+    readLog(store.git, rb.id),
+    readStoredGraphs(store, [ra.id, rb.id]),
+  ]);
   const a = sessionOfBuffer(metaA.source.path, logA);
   const b = sessionOfBuffer(metaB.source.path, logB);
+  const graphA = graphOrRebuilt(stored.get(ra.id), () => a);
+  const graphB = graphOrRebuilt(stored.get(rb.id), () => b);
   const tokensA = tokenBreakdown(a).total;
   const tokensB = tokenBreakdown(b).total;
   const readBefore = new Set([...metaA.facts.files.read, ...metaA.facts.files.changed]);
@@ -105,5 +118,6 @@ export async function diffSnapshots(store: Store, argA: string, argB: string): P
       newlyRead: metaB.facts.files.read.filter((f) => !readBefore.has(f)),
       newlyChanged: metaB.facts.files.changed.filter((f) => !changedBefore.has(f)),
     },
+    graph: { ...diffGraphs(graphA.graph, graphB.graph), source: { a: graphA.source, b: graphB.source } },
   };
 }

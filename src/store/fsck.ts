@@ -1,17 +1,19 @@
 // `cmv fsck`: git's own check of every object (hashes, links, packs), then cmv's: each snapshot's
-// meta.json is sound, its tree holds exactly meta.json and contiguous pages, every page's content
-// hashes to its id, and the pages add up to the bytes and lines the meta recorded.
+// meta.json is sound, its tree holds exactly meta.json, contiguous pages and perhaps graph.json (a
+// session graph that reads back), every page's content hashes to its id, and the pages add up to
+// the bytes and lines the meta recorded.
 
 import type { Store } from './store.js';
-import { listTree, readObjects } from './objects.js';
+import { listTree, readObjects, type TreeFile } from './objects.js';
 import { parseMeta, SIDE_FILES } from './meta.js';
 import { countLines, gitBlobId, pageIndexOf } from './pages.js';
 import { storeSize } from './maintenance.js';
 import { BRANCH_REFS, SESSION_REFS, SNAPSHOT_REFS } from './names.js';
 import { CmvError } from '../errors.js';
+import { readGraphJson } from '../graph/snapshot-graph.js';
 
 export interface FsckProblem {
-  kind: 'git' | 'meta' | 'layout' | 'page' | 'size';
+  kind: 'git' | 'meta' | 'graph' | 'layout' | 'page' | 'size';
   message: string;
   /** The commit concerned, when there is one. */
   id?: string;
@@ -62,6 +64,33 @@ async function readPages(store: Store, ids: string[], commit: string, problems: 
   }
 }
 
+/** The files beside meta.json (the session graph) must read back as what they are. */
+async function sideFileProblems(store: Store, id: string, files: TreeFile[]): Promise<FsckProblem[]> {
+  const side = files.filter((f) => SIDE_FILES.has(f.path));
+  if (side.length === 0) return [];
+  const where = (path: string) => `${path} of ${id.slice(0, 12)}`;
+  let contents: Map<string, Buffer | undefined>;
+  try {
+    contents = await readObjects(store.git, side.map((f) => f.id));
+  } catch (error) {
+    return side.map((f) => ({ kind: 'graph' as const, id, message: `${where(f.path)} cannot be read: ${(error as Error).message}` }));
+  }
+  const problems: FsckProblem[] = [];
+  for (const file of side) {
+    const data = contents.get(file.id);
+    if (file.type !== 'blob' || !data) {
+      problems.push({ kind: 'graph', id, message: `${where(file.path)} is ${file.type !== 'blob' ? `a ${file.type}, not a file` : 'missing'}` });
+      continue;
+    }
+    try {
+      readGraphJson(data.toString('utf8'), where(file.path));
+    } catch (error) {
+      problems.push({ kind: 'graph', id, message: (error as Error).message });
+    }
+  }
+  return problems;
+}
+
 export async function checkStore(store: Store): Promise<FsckReport> {
   const problems = await gitFsck(store);
   const commits = await cmvCommits(store);
@@ -82,6 +111,7 @@ export async function checkStore(store: Store): Promise<FsckReport> {
     } catch (error) {
       problems.push({ kind: 'meta', id, message: `${id.slice(0, 12)}: ${(error as Error).message}` });
     }
+    problems.push(...(await sideFileProblems(store, id, files)));
     const pages = files.filter((f) => f.path !== 'meta.json' && !SIDE_FILES.has(f.path));
     const indexed = pages.map((f) => ({ file: f, index: pageIndexOf(f.path) })).sort((a, b) => (a.index ?? -1) - (b.index ?? -1));
     indexed.forEach(({ file, index }, i) => {

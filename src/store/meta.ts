@@ -27,6 +27,8 @@ export interface BranchInfo {
   trimmed: boolean;
   /** The trim's options and what it removed. */
   trim?: { options: Record<string, unknown>; removed: Record<string, number>; tokensBefore: number; tokensAfter: number; bytesBefore: number };
+  /** The resume block put in front of the branched session (`--with-resume`). */
+  resume?: { tier: string; tokens: number; summaryUuid: string };
   /** The session file written. */
   sessionPath: string;
 }

@@ -1,6 +1,6 @@
-// `cmv snapshot`: stores a session log as a commit without touching the log. A log that grew by
-// appends since its last snapshot shares every earlier page with it, and only the appended lines
-// are modelled; the new commit's parent is the session's last snapshot (or the branch it came from).
+// `cmv snapshot`: stores a session log as a commit without touching the log, with its session
+// graph beside it. A log that grew by appends since its last snapshot shares every earlier page
+// with it; the new commit's parent is the session's last snapshot (or the branch it came from).
 
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
@@ -11,6 +11,7 @@ import { beginPages, writeCommit } from './commit.js';
 import { listTree, readObjects } from './objects.js';
 import { parseMeta, type SnapshotMeta } from './meta.js';
 import { appendFacts, factsOf, sessionOfBuffer, storedFacts, type SessionFactsSummary } from './session-facts.js';
+import { graphSideFile, type GraphSideFile } from './stored-graph.js';
 import { readProjectState } from './project-state.js';
 import { checkName, isUuid, nameProblem, refOf, sessionRef } from './names.js';
 import { listNames, nameTaken, readRef, updateRefs, ZERO_ID, type RefUpdate } from './refs.js';
@@ -22,6 +23,15 @@ import { fromSystemError } from '../errors.js';
 /** A log written this recently may be mid-turn: the snapshot still works, but says so. */
 export const ACTIVE_MS = 2 * 60 * 1000;
 
+/**
+ * Logs up to this size get their session graph stored beside them. The graph needs the whole log
+ * modelled and costs about 25 ms per MB to build, so a bigger log (a 50 MB snapshot would take
+ * 2 s instead of 1, and every later snapshot of it 1.5 s instead of 0.3) is stored without one:
+ * the graph is a pure function of the log, and `cmv diff` and `cmv branch --with-resume` rebuild
+ * it from the log when they need it (bench/store.js measures both).
+ */
+export const GRAPH_MAX_BYTES = 24 * 1024 * 1024;
+
 export interface SnapshotOptions {
   name?: string;
   message?: string;
@@ -29,6 +39,8 @@ export interface SnapshotOptions {
   now?: Date;
   /** How the log is cut into pages (benchmarks compare layouts; the default is PAGE_RULE). */
   pageRule?: PageRule;
+  /** Store the session graph for logs up to this size (default GRAPH_MAX_BYTES). */
+  graphMaxBytes?: number;
 }
 
 export interface SnapshotResult {
@@ -43,6 +55,8 @@ export interface SnapshotResult {
   pages: number;
   newPages: number;
   growth: SnapshotMeta['growth'];
+  /** The graph stored beside the log; null for a log over the graph size, or one whose graph could not be built (a warning says why). */
+  graph: { nodes: number; edges: number } | null;
   warnings: string[];
   meta: SnapshotMeta;
 }
@@ -77,6 +91,24 @@ export function defaultName(sessionId: string | undefined, path: string, taken: 
   for (let n = 1; ; n++) if (!taken.has(`${stem}-${n}`)) return `${stem}-${n}`;
 }
 
+interface ModelledLog {
+  facts: SessionFactsSummary;
+  graph?: GraphSideFile;
+}
+
+/**
+ * The facts of the log and, up to the graph size, its graph: both from one model of the whole
+ * log. Without a graph, a log that only grew models just its appended lines, added to the parent's.
+ */
+function modelLog(path: string, data: Buffer, grownFrom: SessionFactsSummary | undefined, graphMaxBytes: number, warnings: string[]): ModelledLog {
+  if (data.length <= graphMaxBytes) {
+    const session = sessionOfBuffer(path, data);
+    return { facts: storedFacts(factsOf(session)), graph: graphSideFile(session, warnings) };
+  }
+  if (grownFrom) return { facts: appendFacts(grownFrom, factsOf(sessionOfBuffer(path, data.subarray(grownFrom.bytes)))) };
+  return { facts: storedFacts(factsOf(sessionOfBuffer(path, data))) };
+}
+
 interface ParentState {
   id: string;
   meta: SnapshotMeta;
@@ -87,12 +119,6 @@ async function parentState(store: Store, id: string): Promise<ParentState> {
   const [files, objects] = await Promise.all([listTree(store.git, id), readObjects(store.git, [`${id}:meta.json`])]);
   const pages = files.filter((f) => f.path.startsWith('log/')).sort((a, b) => (a.path < b.path ? -1 : 1));
   return { id, meta: parseMeta(objects.get(`${id}:meta.json`)), pages };
-}
-
-/** Facts of the log: the parent's plus the appended lines when it only grew, else modelled whole. */
-function snapshotFacts(path: string, data: Buffer, parent: ParentState | undefined, appended: boolean): SessionFactsSummary {
-  if (parent && appended) return appendFacts(parent.meta.facts, factsOf(sessionOfBuffer(path, data.subarray(parent.meta.facts.bytes))));
-  return storedFacts(factsOf(sessionOfBuffer(path, data)));
 }
 
 export async function takeSnapshot(store: Store, sessionArg: string, options: SnapshotOptions = {}): Promise<SnapshotResult> {
@@ -124,7 +150,8 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       ? paginateAppended(data, parent.pages.map((p) => ({ id: p.id, bytes: p.size })), options.pageRule)
       : paginate(data, options.pageRule);
     const write = await beginPages(store, data, pages);
-    const facts = snapshotFacts(path, data, parent, appended);
+    // Modelled while git compresses the pages.
+    const { facts, graph } = modelLog(path, data, appended ? parent.meta.facts : undefined, options.graphMaxBytes ?? GRAPH_MAX_BYTES, warnings);
     const project = await readProjectState(facts.cwd);
     const name = options.name ?? defaultName(sessionId, path, taken);
     const meta: SnapshotMeta = {
@@ -142,7 +169,7 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       growth: !parent ? 'first' : appended ? 'append' : 'rewrite',
     };
     await write.done();
-    const { commit } = await writeCommit(store, pages.map((p) => p.id), meta, parent ? [parent.id] : []);
+    const { commit } = await writeCommit(store, pages.map((p) => p.id), meta, parent ? [parent.id] : [], graph ? [graph] : []);
     const updates: RefUpdate[] = [{ ref: refOf('snapshot', name), id: commit, old: ZERO_ID }];
     if (lineageRef) updates.push({ ref: lineageRef, id: commit, old: parentId ?? ZERO_ID });
     await updateRefs(store, updates, `cmv snapshot ${name}`);
@@ -158,6 +185,7 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       pages: pages.length,
       newPages: write.newPages,
       growth: meta.growth,
+      graph: graph ? { nodes: graph.graph.nodes.length, edges: graph.graph.edges.length } : null,
       warnings,
       meta,
     };

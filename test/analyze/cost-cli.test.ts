@@ -2,55 +2,30 @@
 // `analyze` really spreads the files over worker threads), its JSON shapes, its other formats,
 // the plots, and a bad file in a batch.
 
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionRecords, toJsonl } from '../session/fixtures.js';
 import { SAMPLE_DIR } from '../helpers/corpus.js';
-
-const ROOT = resolve(__dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'cmv.js');
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : entry.name.endsWith('.ts') ? statSync(path).mtimeMs : 0);
-  }
-  return newest;
-}
-
-function buildIfStale(): void {
-  const built = join(ROOT, 'dist', 'analyze', 'analyze-worker.js');
-  if (existsSync(built) && statSync(built).mtimeMs >= newestSource(join(ROOT, 'src'))) return;
-  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
-  if (tsc.status !== 0) throw new Error(`build failed:\n${tsc.stdout}${tsc.stderr}`);
-}
+import { buildIfStale, runCmv } from '../helpers/built-cli.js';
 
 let home: string;
 let logs: string;
 
 function cmv(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: home,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', HOME: home, CLAUDE_CONFIG_DIR: join(home, 'claude'), XDG_CONFIG_HOME: join(home, 'config') },
-    timeout: 60_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCmv(args, { HOME: home, CLAUDE_CONFIG_DIR: join(home, 'claude'), XDG_CONFIG_HOME: join(home, 'config') }, { cwd: home });
 }
 
-beforeAll(() => {
-  buildIfStale();
+beforeAll(async () => {
+  await buildIfStale();
   home = mkdtempSync(join(tmpdir(), 'cmv-cost-cli-'));
   logs = join(home, 'logs');
   mkdirSync(logs);
   for (const name of ['coding.jsonl', 'large-read-image.jsonl', 'compacted.jsonl']) copyFileSync(join(SAMPLE_DIR, name), join(logs, name));
   writeFileSync(join(logs, 'fixture.jsonl'), toJsonl(sessionRecords({ turns: 3 })));
   writeFileSync(join(logs, 'broken.jsonl'), 'garbage that is no log\n');
-});
+}, 180_000);
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 describe('cmv breakeven --json', () => {
@@ -88,6 +63,25 @@ describe('cmv breakeven --json', () => {
     rmSync(join(home, 'config'), { recursive: true });
   });
 
+  it('prices as the configured model and trims at the configured threshold unless --model and --threshold say otherwise', () => {
+    const path = join(logs, 'large-read-image.jsonl');
+    const base = JSON.parse(cmv(['breakeven', path, '--json']).stdout);
+    expect(base.pricedAs).not.toBe('haiku-4.5');
+    mkdirSync(join(home, 'config', 'cmv'), { recursive: true });
+    writeFileSync(join(home, 'config', 'cmv', 'config.json'), JSON.stringify({ model: 'haiku-4.5', 'trim.threshold': 10_000_000 }));
+    try {
+      const configured = JSON.parse(cmv(['breakeven', path, '--json']).stdout);
+      expect(configured.pricedAs).toBe('haiku-4.5');
+      expect(configured.replay.cost).toBeLessThan(base.replay.cost);
+      expect(configured.reduction).toBeLessThan(base.reduction / 10);
+      const flagged = JSON.parse(cmv(['breakeven', path, '--json', '--model', 'opus-4.6', '--threshold', '1000']).stdout);
+      expect(flagged.pricedAs).toBe('opus-4.6');
+      expect(flagged.reduction).toBe(base.reduction);
+    } finally {
+      rmSync(join(home, 'config'), { recursive: true });
+    }
+  });
+
   it('says which calls it can trim after', () => {
     const r = cmv(['breakeven', join(logs, 'fixture.jsonl'), '--at', '99']);
     expect(r.code).toBe(2);
@@ -120,6 +114,22 @@ describe('cmv analyze', () => {
     const one = JSON.parse(cmv(['analyze', logs, '--jobs', '1', '--json']).stdout);
     const two = JSON.parse(cmv(['analyze', logs, '--jobs', '2', '--json']).stdout);
     expect(one).toEqual(two);
+  });
+
+  it('prices every session as the configured model and trims at the configured threshold, flags first', () => {
+    const base = JSON.parse(cmv(['analyze', logs, '--json']).stdout);
+    mkdirSync(join(home, 'config', 'cmv'), { recursive: true });
+    writeFileSync(join(home, 'config', 'cmv', 'config.json'), JSON.stringify({ model: 'haiku-4.5', 'trim.threshold': 10_000_000 }));
+    try {
+      const configured = JSON.parse(cmv(['analyze', logs, '--json']).stdout);
+      expect(new Set(configured.sessions.map((s: { pricedAs: string }) => s.pricedAs))).toEqual(new Set(['haiku-4.5']));
+      expect(configured.aggregate.reduction.mean).toBeLessThan(base.aggregate.reduction.mean);
+      const flagged = JSON.parse(cmv(['analyze', logs, '--json', '--model', 'sonnet-4.5', '--threshold', '1000']).stdout);
+      expect(new Set(flagged.sessions.map((s: { pricedAs: string }) => s.pricedAs))).toEqual(new Set(['sonnet-4.5']));
+      expect(flagged.aggregate.reduction).toEqual(base.aggregate.reduction);
+    } finally {
+      rmSync(join(home, 'config'), { recursive: true });
+    }
   });
 
   it('--csv and --md', () => {

@@ -2,14 +2,13 @@
 // session, -o, --in-place with backup, --dry-run), the JSON document, refusals, and exit codes.
 // Every run gets its own CLAUDE_CONFIG_DIR and CMV_HOME in a temp dir.
 
-import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_DIR } from '../helpers/corpus.js';
+import { buildIfStale, runCmv } from '../helpers/built-cli.js';
 
-const ROOT = resolve(__dirname, '..', '..');
 const SAMPLE = join(SAMPLE_DIR, 'coding.jsonl');
 const SAMPLE_CWD = '/tmp/cmv-samples/tally';
 const UUID_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/;
@@ -31,9 +30,7 @@ interface Sandbox {
   cmv: (...args: string[]) => Run;
 }
 
-beforeAll(() => {
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
-}, 120_000);
+beforeAll(() => buildIfStale(), 180_000);
 
 const sandboxes: string[] = [];
 afterAll(() => {
@@ -51,13 +48,8 @@ function sandbox(): Sandbox {
   const session = join(projectDir, `${sessionId}.jsonl`);
   copyFileSync(SAMPLE, session);
   const cmv = (...args: string[]): Run => {
-    const run = spawnSync(process.execPath, [join(ROOT, 'bin', 'cmv.js'), ...args], {
-      cwd: root,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, CLAUDE_CONFIG_DIR: configDir, CMV_HOME: cmvHome, NO_COLOR: '1' },
-      timeout: 60_000,
-    });
-    return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+    const run = runCmv(args, { HOME: root, CLAUDE_CONFIG_DIR: configDir, CMV_HOME: cmvHome, NO_COLOR: '1' }, { cwd: root });
+    return { status: run.code, stdout: run.stdout, stderr: run.stderr };
   };
   return { root, configDir, cmvHome, projectDir, session, sessionId, cmv };
 }
@@ -142,6 +134,26 @@ describe('cmv trim', () => {
     expect(run.stdout).toContain('dry run');
     expect(filesUnder(box.root)).toEqual(before);
     expect(readFileSync(box.session).equals(readFileSync(SAMPLE))).toBe(true);
+  });
+
+  it('stubs at the configured trim.threshold when --threshold is not given', () => {
+    const box = sandbox();
+    const stubbed = (...flags: string[]) => {
+      const run = box.cmv('trim', box.session, '--dry-run', '--json', ...flags);
+      expect(run.status, run.stderr).toBe(0);
+      return JSON.parse(run.stdout).removed.toolResultsStubbed as number;
+    };
+    const byDefault = stubbed();
+    expect(byDefault).toBeGreaterThan(0);
+    mkdirSync(join(box.root, '.config', 'cmv'), { recursive: true });
+    writeFileSync(join(box.root, '.config', 'cmv', 'config.json'), JSON.stringify({ 'trim.threshold': 10_000_000 }));
+    expect(stubbed()).toBe(0);
+    expect(stubbed('--threshold', '1000')).toBe(byDefault);
+    writeFileSync(join(box.root, '.config', 'cmv', 'config.json'), JSON.stringify({ 'trim.threshold': 'big' }));
+    const broken = box.cmv('trim', box.session, '--dry-run');
+    expect(broken.status).toBe(4);
+    expect(broken.stderr).toContain(join(box.root, '.config', 'cmv', 'config.json'));
+    expect(broken.stderr).toContain('cmv config unset trim.threshold');
   });
 
   it('refuses to overwrite an existing -o file without --force, and overwrites it with --force', () => {

@@ -64,6 +64,17 @@ describe('cmv config', () => {
     expect(e.hint).toContain('did you mean "trim.threshold"?');
   });
 
+  it('leaves the "models" price table to the cost registry, and keeps it when a key is set or unset', async () => {
+    const models = { 'opus-5': { input: 5, output: 25 } };
+    mkdirSync(join(dir, 'cmv'), { recursive: true });
+    writeFileSync(configPath(env), JSON.stringify({ models, model: 'sonnet-4.5' }));
+    expect((await loadConfig(env)).values.model).toBe('sonnet-4.5');
+    expect((await loadConfig(env)).set).toEqual(['model']);
+    await setConfigValue('trim.threshold', 2000, env);
+    await unsetConfigValue('model', env);
+    expect(JSON.parse(readFileSync(configPath(env), 'utf8'))).toEqual({ 'trim.threshold': 2000, models });
+  });
+
   it('names the file and the problem when the file is broken, and will not overwrite it', async () => {
     mkdirSync(join(dir, 'cmv'), { recursive: true });
     writeFileSync(configPath(env), '{"trim.threshold": 0}');

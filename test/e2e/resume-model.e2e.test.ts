@@ -10,6 +10,7 @@ import { openSession } from '../../src/session/session.js';
 import { sentTexts } from '../../src/session/payload.js';
 import { claudeCliPath, resumeAndCapture } from './claude-client.js';
 import { conversationTexts, normaliseTexts, diffTexts, requestSizes, summarizeRequest, type RequestText, type TextMismatch } from './request-texts.js';
+import { isSubagentFile } from '../helpers/corpus.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SAMPLE_DIR = join(ROOT, 'sample-sessions');
@@ -28,7 +29,7 @@ function jsonlFiles(dir: string, accept: (name: string) => boolean = () => true)
 const cli = claudeCliPath();
 const groups: Array<[string, string[]]> = [
   ['sample-sessions', jsonlFiles(SAMPLE_DIR)],
-  ['corpus', jsonlFiles(CORPUS_DIR, (name) => !name.includes('agent-'))],
+  ['corpus', jsonlFiles(CORPUS_DIR, (name) => !isSubagentFile(name))],
 ];
 
 function clip(text: string, n = 100): string {

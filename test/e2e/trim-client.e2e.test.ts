@@ -12,7 +12,7 @@ import { trimSession } from '../../src/trim/trim.js';
 import { countTokens } from '../../src/tokens/counter.js';
 import { claudeCliPath, describeRun, resumeAndCapture, writeSessionLines } from './claude-client.js';
 import { blocksOf, conversationTexts, diffTexts, messagesChars, messagesOf, normaliseTexts, summarizeRequest, toolPairFaults, type RequestText } from './request-texts.js';
-import { HAS_CORPUS, corpusFiles, sampleFiles } from '../helpers/corpus.js';
+import { HAS_CORPUS, corpusFiles, sampleFiles, isSubagentFile } from '../helpers/corpus.js';
 
 const RESUME_TIMEOUT_MS = 60_000;
 const PROMPT = 'hi';
@@ -146,7 +146,7 @@ describe.skipIf(!cli)('trimmed sessions resumed with the real Claude Code CLI', 
   });
 
   describe.skipIf(!HAS_CORPUS)('corpus', () => {
-    for (const file of corpusFiles().filter((f) => !basename(f).includes('agent-'))) {
+    for (const file of corpusFiles().filter((f) => !isSubagentFile(f))) {
       it(`${basename(file)} sends every text, paired tools and no thinking, in fewer chars`, () => compareResumes(file, 'corpus'), 2 * RESUME_TIMEOUT_MS + 30_000);
     }
   });

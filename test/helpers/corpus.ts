@@ -1,7 +1,7 @@
 // Access to ../shared (real Claude Code logs). Tests that use it skip cleanly when it is absent.
 
 import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 export const SHARED_DIR = resolve(__dirname, '..', '..', '..', 'shared');
 export const CORPUS_DIR = join(SHARED_DIR, 'corpus', 'claude-code');
@@ -27,4 +27,9 @@ export function sampleFiles(): string[] {
     .filter((f) => f.endsWith('.jsonl'))
     .sort()
     .map((f) => join(SAMPLE_DIR, f));
+}
+
+/** Subagent transcripts of the corpus (`agent-a<id>` in the name); `subagent-v2…` is a main session. */
+export function isSubagentFile(name: string): boolean {
+  return /(^|-)agent-a[0-9a-z]/.test(basename(name));
 }

@@ -3,7 +3,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import chalk from 'chalk';
+import chalk, { chalkStderr } from 'chalk';
 import { analysePaths, type AnalysisReport } from '../../analyze/analysis.js';
 import type { BatchProgress } from '../../analyze/batch.js';
 import { BUCKETS } from '../../analyze/aggregate.js';
@@ -15,6 +15,8 @@ import { CmvError, fromSystemError } from '../../errors.js';
 import { Output } from '../output.js';
 import { exitCodeFor, EXIT_OK } from '../exit-codes.js';
 import { formatBytes, formatCount, formatPercent, table } from '../format.js';
+import { histogram, pairedHistogram, reductionBins } from '../charts.js';
+import { ProgressDisplay } from '../progress.js';
 import { breakEvenLabel, money, type CostCommandOptions } from './breakeven.js';
 import { modelOf, positiveInt, trimOptionsOf } from '../flags.js';
 import { loadConfig } from '../../config/config-file.js';
@@ -27,27 +29,36 @@ export interface AnalyzeCommandOptions extends CostCommandOptions {
   svg?: string;
 }
 
-function progressLine(p: BatchProgress): string {
-  return `\r\u001b[2Kanalysing ${p.done}/${p.total} files · ${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)}`;
-}
+/** Charts are drawn this wide at most: wider bars read no better. */
+const MAX_CHART_WIDTH = 80;
 
 export async function analyzeCommand(paths: string[], opts: AnalyzeCommandOptions, out: Output): Promise<number> {
   if ([opts.json, opts.csv, opts.md].filter(Boolean).length > 1) throw new CmvError('USAGE', 'choose one of --json, --csv and --md', { hint: 'without any of them cmv prints a readable report' });
   const config = (await loadConfig()).values;
-  const tty = process.stderr.isTTY === true;
-  const report = await analysePaths(paths, {
+  // Progress and charts only for a person at a terminal: never around --json, --csv or --md.
+  const forPeople = !opts.json && !opts.csv && !opts.md;
+  const plain = process.env.TERM === 'dumb';
+  const progress = forPeople && process.stderr.isTTY === true ? new ProgressDisplay(process.stderr, { plain, ink: chalkStderr }) : undefined;
+  const chartWidth = forPeople && process.stdout.isTTY === true ? Math.min(MAX_CHART_WIDTH, process.stdout.columns || MAX_CHART_WIDTH) : undefined;
+  const batch = {
     jobs: positiveInt(opts.jobs, '--jobs'),
     models: loadModelTable(opts.models),
     model: modelOf(opts.model, config),
     trim: trimOptionsOf(opts, config),
-    onProgress: tty ? (p) => process.stderr.write(progressLine(p)) : undefined,
-  });
-  if (tty) process.stderr.write('\r\u001b[2K');
+    onStart: progress && ((p: BatchProgress) => progress.update(p)),
+    onProgress: progress && ((p: BatchProgress) => progress.update(p)),
+  };
+  let report: AnalysisReport;
+  try {
+    report = await analysePaths(paths, batch);
+  } finally {
+    progress?.clear();
+  }
   if (opts.svg) await writePlots(report, opts.svg, out);
 
   if (opts.csv) new Output({}).render(report, (r) => toCsv(r.sessions, r.failed));
   else if (opts.md) new Output({}).render(report, (r) => toMarkdown(r.aggregate, r.sessions, r.failed));
-  else out.render(report, renderAnalyze, analyzeJson);
+  else out.render(report, (r) => renderAnalyze(r, chartWidth), analyzeJson);
   // Every file failed: the batch ran, but the input was bad.
   return report.sessions.length === 0 && report.failed.length > 0 ? exitCodeFor('BAD_INPUT') : EXIT_OK;
 }
@@ -74,7 +85,8 @@ export function analyzeJson(r: AnalysisReport): unknown {
   };
 }
 
-function renderAnalyze(r: AnalysisReport): string {
+/** The report as text; with `chartWidth` (a terminal) the distributions drawn as charts too. */
+export function renderAnalyze(r: AnalysisReport, chartWidth?: number): string {
   const a = r.aggregate;
   const lines: string[] = [];
   const speed = r.seconds > 0 ? ` (${(a.bytes / 1024 / 1024 / r.seconds).toFixed(1)} MB/s)` : '';
@@ -126,6 +138,13 @@ function renderAnalyze(r: AnalysisReport): string {
     for (const f of r.failed) lines.push(chalk.yellow(`  ${f.path}: ${f.error}`));
   }
   if (r.skipped.length) lines.push(chalk.dim(`${r.skipped.length} files without a conversation skipped`));
+  if (chartWidth !== undefined && a.sessions > 0) {
+    lines.push('');
+    lines.push(histogram('Reduction of a trim (sessions)', reductionBins(r.sessions.filter((x) => x.kind === 'main').map((x) => x.reduction)), { width: chartWidth }));
+    lines.push('');
+    const bins = BUCKETS.map((b) => ({ label: b, first: a.breakEven[b], second: a.breakEvenCold[b] }));
+    lines.push(pairedHistogram('Break-even in calls (sessions)', ['warm resume', 'cold resume'], bins, { width: chartWidth }));
+  }
   lines.push('');
   lines.push(chalk.dim(SUBSCRIPTION_NOTE));
   return lines.join('\n');

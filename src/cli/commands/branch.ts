@@ -1,5 +1,5 @@
-// `cmv branch <snapshot>`: the snapshot as a new Claude Code session (trimmed by default), with
-// the command that resumes it; `--launch` runs that command.
+// `cmv branch <snapshot>`: the snapshot as a new Claude Code session (trimmed by default, with
+// `--with-resume` the resume block in front), with the command that resumes it; `--launch` runs it.
 
 import chalk from 'chalk';
 import { openStore } from '../../store/store.js';
@@ -10,11 +10,14 @@ import type { Output } from '../output.js';
 import { CmvError } from '../../errors.js';
 import { formatBytes, formatCount } from '../format.js';
 import { trimOptionsOf, type TrimFlags } from '../flags.js';
+import { tierOption } from './resume.js';
 
 export interface BranchCommandOptions extends TrimFlags {
   name?: string;
   trim?: boolean;
   launch?: boolean;
+  withResume?: boolean;
+  tier?: string;
 }
 
 export async function branchCommand(target: string, opts: BranchCommandOptions, out: Output): Promise<number | void> {
@@ -22,10 +25,12 @@ export async function branchCommand(target: string, opts: BranchCommandOptions, 
   if (opts.trim === false && Object.values(trimOptions).some((v) => v !== undefined)) {
     throw new CmvError('USAGE', 'trim options cannot go with --no-trim', { hint: 'drop --no-trim, or the trim options' });
   }
+  if (opts.tier !== undefined && !opts.withResume) throw new CmvError('USAGE', '--tier goes with --with-resume', { hint: `cmv branch ${target} --with-resume --tier ${opts.tier}` });
+  const resume = opts.withResume ? { tier: tierOption(opts.tier) } : undefined;
   const store = await openStore();
   // Checked before anything is written, so a missing claude fails early.
   const configured = opts.launch ? (await loadConfigOrDefaults()).values['claude.binary'] : undefined;
-  const result = await branchSnapshot(store, target, { name: opts.name, trim: opts.trim !== false, trimOptions });
+  const result = await branchSnapshot(store, target, { name: opts.name, trim: opts.trim !== false, trimOptions, resume });
   for (const warning of result.warnings) out.warn(warning);
   out.render(result, renderBranch, branchJson);
   if (opts.launch) return launch(launchCommand(result.cwd, result.sessionId, process.env, configured));
@@ -43,6 +48,7 @@ export function branchJson(r: BranchResult): unknown {
     from: r.from,
     bytes: r.bytes,
     tokens: r.tokens ?? null,
+    resume: r.resume ? { tier: r.resume.tier, tokens: r.resume.tokens, text: r.resume.text } : null,
     drift: r.drift,
     warnings: r.warnings,
   };
@@ -55,6 +61,7 @@ export function renderBranch(r: BranchResult): string {
     : `not trimmed, ${formatBytes(r.bytes.after)}`;
   return [
     `${chalk.bold('branch')} ${chalk.cyan(r.name)} ${chalk.dim(r.id.slice(0, 12))} from ${from}: ${size}`,
+    ...(r.resume ? [`resume block in front: ${r.resume.tier} tier, ${formatCount(r.resume.tokens)} tokens`] : []),
     `wrote ${r.path}`,
     `resume with: ${chalk.bold(r.resumeCommand)}`,
   ].join('\n');

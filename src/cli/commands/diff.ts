@@ -1,11 +1,12 @@
 // `cmv diff <a> <b>`: messages added, removed and rewritten between two snapshots, the token
-// delta and the files the later one newly touched.
+// delta, the files the later one newly touched, and the session graph's diff.
 
 import chalk from 'chalk';
 import { openStore } from '../../store/store.js';
 import { diffSnapshots, type MessageSummary, type SnapshotDiff } from '../../store/diff.js';
 import type { Output } from '../output.js';
 import { formatBytes, formatCount } from '../format.js';
+import { graphDiffLines } from '../../graph/diff-graphs.js';
 
 const SHOWN = 15;
 
@@ -38,5 +39,20 @@ export function renderDiff(d: SnapshotDiff): string {
     for (const f of d.files.newlyChanged) lines.push(`    changed ${f}`);
     for (const f of d.files.newlyRead) lines.push(`    read    ${f}`);
   }
+  lines.push(...graphLines(d));
   return lines.join('\n');
+}
+
+const GRAPH_COLOUR: Record<string, (s: string) => string> = { '+': chalk.green, '-': chalk.red, '~': chalk.yellow };
+
+function graphLines(d: SnapshotDiff): string[] {
+  const g = d.graph;
+  const rebuilt = [g.source.a === 'rebuilt' ? d.a.name : undefined, g.source.b === 'rebuilt' ? d.b.name : undefined].filter(Boolean);
+  const note = rebuilt.length ? chalk.dim(` (graph of ${rebuilt.join(' and ')} rebuilt from the log)`) : '';
+  if (g.same) return [`  graph: unchanged${note}`];
+  const counts = `${chalk.green(`+${g.added.length} nodes`)}, ${chalk.red(`-${g.removed.length} removed`)}, ${chalk.yellow(`~${g.statusChanged.length} status changed`)}`;
+  const body = graphDiffLines(g);
+  const shown = body.slice(0, SHOWN).map((line) => `    ${(GRAPH_COLOUR[line[0]] ?? String)(line)}`);
+  if (body.length > SHOWN) shown.push(chalk.dim(`    … ${body.length - SHOWN} more (--json lists all)`));
+  return [`  ${chalk.bold('graph')}: ${counts}${note}`, ...shown];
 }

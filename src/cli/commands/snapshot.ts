@@ -1,4 +1,5 @@
-// `cmv snapshot <session>`: store the session's log as it is now; the log is never touched.
+// `cmv snapshot <session>`: store the session's log as it is now, with its session graph; the
+// log is never touched.
 
 import chalk from 'chalk';
 import { resolveSessionArg } from '../../session/locate.js';
@@ -38,6 +39,7 @@ export function snapshotJson(r: SnapshotResult): unknown {
     newPages: r.newPages,
     growth: r.growth,
     contextTokens: r.meta.facts.tokens.context,
+    graph: r.graph,
     warnings: r.warnings,
   };
 }
@@ -53,5 +55,6 @@ export function renderSnapshot(r: SnapshotResult): string {
     `${chalk.bold('snapshot')} ${chalk.cyan(r.name)} ${chalk.dim(r.id.slice(0, 12))}${r.sessionId ? ` of session ${r.sessionId}` : ''}`,
     `  ${formatCount(r.lines)} lines, ${formatBytes(r.bytes)}; stored ${formatBytes(r.newBytes)} new (${r.newPages} of ${r.pages} pages)`,
     `  ${GROWTH[r.growth]}${r.parent ? chalk.dim(` (parent ${r.parent.slice(0, 12)})`) : ''}`,
+    `  ${r.graph ? `session graph: ${formatCount(r.graph.nodes)} nodes, ${formatCount(r.graph.edges)} edges` : 'no session graph stored (`cmv diff` rebuilds it from the log)'}`,
   ].join('\n');
 }
