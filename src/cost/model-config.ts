@@ -5,8 +5,7 @@
 //                 "opus-5":   { "input": 5, "output": 25, "contextWindow": 1000000 } } }
 
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { configPath } from '../config/config-file.js';
 import { CmvError, fromSystemError } from '../errors.js';
 import { BUILTIN_MODELS, DEFAULT_COMPACTION, pricesOf, type ModelInfo, type Prices } from './models.js';
 import { ModelRegistry, parseModelName, registryId } from './registry.js';
@@ -19,9 +18,9 @@ const LONG_KEYS = new Set<string>([...PRICE_KEYS, 'above', 'window']);
 const COMPACTION_KEYS = new Set(['soft', 'hard', 'circuitBreaker']);
 const PRICE_HINT = 'prices are US dollars per million tokens, e.g. {"input": 3, "output": 15}';
 
+/** The one config file cmv reads (CMV_CONFIG, else the XDG location): the same as `cmv config` edits. */
 export function defaultConfigPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(env.HOME || homedir(), '.config');
-  return join(base, 'cmv', 'config.json');
+  return configPath(env);
 }
 
 function bad(source: string, where: string, problem: string, hint = PRICE_HINT): CmvError {
