@@ -40,17 +40,20 @@ export function withResumeBlock(session: Session, graph: SessionGraph, options: 
   // Claude Code drops every line before the file's last compact boundary when it loads a log, so
   // the block goes right after the boundary that precedes the chain, or at the top.
   const boundary = c.compactBoundaries.filter((b) => b.line < first.line).at(-1);
+  const at = boundary ? boundary.line + 1 : 0;
   const rewritten = new Map([[first.line, Buffer.from(JSON.stringify({ ...record, parentUuid: preamble.summaryUuid }))]]);
-  const resumed = spliceSession(session, boundary ? boundary.line + 1 : 0, preamble.lines, rewritten);
+  const resumed = spliceSession(session, at, preamble.lines, rewritten);
 
-  const expected = [preamble.summaryUuid, ...c.sentMessages.map((e) => e.uuid)];
-  const sent = resumed.conversation.sentMessages.map((e) => e.uuid);
-  const root = resumed.conversation.activePath[0];
-  const fault = !root || !isBoundary(root) || root.line !== (boundary ? boundary.line + 1 : 0)
-    ? 'the resumed chain does not start at the resume block'
-    : sent.length !== expected.length || sent.some((uuid, i) => uuid !== expected[i])
-      ? 'the resumed chain does not send the summary and then every message the branch sent before'
-      : undefined;
+  const fault = resumeFault(resumed, at, [preamble.summaryUuid, ...c.sentMessages.map((e) => e.uuid)]);
   if (fault) throw new CmvError('VERIFY_FAILED', `the branch with its resume block failed verification: ${fault}; nothing was written`, { hint: 'branch without --with-resume' });
   return { session: resumed, text: preamble.text, tokens: preamble.tokens, summaryUuid: preamble.summaryUuid };
+}
+
+/** What is wrong with a resumed branch: its chain must start at the block (line `at`) and send `expected`. */
+function resumeFault(resumed: Session, at: number, expected: (string | undefined)[]): string | undefined {
+  const root = resumed.conversation.activePath[0];
+  if (!root || !isBoundary(root) || root.line !== at) return 'the resumed chain does not start at the resume block';
+  const sent = resumed.conversation.sentMessages.map((e) => e.uuid);
+  if (sent.length !== expected.length || sent.some((uuid, i) => uuid !== expected[i])) return 'the resumed chain does not send the summary and then every message the branch sent before';
+  return undefined;
 }

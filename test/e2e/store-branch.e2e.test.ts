@@ -1,6 +1,7 @@
 // A branch of a snapshot, resumed by the real Claude Code CLI: the request it sends must carry
-// every user and assistant text of the snapshot, in order (trimmed or not). Slow (one resume per
-// case); skipped when the CLI is not installed.
+// every user and assistant text of the snapshot, in order (trimmed or not); with the resume block
+// in front (--with-resume), the request starts from that block. Slow (one resume per case);
+// skipped when the CLI is not installed.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { readLog } from '../../src/store/objects.js';
 import { claudeCliPath, resumeAndCapture } from './claude-client.js';
 import { conversationTexts, diffTexts, normaliseTexts, type RequestText } from './request-texts.js';
 import { SAMPLE_DIR } from '../helpers/corpus.js';
+import { SUMMARY_PREFIX } from '../../src/graph/summary-records.js';
 import { installSession, prefixCuts, sandbox, type Sandbox } from '../store/helpers.js';
 
 const cli = claudeCliPath();
@@ -65,6 +67,39 @@ describe.skipIf(!cli)('a branch of a snapshot resumed by the real Claude Code CL
         expect(expected.length).toBeGreaterThan(1);
         const sent = await resumedTexts(branch.path);
         expect(diffTexts(expected, sent)).toEqual([]);
+      },
+      120_000,
+    );
+  });
+
+  /**
+   * The compacted sample grown past 5 MB by a large line before its compaction: Claude Code then
+   * reads such a log from its last compact boundary on, so a block put at the top would be lost.
+   */
+  const bigCompacted = () => {
+    const padding = { type: 'file-history-snapshot', messageId: '00000000-0000-4000-8000-00000000pad0', snapshot: { messageId: '00000000-0000-4000-8000-00000000pad0', trackedFileBackups: {}, timestamp: '2026-01-01T00:00:00.000Z', padding: 'x'.repeat(6 * 1024 * 1024) }, isSnapshotUpdate: false };
+    return Buffer.concat([Buffer.from(`${JSON.stringify(padding)}\n`), readFileSync(join(SAMPLE_DIR, 'compacted.jsonl'))]);
+  };
+  const withResume: [string, () => Buffer, boolean][] = [
+    ['coding, trimmed', () => readFileSync(join(SAMPLE_DIR, 'coding.jsonl')), true],
+    ['compacted, trimmed', () => readFileSync(join(SAMPLE_DIR, 'compacted.jsonl')), true],
+    ['compacted, over 5 MB, not trimmed', bigCompacted, false],
+  ];
+  withResume.forEach(([title, data, trim], i) => {
+    it(
+      `${title}, --with-resume: the request starts from the resume block, then every text of the snapshot`,
+      async () => {
+        const id = `5e56${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
+        const path = installSession(box, '/tmp/cmv-samples/e2e', id, data());
+        const snapshot = await takeSnapshot(box.store, path, { now: OLD });
+        const branch = await branchSnapshot(box.store, snapshot.name, { trim, resume: {}, env: box.env });
+        const expected = await snapshotTexts(snapshot.id);
+        const sent = await resumedTexts(branch.path);
+        expect(branch.resume?.text.length).toBeGreaterThan(0);
+        expect(sent[0].role).toBe('user');
+        expect(sent[0].text.startsWith(SUMMARY_PREFIX)).toBe(true);
+        expect(sent[0].text).toContain(branch.resume!.text);
+        expect(diffTexts(expected, sent.slice(1))).toEqual([]);
       },
       120_000,
     );

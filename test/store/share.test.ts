@@ -147,9 +147,11 @@ describe('snapshots with the session graph beside their log', () => {
     const pages = git(here.store.dir, 'ls-tree', '-r', base.id).split('\n').filter((l) => l.includes('\tlog/')).map((l) => l.split(/\s+/)[2]);
     const graph = { sessionId: SESSION_A, turns: 1, lastAsk: null, nodes: [{ id: 'n1', type: 'TASK', label: `rotate ${KEY}` }], edges: [] };
     const good = await writeCommit(here.store, pages, { ...meta, name: 'graphed' }, [], [{ name: 'graph.json', data: Buffer.from(JSON.stringify(graph)) }]);
-    const bad = await writeCommit(here.store, pages, { ...meta, name: 'badgraph' }, [], [{ name: 'graph.json', data: Buffer.from('{"nodes": 1}') }]);
-    await updateRefs(here.store, [{ ref: 'refs/cmv/snapshots/graphed', id: good.commit, old: ZERO_ID }, { ref: 'refs/cmv/snapshots/badgraph', id: bad.commit, old: ZERO_ID }], 'test');
+    await updateRefs(here.store, [{ ref: 'refs/cmv/snapshots/graphed', id: good.commit, old: ZERO_ID }], 'test');
     expect((await checkStore(here.store)).ok).toBe(true);
+    const bad = await writeCommit(here.store, pages, { ...meta, name: 'badgraph' }, [], [{ name: 'graph.json', data: Buffer.from('{"nodes": 1}') }]);
+    await updateRefs(here.store, [{ ref: 'refs/cmv/snapshots/badgraph', id: bad.commit, old: ZERO_ID }], 'test');
+    expect((await checkStore(here.store)).problems).toEqual([{ kind: 'graph', id: bad.commit, message: `graph.json of ${bad.commit.slice(0, 12)} is not a cmv session graph` }]);
     const file = join(here.root, 'graphed.bundle');
     await exportBundle(here.store, ['graphed'], file);
     await importBundle(there.store, file);

@@ -94,6 +94,22 @@ describe('store commands', () => {
     expect(run.stderr).toContain('hint: cmv keeps snapshots in a git repository');
   });
 
+  it('stores the session graph, diffs it, and puts the resume block in front of a branch', () => {
+    const grown = json(['snapshot', path, '-n', 'cli-graph']);
+    expect(grown.graph.nodes).toBeGreaterThan(0);
+    const diff = json(['diff', 'cli-lean', 'cli-graph']).graph;
+    expect(Object.keys(diff)).toEqual(expect.arrayContaining(['added', 'removed', 'statusChanged', 'same', 'source']));
+    expect(diff.source).toEqual({ a: 'rebuilt', b: 'stored' });
+    expect(cmvSync(['diff', 'cli-one', 'cli-graph'], box.env).stdout).toMatch(/^ {2}graph: unchanged$/m);
+    const branch = json(['branch', 'cli-graph', '-n', 'cli-resumed', '--with-resume', '--tier', 'critical']);
+    expect(branch.resume).toMatchObject({ tier: 'critical', text: expect.stringContaining('Goal') });
+    expect(JSON.parse(readFileSync(branch.path, 'utf8').split('\n')[1]).message.content).toContain(branch.resume.text);
+    const lone = cmvSync(['branch', 'cli-graph', '--tier', 'critical'], box.env);
+    expect(lone.code).toBe(2);
+    expect(lone.stderr).toContain('--tier goes with --with-resume');
+    expect(cmvSync(['branch', 'cli-graph', '--with-resume', '--tier', 'huge'], box.env).code).toBe(2);
+  });
+
   it('exits 6 from fsck when the store is damaged', () => {
     git(box.store.dir, 'repack', '-a', '-d', '-q');
     expect(git(box.store.dir, 'count-objects', '-v')).toContain('packs: 1');
