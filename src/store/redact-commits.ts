@@ -9,6 +9,7 @@ import { parseMeta, SIDE_FILES, type SnapshotMeta } from './meta.js';
 import { gitBlobId, type Page } from './pages.js';
 import { beginPages, writeCommit } from './commit.js';
 import { mergeReports, redactText, type RedactionReport } from './redact.js';
+import { commitsOf } from './history.js';
 
 export interface RedactedLineage {
   /** Original commit id → the id to send (the same id when nothing was redacted). */
@@ -31,25 +32,14 @@ function redactPage(data: Buffer): RedactedPage {
   return { id: gitBlobId(redacted), data: redacted, report };
 }
 
-/** Every commit reachable from `tips`, parents before children. */
-async function lineageOf(store: Store, tips: string[]): Promise<{ id: string; parents: string[] }[]> {
-  const out = await store.git.run(['log', '--format=%H %P', '--topo-order', '--reverse', ...tips, '--'], 'log');
-  return out
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [id, ...parents] = line.trim().split(' ');
-      return { id, parents: parents.filter(Boolean) };
-    });
-}
-
 export async function redactLineage(store: Store, tips: string[]): Promise<RedactedLineage> {
   const map = new Map<string, string>();
   const byCommit = new Map<string, RedactionReport>();
   const total: RedactionReport = { total: 0, byKind: {} };
   const pageCache = new Map<string, RedactedPage>();
 
-  for (const commit of await lineageOf(store, tips)) {
+  // Parents before children, so each commit is rewritten after the ones it points to.
+  for (const commit of await commitsOf(store, ['--topo-order', '--reverse', ...tips])) {
     const tree = await listTree(store.git, commit.id);
     const files = tree.filter((f) => f.path.startsWith('log/')).sort((a, b) => (a.path < b.path ? -1 : 1));
     const sideFiles = tree.filter((f) => SIDE_FILES.has(f.path));
