@@ -5,11 +5,8 @@
 # Usage: sample-sessions/check.sh [name ...]   (same env knobs as generate.sh)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$HERE/.." && pwd)"
-HARNESS_DIR="${CMV_HARNESS_DIR:-$REPO/../shared/tools/claude-harness}"
-export HARNESS_CLI="${HARNESS_CLI:-$REPO/node_modules/@anthropic-ai/claude-code/cli.js}"
-WORK="${CMV_SAMPLES_WORK:-/tmp/cmv-samples}"
-export HARNESS_RUNS_DIR="${HARNESS_RUNS_DIR:-$WORK/runs}"
+# shellcheck source=scripts/paths.sh
+. "$HERE/scripts/paths.sh"
 NAMES=("$@"); [ ${#NAMES[@]} -gt 0 ] || NAMES=(coding large-read-image subagent resumed compacted short)
 mkdir -p "$WORK/check"
 files=(); for n in "${NAMES[@]}"; do files+=("$HERE/$n.jsonl"); done

@@ -19,11 +19,8 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$HERE/.." && pwd)"
-HARNESS_DIR="${CMV_HARNESS_DIR:-$REPO/../shared/tools/claude-harness}"
-export HARNESS_CLI="${HARNESS_CLI:-$REPO/node_modules/@anthropic-ai/claude-code/cli.js}"
-WORK="${CMV_SAMPLES_WORK:-/tmp/cmv-samples}"
-export HARNESS_RUNS_DIR="${HARNESS_RUNS_DIR:-$WORK/runs}"
+# shellcheck source=scripts/paths.sh
+. "$HERE/scripts/paths.sh"
 # Extra environment for the CLI (and so for the commands its Bash tool runs): no
 # __pycache__ litter, fixed git dates so commit hashes in tool output are stable.
 export HARNESS_ENV="PYTHONDONTWRITEBYTECODE=1 GIT_AUTHOR_DATE=2026-03-02T10:00:00+00:00 GIT_COMMITTER_DATE=2026-03-02T10:00:00+00:00"
