@@ -21,15 +21,17 @@ export interface BranchCommandOptions extends TrimFlags {
 }
 
 export async function branchCommand(target: string, opts: BranchCommandOptions, out: Output): Promise<number | void> {
-  const trimOptions = trimOptionsOf(opts);
-  if (opts.trim === false && Object.values(trimOptions).some((v) => v !== undefined)) {
+  if (opts.trim === false && Object.values(trimOptionsOf(opts)).some((v) => v !== undefined)) {
     throw new CmvError('USAGE', 'trim options cannot go with --no-trim', { hint: 'drop --no-trim, or the trim options' });
   }
+  const config = (await loadConfigOrDefaults()).values;
+  // The configured threshold applies as it does to `cmv trim`; a flag still wins.
+  const trimOptions = trimOptionsOf(opts, config);
   if (opts.tier !== undefined && !opts.withResume) throw new CmvError('USAGE', '--tier goes with --with-resume', { hint: `cmv branch ${target} --with-resume --tier ${opts.tier}` });
   const resume = opts.withResume ? { tier: tierOption(opts.tier) } : undefined;
   const store = await openStore();
   // Checked before anything is written, so a missing claude fails early.
-  const configured = opts.launch ? (await loadConfigOrDefaults()).values['claude.binary'] : undefined;
+  const configured = opts.launch ? config['claude.binary'] : undefined;
   const result = await branchSnapshot(store, target, { name: opts.name, trim: opts.trim !== false, trimOptions, resume });
   for (const warning of result.warnings) out.warn(warning);
   out.render(result, renderBranch, branchJson);
