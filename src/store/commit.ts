@@ -26,10 +26,10 @@ export async function beginPages(store: Store, data: Buffer, pages: Page[]): Pro
 
 const IDENTITY = { name: 'cmv', email: 'cmv@localhost' };
 
-/** One small blob (meta.json, a side file), written loose. */
+/** One small blob (meta.json, a side file), written loose and compressed hard (git's default for loose objects is fastest). */
 export async function writeBlob(store: Store, data: Buffer): Promise<string> {
   const id = gitBlobId(data);
-  const { stdout } = await store.git.stream(['hash-object', '-w', '--stdin'], { input: [data] });
+  const { stdout } = await store.git.stream(['-c', 'core.looseCompression=9', 'hash-object', '-w', '--stdin'], { input: [data] });
   if (stdout.toString('utf8').trim() !== id) throw new Error('git stored a blob under another id than cmv computed');
   return id;
 }

@@ -46,7 +46,8 @@ export async function startWritingBlobs(git: Git, blobs: Blob[], tmpDir: string)
   // A large first write (a long session's first snapshot) is compressed fast and without delta
   // search, to stay within seconds; `cmv gc` recompresses it properly later.
   const total = unique.reduce((n, b) => n + b.data.length, 0);
-  const fast = total > BULK_WRITE_BYTES ? ['-c', 'pack.compression=1'] : [];
+  // Smaller writes (appends) are compressed hardest: the pack keeps them so, repacks included.
+  const fast = ['-c', `pack.compression=${total > BULK_WRITE_BYTES ? 1 : 9}`];
   const depth = total > BULK_WRITE_BYTES ? ['--depth=0'] : [];
   const running = git.stream([...fast, 'fast-import', '--quiet', '--done', ...depth], { input: { file: streamFile } });
   running.catch(() => {}); // awaited by the caller

@@ -2,6 +2,7 @@
 // token figures and the files the session read or changed. The figures add up, so a snapshot
 // of a grown log models only the lines appended since its parent and adds them to the parent's.
 
+import { createHash } from 'node:crypto';
 import type { Session } from '../session/session.js';
 import { sessionFromLines } from '../session/session.js';
 import { splitRawLines } from '../session/line-reader.js';
@@ -48,6 +49,7 @@ export interface SessionFactsSummary {
 
 /** One API response's usage, as the summary counted it (the largest of its lines). */
 export interface EdgeResponse {
+  /** The response's identity, compacted (see edgeKey): meta.json keeps a few per snapshot. */
   key: string;
   /** On the main chain: its prompt size is the context figure. */
   main: boolean;
@@ -58,6 +60,16 @@ export interface EdgeResponse {
 }
 
 const EDGE_SIZE = 4;
+
+/**
+ * A response key as meta.json keeps it: 16 base64url characters of its sha1 instead of the
+ * message and request ids (~60 characters that no two snapshots share, so they were most of what
+ * a snapshot's meta.json added to the store). Keys stored whole by earlier versions (they hold
+ * NUL separators, which a compact key never does) are compacted when read, so they still match.
+ */
+export function edgeKey(key: string): string {
+  return /^[A-Za-z0-9_-]{16}$/.test(key) ? key : createHash('sha1').update(key).digest('base64url').slice(0, 16);
+}
 
 function size(r: EdgeResponse): number {
   return r.input + r.output + r.cacheRead + r.cacheWrite;
@@ -147,7 +159,7 @@ export function factsOf(session: Session): SessionFactsSummary {
 function edgesOf(session: Session): SessionFactsSummary['edges'] {
   const c = session.conversation;
   const billed: EdgeResponse[] = billedResponses(c).map((r) => ({
-    key: r.key,
+    key: edgeKey(r.key),
     main: !r.isSidechain || c.isSubagentTranscript,
     input: r.usage!.inputTokens,
     output: r.usage!.outputTokens,
@@ -173,9 +185,10 @@ export function appendFacts(before: SessionFactsSummary, appended: SessionFactsS
     cacheRead: before.tokens.cacheRead + appended.tokens.cacheRead,
     cacheWrite: before.tokens.cacheWrite + appended.tokens.cacheWrite,
   };
-  const tail = new Map(before.edges.last.map((r) => [r.key, r]));
+  const beforeLast = before.edges.last.map((r) => ({ ...r, key: edgeKey(r.key) }));
+  const tail = new Map(beforeLast.map((r) => [r.key, r]));
   const merged = new Map<string, EdgeResponse>();
-  for (const next of appended.edges.first ?? []) {
+  for (const next of (appended.edges.first ?? []).map((r) => ({ ...r, key: edgeKey(r.key) }))) {
     const prior = tail.get(next.key);
     if (!prior) continue;
     const kept = size(next) >= size(prior) ? next : prior;
@@ -191,7 +204,7 @@ export function appendFacts(before: SessionFactsSummary, appended: SessionFactsS
     const kept = merged.get(lastMain.key)!;
     tokens.context = kept.input + kept.cacheRead + kept.cacheWrite;
   }
-  const combined = [...before.edges.last.filter((r) => !merged.has(r.key)), ...appended.edges.last.map((r) => merged.get(r.key) ?? r)];
+  const combined = [...beforeLast.filter((r) => !merged.has(r.key)), ...appended.edges.last.map((r) => merged.get(r.key) ?? r)];
   return {
     lines: before.lines + appended.lines,
     bytes: before.bytes + appended.bytes,

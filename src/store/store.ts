@@ -90,13 +90,28 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<S
 const MAINTAIN_AT_PACKS = 4;
 
 /**
+ * Up to this many packed bytes a roll-up repacks the whole store into one pack (tens of ms,
+ * existing deltas reused); past it, only the small packs are rolled up (geometric repacking).
+ */
+const ONE_PACK_BYTES = 4 * 1024 * 1024;
+
+/**
  * Rolls the small packs that snapshots leave into larger ones (geometric repacking), where git
  * finds deltas between pages written by different snapshots: a rewritten last page becomes a
  * delta of its earlier version. Cost follows the new data, not the store.
  */
 export async function maintain(store: Store): Promise<void> {
-  const packs = readdirSync(join(store.dir, 'objects', 'pack')).filter((f) => f.endsWith('.pack')).length;
-  if (packs < MAINTAIN_AT_PACKS) return;
+  const packDir = join(store.dir, 'objects', 'pack');
+  const packs = readdirSync(packDir).filter((f) => f.endsWith('.pack'));
+  if (packs.length < MAINTAIN_AT_PACKS) return;
+  const packed = packs.reduce((n, f) => n + statSync(join(packDir, f)).size, 0);
+  if (packed <= ONE_PACK_BYTES) {
+    // A small store becomes one pack: every meta.json, graph.json and re-cut last page can then
+    // be a delta of its parent's, and one index replaces several. Unreachable objects (a removed
+    // name's) stay, in the pack, until `cmv gc`.
+    await store.git.run(['repack', '-a', '-d', '-q', '--keep-unreachable'], 'repack');
+    return;
+  }
   try {
     await store.git.run(['repack', '--geometric=2', '-d', '-q'], 'repack');
   } catch {

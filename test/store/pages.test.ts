@@ -7,6 +7,10 @@ import { SAMPLE_DIR, HAS_CORPUS, corpusFile } from '../helpers/corpus.js';
 import { prefixCuts } from './helpers.js';
 
 const coding = readFileSync(join(SAMPLE_DIR, 'coding.jsonl'));
+/** A log of several pages: a large corpus log, else the sample sessions end to end, twice (about 1.4 MB). */
+const large = HAS_CORPUS
+  ? readFileSync(corpusFile('entire-ada8171575-v2.1.32-image-in-tool_result.jsonl'))
+  : Buffer.concat([1, 2].flatMap(() => ['large-read-image', 'coding', 'compacted', 'resumed', 'subagent', 'short'].map((name) => readFileSync(join(SAMPLE_DIR, `${name}.jsonl`)))));
 
 function reassemble(data: Buffer): Buffer {
   return Buffer.concat(paginate(data).map((p) => data.subarray(p.offset, p.offset + p.bytes)));
@@ -30,7 +34,7 @@ describe('paginate', () => {
   });
 
   it('keeps pages within the rule\'s bounds, except single lines larger than the maximum', () => {
-    const big = HAS_CORPUS ? readFileSync(corpusFile('entire-ada8171575-v2.1.32-image-in-tool_result.jsonl')) : coding;
+    const big = large;
     const pages = paginate(big);
     expect(pages.length).toBeGreaterThan(3);
     for (const page of pages.slice(0, -1)) {
