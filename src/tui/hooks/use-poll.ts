@@ -27,7 +27,10 @@ export function usePoll(sources: DashboardSources, intervalMs: number): PolledDa
   const storeSeen = useRef<string | undefined>(undefined);
   const poll = useRef<(force?: boolean) => Promise<void>>(async () => {});
 
-  poll.current = async (force = false) => {
+  // Polls run one after another: a forced refresh after an action must not be overtaken by a
+  // slower poll that started before it and would put back what the store held then.
+  const running = useRef<Promise<void>>(Promise.resolve());
+  const pollOnce = async (force: boolean) => {
     const refresh = await sources.refreshSessions();
     if (refresh.changed) setSessions(refresh.sessions);
     const records = await sources.loadTrims();
@@ -46,6 +49,11 @@ export function usePoll(sources: DashboardSources, intervalMs: number): PolledDa
       }
     }
     setLoaded(true);
+  };
+  poll.current = (force = false) => {
+    const next = running.current.catch(() => {}).then(() => pollOnce(force));
+    running.current = next;
+    return next;
   };
 
   useEffect(() => {
