@@ -156,7 +156,7 @@ describe('the dashboard', () => {
     await until(frame, (t) => {
       const rows = t.split('\n');
       const at = rows.findIndex((l) => l.includes('-branch-1'));
-      return at > 0 && rows[at + 1].includes(`○ ${child.slice(0, 7)}`);
+      return at > 0 && rows[at + 1]?.includes(`○ ${child.slice(0, 7)}`) === true;
     });
     await press(app, keys.enter); // still on the snapshot: Enter branches it again and resumes that
     await until(() => String(exits.length), (t) => t === '1');
