@@ -9,35 +9,19 @@ import chalk from 'chalk';
 import { isCmvError } from '../errors.js';
 import { exitCodeFor, EXIT_OK } from './exit-codes.js';
 import { Output } from './output.js';
-import { sessionsCommand } from './commands/sessions.js';
-import { statsCommand } from './commands/stats.js';
-import { trimCommand, type TrimCommandOptions } from './commands/trim.js';
-import { verifyCommand } from './commands/verify.js';
-import { restoreCommand } from './commands/restore.js';
-import { breakevenCommand, type BreakevenCommandOptions } from './commands/breakeven.js';
-import { analyzeCommand, type AnalyzeCommandOptions } from './commands/analyze.js';
-import { dashboardBlocker, uiCommand, type UiOptions } from './commands/ui.js';
-import { hookInstallCommand, hookRestoreCommand, hookStatusCommand, hookUninstallCommand, type HookInstallOptions } from './commands/hook.js';
-import { completionCommand, INSTALL_LINES, SHELLS } from './commands/completion.js';
-import { configGetCommand, configListCommand, configSetCommand, configUnsetCommand } from './commands/config.js';
-import { graphCommand, type GraphCommandOptions } from './commands/graph.js';
-import { resumeCommand, type ResumeCommandOptions } from './commands/resume.js';
-import { compactCommand, type CompactCommandOptions } from './commands/compact.js';
-import { snapshotCommand, type SnapshotCommandOptions } from './commands/snapshot.js';
-import { branchCommand, type BranchCommandOptions } from './commands/branch.js';
-import { listCommand, type ListCommandOptions } from './commands/list.js';
-import { logCommand } from './commands/log.js';
-import { treeCommand } from './commands/tree.js';
-import { showCommand } from './commands/show.js';
-import { diffCommand } from './commands/diff.js';
-import { rmCommand } from './commands/rm.js';
-import { gcCommand } from './commands/gc.js';
-import { fsckCommand } from './commands/fsck.js';
-import { exportCommand, type ExportCommandOptions } from './commands/export.js';
-import { importCommand } from './commands/import.js';
-import { remoteAddCommand, remoteListCommand, remoteRemoveCommand } from './commands/remote.js';
-import { pushCommand } from './commands/push.js';
-import { pullCommand } from './commands/pull.js';
+import type { TrimCommandOptions } from './commands/trim.js';
+import type { BreakevenCommandOptions } from './commands/breakeven.js';
+import type { AnalyzeCommandOptions } from './commands/analyze.js';
+import { dashboardBlocker, type UiOptions } from './commands/ui.js';
+import type { HookInstallOptions } from './commands/hook.js';
+import { INSTALL_LINES, SHELLS } from './commands/completion.js';
+import type { GraphCommandOptions } from './commands/graph.js';
+import type { ResumeCommandOptions } from './commands/resume.js';
+import type { CompactCommandOptions } from './commands/compact.js';
+import type { SnapshotCommandOptions } from './commands/snapshot.js';
+import type { BranchCommandOptions } from './commands/branch.js';
+import type { ListCommandOptions } from './commands/list.js';
+import type { ExportCommandOptions } from './commands/export.js';
 
 export function packageVersion(): string {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -68,7 +52,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .option('-p, --project <text>', 'only sessions whose project path contains TEXT')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv sessions', 'cmv sessions --project my-app', 'cmv sessions --json']))
-    .action((opts: { project?: string; json?: boolean }) => run(() => sessionsCommand(opts, new Output(opts))));
+    .action((opts: { project?: string; json?: boolean }) => run(async () => (await import('./commands/sessions.js')).sessionsCommand(opts, new Output(opts))));
 
   program
     .command('stats')
@@ -76,7 +60,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .argument('<session>', 'a .jsonl path, a session id, a unique id prefix (4+ chars) or `latest`')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv stats latest', 'cmv stats 3f2a9c1e', 'cmv stats ~/.claude/projects/-home-me-app/3f2a9c1e-….jsonl --json']))
-    .action((session: string, opts: { json?: boolean }) => run(() => statsCommand(session, new Output(opts))));
+    .action((session: string, opts: { json?: boolean }) => run(async () => (await import('./commands/stats.js')).statsCommand(session, new Output(opts))));
 
   program
     .command('trim')
@@ -101,7 +85,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
         'cmv trim 3f2a --budget 40000         # also evict old episodes to fit 40k tokens',
       ]),
     )
-    .action((session: string, opts: TrimCommandOptions & { json?: boolean }) => run(() => trimCommand(session, opts, new Output(opts))));
+    .action((session: string, opts: TrimCommandOptions & { json?: boolean }) => run(async () => (await import('./commands/trim.js')).trimCommand(session, opts, new Output(opts))));
 
   program
     .command('verify')
@@ -110,7 +94,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .argument('<trimmed>', 'the trimmed session')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv verify original.jsonl trimmed.jsonl', 'cmv verify 3f2a 9c1e --json']))
-    .action((original: string, trimmed: string, opts: { json?: boolean }) => run(() => verifyCommand(original, trimmed, new Output(opts))));
+    .action((original: string, trimmed: string, opts: { json?: boolean }) => run(async () => (await import('./commands/verify.js')).verifyCommand(original, trimmed, new Output(opts))));
 
   program
     .command('restore')
@@ -118,7 +102,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .argument('<session>', 'the session changed in place')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv restore 3f2a']))
-    .action((session: string, opts: { json?: boolean }) => run(() => restoreCommand(session, new Output(opts))));
+    .action((session: string, opts: { json?: boolean }) => run(async () => (await import('./commands/restore.js')).restoreCommand(session, new Output(opts))));
 
   program
     .command('breakeven')
@@ -141,7 +125,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
         'cmv breakeven ./session.jsonl --json',
       ]),
     )
-    .action((session: string, opts: BreakevenCommandOptions & { json?: boolean }) => run(() => breakevenCommand(session, opts, new Output(opts))));
+    .action((session: string, opts: BreakevenCommandOptions & { json?: boolean }) => run(async () => (await import('./commands/breakeven.js')).breakevenCommand(session, opts, new Output(opts))));
 
   program
     .command('analyze')
@@ -166,14 +150,14 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
         'cmv analyze ~/.claude/projects --svg plots/',
       ]),
     )
-    .action((paths: string[], opts: AnalyzeCommandOptions) => run(() => analyzeCommand(paths, opts, new Output(opts))));
+    .action((paths: string[], opts: AnalyzeCommandOptions) => run(async () => (await import('./commands/analyze.js')).analyzeCommand(paths, opts, new Output(opts))));
 
   program
     .command('ui')
     .description('the dashboard: projects, sessions and snapshots, token composition, trim preview, break-even (needs a terminal)')
     .option('--launch', 'Enter starts `claude --resume` in the session\'s folder instead of printing the command')
     .addHelpText('before', examples(['cmv ui', 'cmv                                  # the same, on a terminal', 'cmv ui --launch']))
-    .action((opts: UiOptions) => run(() => uiCommand(opts, new Output())));
+    .action((opts: UiOptions) => run(async () => (await import('./commands/ui.js')).uiCommand(opts, new Output())));
 
   const hook = program
     .command('hook')
@@ -197,7 +181,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .option('--command <prefix>', 'how Claude Code should start cmv (default: this node and this cmv, by absolute path)')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv hook install', 'cmv hook install --scope project --size-guard', "cmv hook install --command 'npx cmv'"]))
-    .action((opts: HookInstallOptions & { json?: boolean }) => run(() => hookInstallCommand(opts, new Output(opts))));
+    .action((opts: HookInstallOptions & { json?: boolean }) => run(async () => (await import('./commands/hook.js')).hookInstallCommand(opts, new Output(opts))));
   hook
     .command('uninstall')
     .description('remove cmv\'s hooks from Claude Code\'s settings')
@@ -205,21 +189,21 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .option('--size-guard-only', 'remove only the size guard')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv hook uninstall', 'cmv hook uninstall --scope project --size-guard-only']))
-    .action((opts: { scope?: string; sizeGuardOnly?: boolean; json?: boolean }) => run(() => hookUninstallCommand(opts, new Output(opts))));
+    .action((opts: { scope?: string; sizeGuardOnly?: boolean; json?: boolean }) => run(async () => (await import('./commands/hook.js')).hookUninstallCommand(opts, new Output(opts))));
   hook
     .command('status')
     .description('where the hooks are registered, the last trims they made with their savings, and recent problems')
     .option('--last <n>', 'show the last N trims (default 10)')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv hook status', 'cmv hook status --last 30 --json']))
-    .action((opts: { last?: string; json?: boolean }) => run(() => hookStatusCommand(opts, new Output(opts))));
+    .action((opts: { last?: string; json?: boolean }) => run(async () => (await import('./commands/hook.js')).hookStatusCommand(opts, new Output(opts))));
   hook
     .command('restore')
     .description('put back a log as it was before the last in-place trim (the size guard then waits for new growth)')
     .argument('<session>', 'a .jsonl path, a session id, a unique id prefix (4+ chars) or `latest`')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv hook restore 3f2a', 'cmv hook restore latest']))
-    .action((session: string, opts: { json?: boolean }) => run(() => hookRestoreCommand(session, new Output(opts))));
+    .action((session: string, opts: { json?: boolean }) => run(async () => (await import('./commands/hook.js')).hookRestoreCommand(session, new Output(opts))));
   hook
     .command('run', { hidden: true })
     .description('what Claude Code runs (reads the hook event on stdin; always exits 0)')
@@ -231,7 +215,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .description('print a shell completion script (bash, zsh or fish), generated from the commands themselves')
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices([...SHELLS]))
     .addHelpText('before', examples(SHELLS.map((shell) => INSTALL_LINES[shell])))
-    .action((shell: string, _opts: unknown, command: Command) => run(() => completionCommand(shell, command.parent ?? command, new Output())));
+    .action((shell: string, _opts: unknown, command: Command) => run(async () => (await import('./commands/completion.js')).completionCommand(shell, command.parent ?? command, new Output())));
 
   const config = program
     .command('config')
@@ -242,14 +226,14 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .description('every setting, its value and what it does')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv config list', 'cmv config list --json']))
-    .action((opts: { json?: boolean }) => run(() => configListCommand(new Output(opts))));
+    .action((opts: { json?: boolean }) => run(async () => (await import('./commands/config.js')).configListCommand(new Output(opts))));
   config
     .command('get')
     .description('print one setting')
     .argument('<key>', 'a setting, e.g. trim.threshold')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv config get trim.threshold']))
-    .action((key: string, opts: { json?: boolean }) => run(() => configGetCommand(key, new Output(opts))));
+    .action((key: string, opts: { json?: boolean }) => run(async () => (await import('./commands/config.js')).configGetCommand(key, new Output(opts))));
   config
     .command('set')
     .description('change one setting (checked before it is written)')
@@ -257,14 +241,14 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .argument('<value>', 'its new value')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv config set trim.threshold 2000', 'cmv config set model sonnet-4.5', 'cmv config set claude.binary /usr/local/bin/claude']))
-    .action((key: string, value: string, opts: { json?: boolean }) => run(() => configSetCommand(key, value, new Output(opts))));
+    .action((key: string, value: string, opts: { json?: boolean }) => run(async () => (await import('./commands/config.js')).configSetCommand(key, value, new Output(opts))));
   config
     .command('unset')
     .description('put one setting back to its default')
     .argument('<key>', 'a setting, e.g. trim.threshold')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv config unset model']))
-    .action((key: string, opts: { json?: boolean }) => run(() => configUnsetCommand(key, new Output(opts))));
+    .action((key: string, opts: { json?: boolean }) => run(async () => (await import('./commands/config.js')).configUnsetCommand(key, new Output(opts))));
 
   program
     .command('graph')
@@ -277,7 +261,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
       'before',
       examples(['cmv graph latest', 'cmv graph 3f2a --json', 'cmv graph 3f2a --dot | dot -Tsvg > graph.svg', 'cmv graph 3f2a --mermaid']),
     )
-    .action((session: string, opts: GraphCommandOptions) => run(() => graphCommand(session, opts, new Output(opts))));
+    .action((session: string, opts: GraphCommandOptions) => run(async () => (await import('./commands/graph.js')).graphCommand(session, opts, new Output(opts))));
 
   program
     .command('resume')
@@ -290,7 +274,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
       'before',
       examples(['cmv resume latest', 'cmv resume 3f2a --tier critical', 'cmv resume 3f2a --budget 78 --json', 'cmv resume 3f2a --tier full | pbcopy']),
     )
-    .action((session: string, opts: ResumeCommandOptions & { json?: boolean }) => run(() => resumeCommand(session, opts, new Output(opts))));
+    .action((session: string, opts: ResumeCommandOptions & { json?: boolean }) => run(async () => (await import('./commands/resume.js')).resumeCommand(session, opts, new Output(opts))));
 
   program
     .command('compact')
@@ -310,7 +294,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
         'cmv compact 3f2a -o compacted.jsonl --json',
       ]),
     )
-    .action((session: string, opts: CompactCommandOptions & { json?: boolean }) => run(() => compactCommand(session, opts, new Output(opts))));
+    .action((session: string, opts: CompactCommandOptions & { json?: boolean }) => run(async () => (await import('./commands/compact.js')).compactCommand(session, opts, new Output(opts))));
 
   program
     .command('snapshot')
@@ -324,7 +308,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
       'before',
       examples(['cmv snapshot latest -n auth-work -m "before the refactor"', 'cmv snapshot 3f2a -t auth,wip', 'cmv snapshot ./session.jsonl --json']),
     )
-    .action((session: string, opts: SnapshotCommandOptions & { json?: boolean }) => run(() => snapshotCommand(session, opts, new Output(opts))));
+    .action((session: string, opts: SnapshotCommandOptions & { json?: boolean }) => run(async () => (await import('./commands/snapshot.js')).snapshotCommand(session, opts, new Output(opts))));
 
   program
     .command('branch')
@@ -344,7 +328,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
       'before',
       examples(['cmv branch auth-work                 # prints `cd <project> && claude --resume <id>`', 'cmv branch auth-work -n retry --launch', 'cmv branch auth-work --with-resume --tier critical', 'cmv branch auth-work --no-trim --json']),
     )
-    .action((snapshot: string, opts: BranchCommandOptions & { json?: boolean }) => run(() => branchCommand(snapshot, opts, new Output(opts))));
+    .action((snapshot: string, opts: BranchCommandOptions & { json?: boolean }) => run(async () => (await import('./commands/branch.js')).branchCommand(snapshot, opts, new Output(opts))));
 
   program
     .command('list')
@@ -353,7 +337,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .option('--session <id>', 'only snapshots of sessions whose id starts with ID')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv list', 'cmv list --tag pre-compact', 'cmv list --json']))
-    .action((opts: ListCommandOptions & { json?: boolean }) => run(() => listCommand(opts, new Output(opts))));
+    .action((opts: ListCommandOptions & { json?: boolean }) => run(async () => (await import('./commands/list.js')).listCommand(opts, new Output(opts))));
 
   program
     .command('log')
@@ -361,14 +345,14 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .argument('[name]', 'a snapshot or branch name')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv log', 'cmv log auth-work-branch-1', 'cmv log auth-work --json']))
-    .action((name: string | undefined, opts: { json?: boolean }) => run(() => logCommand(name, new Output(opts))));
+    .action((name: string | undefined, opts: { json?: boolean }) => run(async () => (await import('./commands/log.js')).logCommand(name, new Output(opts))));
 
   program
     .command('tree')
     .description('the snapshot DAG drawn like `git log --graph`: snapshots, trims and branches with sizes and tokens')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv tree', 'cmv tree --json']))
-    .action((opts: { json?: boolean }) => run(() => treeCommand(new Output(opts))));
+    .action((opts: { json?: boolean }) => run(async () => (await import('./commands/tree.js')).treeCommand(new Output(opts))));
 
   program
     .command('show')
@@ -376,7 +360,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .argument('<snapshot>', 'a snapshot or branch name, or a commit id prefix')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv show auth-work', 'cmv show auth-work --json']))
-    .action((snapshot: string, opts: { json?: boolean }) => run(() => showCommand(snapshot, new Output(opts))));
+    .action((snapshot: string, opts: { json?: boolean }) => run(async () => (await import('./commands/show.js')).showCommand(snapshot, new Output(opts))));
 
   program
     .command('diff')
@@ -385,7 +369,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .argument('<b>', 'the later snapshot')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv diff auth-work-1 auth-work-2', 'cmv diff auth-work auth-work-branch-1 --json']))
-    .action((a: string, b: string, opts: { json?: boolean }) => run(() => diffCommand(a, b, new Output(opts))));
+    .action((a: string, b: string, opts: { json?: boolean }) => run(async () => (await import('./commands/diff.js')).diffCommand(a, b, new Output(opts))));
 
   program
     .command('rm')
@@ -393,21 +377,21 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .argument('<name>', 'a snapshot or branch name')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv rm auth-work-1', 'cmv rm old-branch && cmv gc']))
-    .action((name: string, opts: { json?: boolean }) => run(() => rmCommand(name, new Output(opts))));
+    .action((name: string, opts: { json?: boolean }) => run(async () => (await import('./commands/rm.js')).rmCommand(name, new Output(opts))));
 
   program
     .command('gc')
     .description('repack the snapshot store and drop what no snapshot or branch reaches')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv gc']))
-    .action((opts: { json?: boolean }) => run(() => gcCommand(new Output(opts))));
+    .action((opts: { json?: boolean }) => run(async () => (await import('./commands/gc.js')).gcCommand(new Output(opts))));
 
   program
     .command('fsck')
     .description('verify every object and every page of the snapshot store; exit non-zero on damage')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv fsck', 'cmv fsck --json']))
-    .action((opts: { json?: boolean }) => run(() => fsckCommand(new Output(opts))));
+    .action((opts: { json?: boolean }) => run(async () => (await import('./commands/fsck.js')).fsckCommand(new Output(opts))));
 
   program
     .command('export')
@@ -418,7 +402,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .option('--force', 'overwrite FILE if it exists')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv export auth-work -o auth.bundle', 'cmv export a b c -o team.bundle --json']))
-    .action((names: string[], opts: ExportCommandOptions & { json?: boolean }) => run(() => exportCommand(names, opts, new Output(opts))));
+    .action((names: string[], opts: ExportCommandOptions & { json?: boolean }) => run(async () => (await import('./commands/export.js')).exportCommand(names, opts, new Output(opts))));
 
   program
     .command('import')
@@ -426,7 +410,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .argument('<file>', 'the bundle')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv import auth.bundle', 'cmv import team.bundle --json']))
-    .action((file: string, opts: { json?: boolean }) => run(() => importCommand(file, new Output(opts))));
+    .action((file: string, opts: { json?: boolean }) => run(async () => (await import('./commands/import.js')).importCommand(file, new Output(opts))));
 
   const remote = program
     .command('remote')
@@ -439,20 +423,20 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .argument('<url>', 'any URL git accepts, or the path of a bare repository')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv remote add origin git@github.com:me/cmv-snapshots.git', 'cmv remote add local /srv/snapshots.git']))
-    .action((name: string, url: string, opts: { json?: boolean }) => run(() => remoteAddCommand(name, url, new Output(opts))));
+    .action((name: string, url: string, opts: { json?: boolean }) => run(async () => (await import('./commands/remote.js')).remoteAddCommand(name, url, new Output(opts))));
   remote
     .command('remove')
     .description('remove a git remote')
     .argument('<name>', 'the remote\'s name')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv remote remove origin']))
-    .action((name: string, opts: { json?: boolean }) => run(() => remoteRemoveCommand(name, new Output(opts))));
+    .action((name: string, opts: { json?: boolean }) => run(async () => (await import('./commands/remote.js')).remoteRemoveCommand(name, new Output(opts))));
   remote
     .command('list')
     .description('the remotes')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv remote list']))
-    .action((opts: { json?: boolean }) => run(() => remoteListCommand(new Output(opts))));
+    .action((opts: { json?: boolean }) => run(async () => (await import('./commands/remote.js')).remoteListCommand(new Output(opts))));
 
   program
     .command('push')
@@ -462,7 +446,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .option('--no-redact', 'keep secrets (API keys, tokens, passwords) as logged')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv push', 'cmv push origin auth-work', 'cmv push origin --json']))
-    .action((remoteName: string | undefined, names: string[], opts: { redact?: boolean; json?: boolean }) => run(() => pushCommand(remoteName, names, opts, new Output(opts))));
+    .action((remoteName: string | undefined, names: string[], opts: { redact?: boolean; json?: boolean }) => run(async () => (await import('./commands/push.js')).pushCommand(remoteName, names, opts, new Output(opts))));
 
   program
     .command('pull')
@@ -470,7 +454,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .argument('[remote]', 'the remote (default: the only one, or origin)')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv pull', 'cmv pull origin --json']))
-    .action((remoteName: string | undefined, opts: { json?: boolean }) => run(() => pullCommand(remoteName, new Output(opts))));
+    .action((remoteName: string | undefined, opts: { json?: boolean }) => run(async () => (await import('./commands/pull.js')).pullCommand(remoteName, new Output(opts))));
 
   return program;
 }
@@ -491,7 +475,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (argv.length <= 2) {
       // `cmv` alone: the dashboard on a terminal, the help anywhere else.
-      if (dashboardBlocker() === undefined) await run(() => uiCommand({}, new Output()));
+      if (dashboardBlocker() === undefined) await run(async () => (await import('./commands/ui.js')).uiCommand({}, new Output()));
       else program.outputHelp();
       return exitCode;
     }

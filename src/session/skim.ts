@@ -401,3 +401,36 @@ export function withoutTopLevelField(bytes: Buffer, name: string): Buffer | unde
     throw error;
   }
 }
+
+/**
+ * Replaces the values of top-level fields (each given as JSON text) without parsing the rest of
+ * the line, for rewrites that touch only chain links and ids. Returns undefined when the line
+ * cannot be skimmed or a field is missing or repeated: the caller then parses the line.
+ */
+export function withTopLevelValues(bytes: Buffer, values: ReadonlyMap<string, string>): Buffer | undefined {
+  const s = new Skim(bytes);
+  try {
+    const first = s.ws(0);
+    if (bytes[first] !== LBRACE) return undefined;
+    const spans: [number, number, string][] = [];
+    let repeated = false;
+    const end = s.fields(first, (key, vs, ve) => {
+      const value = values.get(key);
+      if (value === undefined) return;
+      if (spans.some((span) => span[2] === key)) repeated = true;
+      spans.push([vs, ve, key]);
+    });
+    if (repeated || spans.length !== values.size || s.ws(end) !== bytes.length) return undefined;
+    const parts: Buffer[] = [];
+    let at = 0;
+    for (const [vs, ve, key] of spans) {
+      parts.push(bytes.subarray(at, vs), Buffer.from(values.get(key)!));
+      at = ve;
+    }
+    parts.push(bytes.subarray(at));
+    return Buffer.concat(parts);
+  } catch (error) {
+    if (error instanceof NotSkimmable || error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}

@@ -53,14 +53,20 @@ export function toolNamesOf(session: Session): Map<string, string> {
   return names;
 }
 
-/** Adds the tokens of one sent record (user, assistant or local command output) to a breakdown. */
-export function addRecordTokens(into: TokenBreakdown, entry: SessionEntry, record: JsonObject, toolNames: Map<string, string>): number {
-  let entryTokens = 0;
+/** Tokens of one sent record, by kind and by the tool whose results they are. */
+export interface RecordTokens {
+  total: number;
+  byKind: Record<TokenKind, number>;
+  byTool: Record<string, number>;
+}
+
+/** Counts one sent record (user, assistant or local command output). */
+export function recordTokens(isAssistant: boolean, record: JsonObject, toolNames: ReadonlyMap<string, string>): RecordTokens {
+  const counted: RecordTokens = { total: 0, byKind: emptyByKind(), byTool: {} };
   const add = (kind: TokenKind, n: number) => {
-    into.byKind[kind] += n;
-    entryTokens += n;
+    counted.byKind[kind] += n;
+    counted.total += n;
   };
-  const isAssistant = entry.type === 'assistant';
   // Local command output is a system line that Claude Code sends as user text.
   const blocks = record.type === 'system' ? (typeof record.content === 'string' ? [{ type: 'text', text: record.content }] : []) : contentBlocks(record);
   for (const block of blocks) {
@@ -83,7 +89,7 @@ export function addRecordTokens(into: TokenBreakdown, entry: SessionEntry, recor
         add('toolResult', text);
         add('image', image);
         const name = toolNames.get(String(block.tool_use_id)) ?? 'unknown';
-        into.byTool[name] = (into.byTool[name] ?? 0) + text + image;
+        counted.byTool[name] = (counted.byTool[name] ?? 0) + text + image;
         break;
       }
       case 'image':
@@ -93,9 +99,22 @@ export function addRecordTokens(into: TokenBreakdown, entry: SessionEntry, recor
         add(isAssistant ? 'assistantText' : 'userText', countTokens(JSON.stringify(block)));
     }
   }
-  into.total += entryTokens;
-  into.perEntry.push({ entry, tokens: entryTokens });
-  return entryTokens;
+  return counted;
+}
+
+/** Adds counted tokens of one entry to a breakdown. */
+export function addCounted(into: TokenBreakdown, entry: SessionEntry, counted: RecordTokens): void {
+  for (const kind of Object.keys(counted.byKind) as TokenKind[]) into.byKind[kind] += counted.byKind[kind];
+  for (const [tool, n] of Object.entries(counted.byTool)) into.byTool[tool] = (into.byTool[tool] ?? 0) + n;
+  into.total += counted.total;
+  into.perEntry.push({ entry, tokens: counted.total });
+}
+
+/** Adds the tokens of one sent record (user, assistant or local command output) to a breakdown. */
+export function addRecordTokens(into: TokenBreakdown, entry: SessionEntry, record: JsonObject, toolNames: ReadonlyMap<string, string>): number {
+  const counted = recordTokens(entry.type === 'assistant', record, toolNames);
+  addCounted(into, entry, counted);
+  return counted.total;
 }
 
 export function tokenBreakdown(session: Session, entries: SessionEntry[] = session.conversation.sentMessages): TokenBreakdown {

@@ -40,7 +40,7 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
   const writer = streamed ? await AtomicWriter.open(outputPath) : undefined;
   let result: TrimResult;
   try {
-    result = await trimSession(inputPath, options, { newSessionId, fileHolds: diskChecker(), writer });
+    result = await trimSession(inputPath, options, { newSessionId, fileHolds: diskChecker(), writer, countTokensInWorker: true });
   } catch (error) {
     await writer?.abort();
     throw error;

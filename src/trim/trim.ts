@@ -1,24 +1,30 @@
-// The three-pass trim. Pass 1 indexes the log with the conversation model; pass 2 streams it
-// again, copying untouched lines as raw bytes and stripping the rest; pass 3 repairs the chain,
-// rewrites what must change (parents, usage, sessionId) and verifies the result before anyone
-// writes it. Memory holds the index and the (small) output, never the input file.
+// The three-pass trim. Pass 1 reads the log once: it indexes every line for the conversation
+// model and strips each record as it goes (a record is parsed once, never twice), spilling the
+// lines as they will be written. Pass 2 reads the spill, drops what the index says Claude Code
+// will not see and repairs the chain (parents, usage, sessionId: rewritten in place, without
+// parsing) as it writes. Pass 3 verifies the output, modelled from the exact bytes written,
+// before anything is committed. Tokens are counted on a worker thread meanwhile. Memory holds
+// the index, never the file.
 
 import type { Session } from '../session/session.js';
-import { openSession, sessionFromLines } from '../session/session.js';
+import { sessionFromLines } from '../session/session.js';
 import { readRawLines } from '../session/line-reader.js';
-import { parseLine, parseRecords, type SessionEntry } from '../session/entry.js';
-import { withoutTopLevelField } from '../session/skim.js';
+import { parseLine, parseRecords, toEntry, type ParsedLine, type SessionEntry } from '../session/entry.js';
+import { withTopLevelValues } from '../session/skim.js';
+import { stat } from 'node:fs/promises';
 import type { SessionLine } from '../session/conversation.js';
 import { textsOfRecord, type JsonObject } from '../session/payload.js';
-import { addRecordTokens, newBreakdown, toolNamesOf, type TokenBreakdown } from '../tokens/breakdown.js';
+import { addCounted, newBreakdown, toolNamesOf, type TokenBreakdown } from '../tokens/breakdown.js';
+import { countSentTokens, startTokenWorker, type SentChange, type TokenJob } from '../tokens/sent-counter.js';
 import { promptTokens } from '../tokens/usage.js';
 import { stripMessageRecord, type StripContext } from './strip.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
 import { digestText, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
 import type { AtomicWriter } from '../session/write.js';
-import { CmvError } from '../errors.js';
+import { CmvError, fromSystemError } from '../errors.js';
 import type { ToolCall } from './stubs.js';
 import { evictToBudget, type BudgetReport } from './budget.js';
+import { fileSpill, memorySpill, type Spill } from './spill.js';
 
 export interface TrimResult {
   input: { path: string; bytes: number; tokens: number; lines: number };
@@ -50,9 +56,11 @@ export interface TrimTarget {
   fileHolds?: (path: string, text: string) => boolean;
   /**
    * Stream the trimmed log into this writer, so memory stays bounded by the largest line; it is
-   * finished (synced, not committed) before verification reads it back. Not with a budget.
+   * finished (synced, not committed) once written, and committed by the caller once verified. Not with a budget.
    */
   writer?: AtomicWriter;
+  /** Count tokens on a worker thread, in parallel with the trim (worth it for logs of a few MB). */
+  countTokensInWorker?: boolean;
 }
 
 const DROPPED_TYPES: Record<string, keyof RemovalCounts> = {
@@ -67,17 +75,30 @@ const DROPPED_SYSTEM_SUBTYPES = new Set(['turn_duration', 'stop_hook_summary', '
 /** Metadata lines kept even before the last compaction boundary: titles and links, no content. */
 const METADATA_TYPES = new Set(['summary', 'custom-title', 'tag', 'agent-name', 'pr-link', 'last-prompt']);
 
-interface OutputItem {
+/** Below this size a token worker's start-up costs more than counting in this thread saves. */
+const WORKER_MIN_BYTES = 2 * 1024 * 1024;
+
+const NEWLINE = Buffer.from('\n');
+
+/** What pass 1 left for one spilled line. */
+interface SpilledLine {
   /** Absent for a line that is not one JSON record (copied verbatim). */
   entry?: SessionEntry;
-  /** The line as it was. */
+  /** The spilled bytes differ from the original line. */
+  changed: boolean;
+  /** What stripping this line removed (counted only if the line is written). */
+  removed?: RemovalCounts;
+}
+
+interface OutputItem {
+  entry?: SessionEntry;
   bytes: Buffer;
-  /** Present when the record must be re-serialised. */
+  changed: boolean;
+  /** Present once the record had to be parsed again (the usage rewrite). */
   record?: JsonObject;
 }
 
-function dropReason(entry: SessionEntry, boundaryLine: number, options: TrimOptions): keyof RemovalCounts | undefined {
-  if (!options.keepHistory && entry.line < boundaryLine && !METADATA_TYPES.has(entry.type)) return 'linesBeforeBoundary';
+function droppedByType(entry: SessionEntry): keyof RemovalCounts | undefined {
   const byType = DROPPED_TYPES[entry.type];
   if (byType) return byType;
   if (entry.type === 'system' && entry.subtype && DROPPED_SYSTEM_SUBTYPES.has(entry.subtype)) return 'systemNoticeLines';
@@ -92,6 +113,29 @@ function needsStripping(entry: SessionEntry): boolean {
   );
 }
 
+/** Entries whose texts Claude Code may send (user/assistant text blocks, local command output). */
+function hasTexts(entry: SessionEntry): boolean {
+  return entry.type === 'system' || entry.blocks.some((b) => b.type === 'text');
+}
+
+/** One line parsed whole: the entry for the model and the record to strip. */
+function parseWhole(bytes: Buffer, line: number): ParsedLine & { record?: JsonObject } {
+  if (bytes.length > 0) {
+    try {
+      const value: unknown = JSON.parse(bytes.toString('utf8'));
+      const entry = toEntry(value, line, 0);
+      if (entry) return { status: 'entry', entries: [entry], record: value as JsonObject };
+    } catch {
+      // not one JSON record: parseLine tells blank, glued and malformed apart
+    }
+  }
+  return parseLine(bytes, line);
+}
+
+function addCounts(into: RemovalCounts, from: RemovalCounts): void {
+  for (const key of Object.keys(from) as (keyof RemovalCounts)[]) into[key] += from[key];
+}
+
 /** Trims a log in memory: the result carries the trimmed lines. */
 export function trimSession(path: string, overrides?: Partial<TrimOptions>, target?: TrimTarget & { writer?: undefined }): Promise<TrimResult & { lines: Buffer[] }>;
 /** Trims a log into a writer (memory bounded by the largest line): the result carries no lines. */
@@ -101,35 +145,128 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
   if (options.budget !== undefined && target.writer) {
     throw new CmvError('INTERNAL', 'a budget trim works on the output in memory', { hint: 'trim without a writer' });
   }
-  // Pass 1: index.
-  const index = await openSession(path, { keepBytes: false, findSubagents: false });
-  const c = index.conversation;
-  const boundaryLine = c.compactBoundaries.length > 0 ? c.compactBoundaries[c.compactBoundaries.length - 1].line : -1;
-  const sent = new Set(c.sentMessages);
-  const lastResponse = [...c.responses].reverse().find((r) => r.usage && !r.synthetic && (!r.isSidechain || c.isSubagentTranscript));
-  const usageLines = new Set(lastResponse?.entries ?? []);
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    size = info.size;
+  } catch (error) {
+    throw fromSystemError(error, path);
+  }
+  const worker = target.countTokensInWorker && size >= WORKER_MIN_BYTES ? startTokenWorker(path) : undefined;
+  const spill = target.writer ? await fileSpill(`${target.writer.path}.pass1`) : memorySpill();
+  try {
+    return await trimWithSpill(path, size, options, target, spill, worker);
+  } finally {
+    worker?.cancel();
+    await spill.dispose();
+  }
+}
 
+async function trimWithSpill(path: string, size: number, options: TrimOptions, target: TrimTarget, spill: Spill, worker: ReturnType<typeof startTokenWorker>): Promise<TrimResult> {
   const counts = emptyCounts();
   const ctx: StripContext = { options, counts, calls: new Map<string, ToolCall>(), fileHolds: target.fileHolds ?? (() => false) };
-  const originalTexts: OriginalFacts['texts'] = [];
-  const before = newBreakdown();
-  const after = newBreakdown();
-  const toolNames = toolNamesOf(index);
+  const lines: SessionLine[] = [];
+  const spilled: SpilledLine[] = [];
+  const spillIndexOf = new Map<SessionEntry, number>();
+  const emptied = new Map<SessionEntry, RemovalCounts>();
+  const droppedForType: [SessionEntry, keyof RemovalCounts][] = [];
+  const originalTexts = new Map<SessionEntry, TextDigest[]>();
+  const droppedParent = new Map<string, string | null | undefined>();
   const malformedLinesKept: number[] = [];
+
+  // Pass 1: index and strip, one parse per line.
+  for await (const raw of readRawLines(path)) {
+    const parsed = parseWhole(raw.bytes, raw.index);
+    lines.push({ index: raw.index, offset: raw.offset, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error });
+    if (parsed.status === 'blank') continue;
+    if (parsed.status !== 'entry' || !parsed.record) {
+      // Claude Code skips such a line whole; kept verbatim, it stays as harmless as it was.
+      malformedLinesKept.push(raw.index + 1);
+      spilled.push({ changed: false });
+      await spill.append(raw.bytes);
+      continue;
+    }
+    const entry = parsed.entries[0];
+    const record = parsed.record;
+    if (hasTexts(entry)) originalTexts.set(entry, textsOfRecord(record, entry).map(digestText));
+    const reason = droppedByType(entry);
+    if (reason) {
+      droppedForType.push([entry, reason]);
+      if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
+      continue;
+    }
+    if (!needsStripping(entry)) {
+      spilled.push({ entry, changed: false });
+      await spill.append(raw.bytes);
+      continue;
+    }
+    const removed = emptyCounts();
+    const result = stripMessageRecord(record, { ...ctx, counts: removed });
+    if (result.emptied) {
+      emptied.set(entry, removed);
+      if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
+      continue;
+    }
+    if (result.changed) spillIndexOf.set(entry, spilled.length);
+    spilled.push({ entry, changed: result.changed, removed });
+    await spill.append(result.changed ? Buffer.from(JSON.stringify(record)) : raw.bytes);
+  }
+  await spill.finish();
+
+  const index = sessionFromLines(path, size, lines);
+  const c = index.conversation;
+  const boundaryLine = c.compactBoundaries.length > 0 ? c.compactBoundaries[c.compactBoundaries.length - 1].line : -1;
+  const beforeBoundary = (entry: SessionEntry) => !options.keepHistory && entry.line < boundaryLine && !METADATA_TYPES.has(entry.type);
+  // A line before the boundary counts as such, whatever else would have dropped it.
+  for (const [entry, reason] of droppedForType) counts[beforeBoundary(entry) ? 'linesBeforeBoundary' : reason]++;
+  for (const [entry, removed] of emptied) {
+    if (beforeBoundary(entry)) {
+      counts.linesBeforeBoundary++;
+    } else {
+      counts.emptiedLines++;
+      addCounts(counts, removed);
+    }
+  }
+
+  // Sent entries in file order: the order their tokens are reported in.
+  const sentOrder = [...c.sentMessages].sort((a, b) => a.line - b.line || a.record - b.record);
+  const toolNames = toolNamesOf(index);
+  const changes: SentChange[] = [];
+  sentOrder.forEach((entry, i) => {
+    const isAssistant = entry.type === 'assistant';
+    if (emptied.has(entry)) changes.push({ index: i, isAssistant, json: null });
+    const at = spillIndexOf.get(entry);
+    if (at !== undefined) changes.push({ index: i, isAssistant, json: spill.at(at).toString('utf8') });
+  });
+  const job: TokenJob = {
+    refs: sentOrder.map((e) => ({ offset: lines[e.line].offset, length: lines[e.line].length, record: e.record, isAssistant: e.type === 'assistant' })),
+    toolNames: [...toolNames],
+    changes,
+  };
+  const counting = worker ? worker.count(job) : Promise.resolve().then(() => countSentTokens(path, job));
+
+  const lastResponse = [...c.responses].reverse().find((r) => r.usage && !r.synthetic && (!r.isSidechain || c.isSubagentTranscript));
+  const usageLines = new Set(lastResponse?.entries ?? []);
   const inheritedDangling = c.danglingParents.map((e) => e.uuid ?? '');
   const newSessionId = target.newSessionId;
+  const newSessionIdJson = newSessionId ? JSON.stringify(newSessionId) : undefined;
 
-  // Pass 3 runs as lines leave pass 2: a line is written once its parent is settled. Lines whose
-  // parent comes later in the file, and the last response (whose usage depends on the whole
-  // trim), wait in a queue, and so does everything after them, to keep the file's order.
-  const droppedParent = new Map<string, string | null | undefined>();
+  // Pass 2 (and the repairs of pass 3) as lines leave the spill: a line is written once its
+  // parent is settled. Lines whose parent comes later in the file, and the last response (whose
+  // usage depends on the whole trim), wait in a queue, and so does everything after them, to
+  // keep the file's order.
   const seen = new Set<string>();
   const queue: OutputItem[] = [];
   const memory: Buffer[] | undefined = target.writer ? undefined : [];
+  // The output as Claude Code will read it, modelled from the exact bytes written: verified
+  // before anything is committed, without reading the file back.
+  const outLines: SessionLine[] = [];
+  const outTexts = new Map<SessionEntry, TextDigest[]>();
   let outBytes = 0;
-  let outLines = 0;
 
   const resolveParent = (parent: string | null | undefined): string | null | undefined => {
+    if (typeof parent !== 'string' || !droppedParent.has(parent)) return parent;
     const visited = new Set<string>();
     while (typeof parent === 'string' && droppedParent.has(parent) && !visited.has(parent)) {
       visited.add(parent);
@@ -137,7 +274,7 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
     }
     return parent;
   };
-  const recordOf = (item: OutputItem): JsonObject => (item.record ??= parseRecords(item.bytes)[item.entry?.record ?? 0] as JsonObject);
+  const recordOf = (item: OutputItem): JsonObject => (item.record ??= parseRecords(item.bytes)[0] as JsonObject);
   const waits = (item: OutputItem): boolean => {
     if (!item.entry) return false;
     if (usageLines.has(item.entry)) return true;
@@ -146,21 +283,54 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
   };
   const emit = async (item: OutputItem): Promise<void> => {
     const entry = item.entry;
+    const lineIndex = outLines.length;
+    let bytes = item.bytes;
+    let entries: SessionEntry[];
+    let status: SessionLine['status'] = 'entry';
     if (entry) {
-      const parent = entry.parentUuid;
-      if (typeof parent === 'string' && droppedParent.has(parent)) {
-        const resolved = resolveParent(parent);
-        recordOf(item).parentUuid = resolved === undefined ? null : resolved;
+      // Chain links and ids are rewritten in place: no parse, no re-serialisation.
+      const rewrites = new Map<string, string>();
+      let parentUuid = entry.parentUuid;
+      if (typeof parentUuid === 'string' && droppedParent.has(parentUuid)) {
+        const resolved = resolveParent(parentUuid);
+        parentUuid = resolved === undefined ? null : resolved;
+        rewrites.set('parentUuid', JSON.stringify(parentUuid));
         counts.relinkedParents++;
         // A parent already lost before the file began (a partial log) stays lost: Claude Code
         // resumes that unchanged, while a null here could cut the chain.
         if (typeof resolved === 'string' && !c.byUuid.has(resolved) && entry.uuid) inheritedDangling.push(entry.uuid);
       }
-      if (newSessionId && entry.sessionId && entry.sessionId !== newSessionId) recordOf(item).sessionId = newSessionId;
+      const sessionId = newSessionId && entry.sessionId && entry.sessionId !== newSessionId ? newSessionId : entry.sessionId;
+      if (sessionId !== entry.sessionId) rewrites.set('sessionId', newSessionIdJson!);
+      const spliced = !item.record && rewrites.size > 0 ? withTopLevelValues(bytes, rewrites) : undefined;
+      if (item.record || (rewrites.size > 0 && !spliced)) {
+        const record = recordOf(item);
+        if (rewrites.has('parentUuid')) record.parentUuid = parentUuid;
+        if (rewrites.has('sessionId')) record.sessionId = sessionId;
+        bytes = Buffer.from(JSON.stringify(record));
+      } else if (spliced) {
+        bytes = spliced;
+      }
+      if (item.changed || (bytes !== item.bytes && !spliced)) {
+        // A line this trim wrote: model it from its bytes.
+        const parsed = parseWhole(bytes, lineIndex);
+        entries = parsed.entries;
+        status = parsed.status;
+        if (parsed.record) for (const out of entries) if (hasTexts(out)) outTexts.set(out, textsOfRecord(parsed.record, out).map(digestText));
+      } else {
+        // The original bytes, or only chain links and ids rewritten: the entry as read, moved.
+        const out: SessionEntry = { ...entry, line: lineIndex, parentUuid, sessionId };
+        entries = [out];
+        const texts = originalTexts.get(entry);
+        if (texts) outTexts.set(out, texts);
+      }
+    } else {
+      const parsed = parseLine(bytes, lineIndex);
+      entries = parsed.entries;
+      status = parsed.status;
     }
-    const bytes = item.record ? Buffer.from(JSON.stringify(item.record)) : item.bytes;
+    outLines.push({ index: lineIndex, offset: outBytes, bytes: memory ? bytes : undefined, length: bytes.length, terminated: true, status, entries });
     outBytes += bytes.length + 1;
-    outLines++;
     if (memory) memory.push(bytes);
     else {
       await target.writer!.write(bytes);
@@ -172,57 +342,32 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
     else await emit(item);
   };
 
-  // Pass 2: strip, streaming.
-  let lineNo = 0;
-  for await (const raw of readRawLines(path)) {
-    const line = index.lines[lineNo++];
-    if (line.status === 'blank') continue;
-    if (line.status === 'malformed' || line.status === 'glued') {
-      // Claude Code skips such a line whole; kept verbatim, it stays as harmless as it was.
-      malformedLinesKept.push(line.index + 1);
-      await push({ bytes: raw.bytes });
+  let k = 0;
+  for await (const bytes of spill.lines()) {
+    const line = spilled[k++];
+    const entry = line.entry;
+    if (!entry) {
+      await push({ bytes, changed: false });
       continue;
     }
-    let records: unknown[] | undefined;
-    for (const entry of line.entries) {
-      if (entry.uuid) seen.add(entry.uuid);
-      const reason = dropReason(entry, boundaryLine, options);
-      if (reason) {
-        counts[reason]++;
-        if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
-        continue;
-      }
-      const isSent = sent.has(entry);
-      const mustChange = needsStripping(entry);
-      if (!mustChange && !isSent) {
-        await push({ entry, bytes: raw.bytes });
-        continue;
-      }
-      let record: JsonObject;
-      const slim = mustChange && entry.toolUseResultChars > 0 && line.entries.length === 1 ? withoutTopLevelField(raw.bytes, 'toolUseResult') : undefined;
-      if (slim) {
-        // The sidecar is dropped before parsing: it is often most of the line, and never sent.
-        record = JSON.parse(slim.toString('utf8')) as JsonObject;
-        counts.toolUseResultSidecars++;
-      } else {
-        records ??= parseRecords(raw.bytes);
-        record = records[entry.record] as JsonObject;
-      }
-      if (isSent) {
-        // Facts about the original, taken before stripping touches the record.
-        for (const text of textsOfRecord(record, entry)) originalTexts.push(digestText(text));
-        addRecordTokens(before, entry, record, toolNames);
-      }
-      const result = mustChange ? stripMessageRecord(record, ctx) : { changed: false, emptied: false };
-      if (result.emptied) {
-        counts.emptiedLines++;
-        if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
-        continue;
-      }
-      if (isSent) addRecordTokens(after, entry, record, toolNames);
-      await push(result.changed || slim ? { entry, bytes: raw.bytes, record } : { entry, bytes: raw.bytes });
+    if (entry.uuid) seen.add(entry.uuid);
+    if (beforeBoundary(entry)) {
+      counts.linesBeforeBoundary++;
+      if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
+      continue;
     }
+    if (line.removed) addCounts(counts, line.removed);
+    await push({ entry, bytes, changed: line.changed });
   }
+
+  const totals = await counting;
+  const before = newBreakdown();
+  const after = newBreakdown();
+  sentOrder.forEach((entry, i) => {
+    addCounted(before, entry, totals.before[i]);
+    const trimmed = totals.after[i];
+    if (trimmed) addCounted(after, entry, trimmed);
+  });
 
   // The usage Claude Code reads on resume to decide whether to compact at once: the trimmed
   // prefix, all uncached, so a trimmed log does not look as full as its original.
@@ -237,27 +382,31 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
       usage.cache_creation_input_tokens = 0;
       usage.cache_read_input_tokens = 0;
       if (usage.cache_creation && typeof usage.cache_creation === 'object') usage.cache_creation = { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 };
+      item.changed = true;
       counts.usageRewritten++;
     }
   }
   for (const item of queue) await emit(item);
 
+  const onActivePath = new Set(c.activePath);
+  const sentSet = new Set(sentOrder);
   const facts: OriginalFacts = {
-    texts: originalTexts,
+    texts: sentOrder.flatMap((e) => originalTexts.get(e) ?? []),
     malformedLines: malformedLinesKept.length,
-    pairedToolIds: c.toolPairs.filter((p) => sent.has(p.use) || c.activePath.includes(p.use)).map((p) => p.id),
+    pairedToolIds: c.toolPairs.filter((p) => sentSet.has(p.use) || onActivePath.has(p.use)).map((p) => p.id),
     unpairedToolIds: [...c.unpairedToolUses, ...c.unpairedToolResults].map((t) => t.id),
     danglingUuids: inheritedDangling,
   };
   const originalIds = new Set(c.entries.filter((e) => e.sessionId && !e.isSidechain).map((e) => e.sessionId));
   const sessionIds = newSessionId ? 1 : originalIds.size;
 
-  let trimmed: Session;
+  let trimmed = sessionFromLines(path, outBytes, outLines);
+  const trimmedTexts = (): TextDigest[] => trimmed.conversation.sentMessages.flatMap((e) => outTexts.get(e) ?? []);
   let verify: VerifyReport;
   let budget: BudgetReport | undefined;
   let afterTokens = after.total;
   if (memory) {
-    trimmed = sessionOfLines(path, memory);
+    let evicted = false;
     if (options.budget !== undefined) {
       const eviction = evictToBudget(trimmed, options.budget);
       budget = eviction.report;
@@ -265,20 +414,22 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
         for (const [lineIndex, record] of eviction.changed) memory[lineIndex] = Buffer.from(JSON.stringify(record));
         trimmed = sessionOfLines(path, memory);
         outBytes = memory.reduce((n, l) => n + l.length + 1, 0);
+        evicted = true;
       }
       afterTokens = budget.tokensAfter;
     }
-    verify = verifyAgainst(facts, trimmed, sessionIds);
+    // After an eviction the texts are read again from the evicted lines.
+    verify = evicted ? verifyAgainst(facts, trimmed, sessionIds) : verifyAgainst(facts, trimmed, sessionIds, trimmedTexts());
   } else {
-    // Read the written file back, as Claude Code will.
     await target.writer!.finish();
-    trimmed = await openSession(target.writer!.tempPath, { keepBytes: false, findSubagents: false });
-    verify = verifyAgainst(facts, trimmed, sessionIds, await streamedSentTexts(target.writer!.tempPath, trimmed));
+    verify = verifyAgainst(facts, trimmed, sessionIds, trimmedTexts());
+    const written = (await stat(target.writer!.tempPath)).size;
+    if (written !== outBytes) verify = { ...verify, ok: false, faults: [...verify.faults, { kind: 'malformed-line', message: `wrote ${written} bytes, expected ${outBytes}` }] };
   }
   return {
-    input: { path, bytes: index.bytes, tokens: before.total, lines: index.lines.length },
-    output: { bytes: outBytes, tokens: afterTokens, lines: outLines, sessionId: newSessionId ?? trimmed.facts.sessionId },
-    reduction: { tokens: fraction(before.total - afterTokens, before.total), bytes: fraction(index.bytes - outBytes, index.bytes) },
+    input: { path, bytes: size, tokens: before.total, lines: lines.length },
+    output: { bytes: outBytes, tokens: afterTokens, lines: outLines.length, sessionId: newSessionId ?? trimmed.facts.sessionId },
+    reduction: { tokens: fraction(before.total - afterTokens, before.total), bytes: fraction(size - outBytes, size) },
     removed: counts,
     malformedLinesKept,
     verify,
@@ -288,27 +439,6 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
     index,
     tokens: { before, after },
   };
-}
-
-const NEWLINE = Buffer.from('\n');
-
-/** The sent texts of a session opened without its bytes, reading just the lines that hold them. */
-async function streamedSentTexts(path: string, session: Session): Promise<TextDigest[]> {
-  const wanted = new Map<number, SessionEntry[]>();
-  for (const entry of session.conversation.sentMessages) {
-    if (entry.type !== 'system' && !entry.blocks.some((b) => b.type === 'text')) continue;
-    const list = wanted.get(entry.line);
-    if (list) list.push(entry);
-    else wanted.set(entry.line, [entry]);
-  }
-  const digests: TextDigest[] = [];
-  for await (const raw of readRawLines(path)) {
-    const entries = wanted.get(raw.index);
-    if (!entries) continue;
-    const records = parseRecords(raw.bytes);
-    for (const entry of entries) for (const text of textsOfRecord(records[entry.record] as JsonObject, entry)) digests.push(digestText(text));
-  }
-  return digests;
 }
 
 function fraction(part: number, whole: number): number {

@@ -1,0 +1,63 @@
+// Pass 1's output: every line as pass 1 left it (stripped or as it was), in file order, kept
+// until pass 2 knows which to write. In memory for in-memory trims; otherwise in a temp file, so
+// memory stays bounded by the largest line.
+
+import { openSync, readSync, closeSync } from 'node:fs';
+import { readRawLines } from '../session/line-reader.js';
+import { AtomicWriter } from '../session/write.js';
+
+export interface Spill {
+  append(bytes: Buffer): Promise<void>;
+  /** Done appending. */
+  finish(): Promise<void>;
+  /** The line appended as number `index`. */
+  at(index: number): Buffer;
+  lines(): AsyncIterable<Buffer>;
+  dispose(): Promise<void>;
+}
+
+export function memorySpill(): Spill {
+  const kept: Buffer[] = [];
+  return {
+    append: async (bytes) => void kept.push(bytes),
+    finish: async () => undefined,
+    at: (index) => kept[index],
+    lines: async function* () {
+      yield* kept;
+    },
+    dispose: async () => void (kept.length = 0),
+  };
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/** A spill file at `path` (beside the output, so on the same disk); removed by dispose(). */
+export async function fileSpill(path: string): Promise<Spill> {
+  const writer = await AtomicWriter.open(path);
+  const offsets: number[] = [];
+  const lengths: number[] = [];
+  let fd: number | undefined;
+  return {
+    append: async (bytes) => {
+      offsets.push(writer.bytesWritten);
+      lengths.push(bytes.length);
+      await writer.write(bytes);
+      await writer.write(NEWLINE);
+    },
+    finish: () => writer.finish(),
+    at: (index) => {
+      fd ??= openSync(writer.tempPath, 'r');
+      const bytes = Buffer.allocUnsafe(lengths[index]);
+      readSync(fd, bytes, 0, bytes.length, offsets[index]);
+      return bytes;
+    },
+    lines: async function* () {
+      for await (const raw of readRawLines(writer.tempPath)) yield raw.bytes;
+    },
+    dispose: async () => {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+      await writer.abort();
+    },
+  };
+}
