@@ -105,6 +105,20 @@ describe('what a block holds', () => {
     expect(standard.sections.decisions).toContain('row-level locks on 12 tables without primary key');
   });
 
+  it('weighs a tool a report shows in use almost as a stated choice: it gets a place among done work', () => {
+    const graph = buildGraph(
+      scriptSession([
+        { user: 'Build an invoice service' },
+        { assistant: 'Completed: nightly export using pg_dump.' },
+        ...['retries', 'audit log', 'rate limits', 'credit notes'].flatMap((work) => [{ user: `Add ${work}` }, { assistant: `Completed: ${work}.` }]),
+      ]),
+    );
+    const block = buildResume(graph, { budget: 24 });
+    expect(block.sections.decisions).toEqual(['pg_dump']);
+    expect(block.sections.done.length).toBeGreaterThanOrEqual(3);
+    expect(block.tokens).toBeLessThanOrEqual(24);
+  });
+
   it("says a goal's named choices once, on the Chosen line, at the critical tier", () => {
     const graph = buildGraph(scriptSession([{ user: 'Build a FastAPI authentication service with JWT and PostgreSQL' }, { assistant: 'Started.' }]));
     const critical = buildResume(graph, { tier: 'critical' });
