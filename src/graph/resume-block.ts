@@ -50,6 +50,8 @@ const HEADERS: Record<SectionName, string> = {
  */
 const WEIGHT: Record<SectionName, number> = { goal: 100, inProgress: 1, pending: 0.9, errors: 0.9, done: 0.8, decisions: 0.8, files: 0.6, env: 0.1, lastAsk: 0.2 };
 const LEVEL_2 = 0.5;
+/** A tool a report shows in use ("using fl_chart") is named as plainly as one stated as chosen, and short. */
+const INFERRED_CHOICE = 0.8;
 const DETAIL = 0.5;
 const DECAY = 0.8;
 
@@ -116,7 +118,8 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
 function worth(section: SectionName, item: Item, shown: Item[]): number {
   if (item.pinned) return WEIGHT.goal;
   const detail = item.parent !== undefined && shown.some((s) => s.id === item.parent) ? DETAIL : 1;
-  return WEIGHT[section] * (item.level === 1 ? 1 : LEVEL_2) * DECAY ** shown.length * detail;
+  const level = item.level === 1 ? 1 : section === 'decisions' ? INFERRED_CHOICE : LEVEL_2;
+  return WEIGHT[section] * level * DECAY ** shown.length * detail;
 }
 
 function render(chosen: Record<SectionName, Item[]>): string {

@@ -58,6 +58,11 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
     return { label, text: withDetail(label, detail), level };
   };
 
+  const choice = (n: GraphNode, level: 1 | 2, detail?: string): Item => {
+    const label = denseLabel(compact ? withoutCount(n.label) : n.label);
+    return { label, text: withDetail(label, detail), level };
+  };
+
   const doing = of('TASK', (n) => n.status === 'in_progress');
   const todo = of('TASK', (n) => n.status === 'pending');
   const done = of('TASK', (n) => n.status === 'completed');
@@ -78,7 +83,7 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
     // The why of a decision stated as such; one inferred from the tools a report names has none worth its tokens.
     decisions: [
       ...pinned.map((n) => ({ ...plain(n, 1), pinned: true })),
-      ...byLevel(decisions.filter((n) => !pinned.includes(n)).map((n) => plain(n, n.confidence >= EXPLICIT ? 1 : 2, withWhy && n.confidence >= EXPLICIT ? n.detail : undefined))),
+      ...byLevel(decisions.filter((n) => !pinned.includes(n)).map((n) => choice(n, n.confidence >= EXPLICIT ? 1 : 2, withWhy && n.confidence >= EXPLICIT ? n.detail : undefined))),
     ],
     files: byLevel(files.map((n) => ({ label: n.label, text: n.label, level: n.status === 'modified' ? 1 : 2, created: withWhy && n.detail === 'created' }))),
     env: byLevel(env.map((n) => ({ label: n.label, text: withDetail(n.label, withWhy && n.type !== 'DEPENDENCY' ? n.detail : undefined), level: n.type === 'PROJECT' ? 1 : 2 }))),
@@ -122,9 +127,9 @@ export function compactTask(label: string): string {
   return text.trim() === '' ? label : text;
 }
 
-/** "handle conflicts when two devices edit one note" -> "handle conflicts ...", when the main clause has three words or more. */
+/** "handle conflicts when two devices edit one note" -> "handle conflicts", "fix OOM crash during training" -> "fix OOM crash", when the main clause has three words or more. */
 function mainClause(text: string): string {
-  const m = /^(.+?),?\s+(?:when|whenever|because|since|so that|so|after|before|while|which|if|unless|until)\s+\S/i.exec(text);
+  const m = /^(.+?),?\s+(?:when|whenever|because|since|so that|so|after|before|while|during|which|if|unless|until)\s+\S/i.exec(text);
   return m && wordCount(m[1]) >= 3 && contentWords(m[1]).size >= 2 ? m[1] : text;
 }
 
@@ -133,6 +138,15 @@ function dropMakingVerb(label: string): string {
   const m = /^(?:add|added|create|created|write|wrote|build|built|implement|implemented|set up|setup|make|made|put in)\s+(?:a |an |the )?(.+)$/i.exec(label);
   if (!m || /^(?:to|for|in|on|at|with|from|into|it|this|that|them|up|sure|out)\b/i.test(m[1]) || contentWords(m[1]).size === 0) return label;
   return m[1];
+}
+
+/**
+ * At the critical tier a choice says what was chosen, not how many things it was applied to:
+ * "replica identity FULL on 7 tables without PK" -> "replica identity FULL".
+ */
+export function withoutCount(label: string): string {
+  const m = /^(.+?)\s+(?:on|for|across|in|to)\s+(?:all\s+)?\d[\d,]*\s+[a-z][\w-]*(?:\s.*)?$/.exec(label);
+  return m && wordCount(m[1]) >= 2 ? m[1] : label;
 }
 
 /** "I want to evaluate X", "Can you build X": the goal is X. */

@@ -106,11 +106,17 @@ export function adoptedTechnologies(content: string): string[] {
     const next = words[j + 1];
     const built = typeof next === 'string' && ARTIFACT_KIND.test(next);
     if (!built && run.length >= 2 && run.some((w) => !VERSION.test(w))) add(run.join(' '));
-    // A proper name heading the report: "FAISS index for ANN search", "DataLoader for ...".
-    else if (!built && i === 0 && j === 0 && /^[A-Z]/.test(word) && strongName(word) && typeof next === 'string') add(word);
+    // A proper name heading the report: "FAISS index for ANN search", "DataLoader for ...";
+    // not one made with an instrument ("WeeklyChart using fl_chart": fl_chart is the choice).
+    else if (!built && !madeWith(next) && i === 0 && j === 0 && /^[A-Z]/.test(word) && strongName(word) && typeof next === 'string') add(word);
     i = j;
   }
   return found;
+}
+
+/** "X using Y": X is what was made, Y what it was made with. */
+function madeWith(next: string | null | undefined): boolean {
+  return typeof next === 'string' && /^(?:using|via|with|through)$/i.test(next);
 }
 
 /** Words that describe a role rather than name a choice: "Riverpod state management" is Riverpod. */

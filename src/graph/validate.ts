@@ -64,6 +64,15 @@ export function validateGraph(builder: GraphBuilder): { rejected: number; merged
       merged++;
     }
   }
+  // "Tools: clinic.js, heapdump": a bare name prose gives as a choice is the tool, not a file,
+  // unless a tool call or a report of changes grounds it as one.
+  const chosen = new Set(builder.all('DECISION').map((d) => d.label.toLowerCase()));
+  for (const file of builder.all('FILE')) {
+    if (file.confidence < 0.75 && file.status === null && !file.label.includes('/') && chosen.has(file.label.toLowerCase())) {
+      builder.remove(file);
+      rejected++;
+    }
+  }
   // "DataTable" inferred from "Completed: DataTable with sorting" is the session's own DataTable.tsx, not a tool it chose.
   const ownNames = new Set(builder.all('FILE').map((f) => basename(f.label).replace(/\.[^.]+$/, '').toLowerCase()));
   for (const decision of builder.all('DECISION')) {

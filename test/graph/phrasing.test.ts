@@ -195,4 +195,11 @@ describe('files named in prose', () => {
     const graph = graphOf([GOAL, { assistant: 'Completed: DataTable with client-side sorting. Files: src/components/DataTable.tsx' }]);
     expect(labels(graph, 'DECISION')).toEqual([]);
   });
+
+  it('takes the instrument, not the thing made with it, from "X using Y"', () => {
+    const graph = graphOf([GOAL, { assistant: 'Completed: MailQueueWorker using bullmq. Files: src/mail/worker.ts' }]);
+    expect(labels(graph, 'DECISION')).toEqual(['bullmq']);
+    // A name heading a report without an instrument is still the choice.
+    expect(labels(graphOf([GOAL, { assistant: 'Completed: PgBouncer for connection pooling.' }]), 'DECISION')).toEqual(['PgBouncer']);
+  });
 });

@@ -88,6 +88,37 @@ describe('what a block holds', () => {
     expect(block.sections.done).toEqual(['refresh tokens to API']);
   });
 
+  it('drops a temporal clause from a task and the count a choice applied to, at the critical tier only', () => {
+    const graph = buildGraph(
+      scriptSession([
+        { user: 'Build an invoice service' },
+        { assistant: 'Started.' },
+        { user: 'Fix the OOM crash during nightly imports' },
+        { assistant: 'Fixed: batch size 64 -> 16. Decided: row-level locks on 12 tables without a primary key.' },
+      ]),
+    );
+    const critical = buildResume(graph, { tier: 'critical' });
+    expect(critical.sections.done[0]).toBe('Fix OOM crash');
+    expect(critical.sections.decisions).toContain('row-level locks');
+    const standard = buildResume(graph, { tier: 'standard' });
+    expect(standard.sections.done).toContain('Fix OOM crash during nightly imports');
+    expect(standard.sections.decisions).toContain('row-level locks on 12 tables without primary key');
+  });
+
+  it('weighs a tool a report shows in use almost as a stated choice: it gets a place among done work', () => {
+    const graph = buildGraph(
+      scriptSession([
+        { user: 'Build an invoice service' },
+        { assistant: 'Completed: nightly export using pg_dump.' },
+        ...['retries', 'audit log', 'rate limits', 'credit notes'].flatMap((work) => [{ user: `Add ${work}` }, { assistant: `Completed: ${work}.` }]),
+      ]),
+    );
+    const block = buildResume(graph, { budget: 24 });
+    expect(block.sections.decisions).toEqual(['pg_dump']);
+    expect(block.sections.done.length).toBeGreaterThanOrEqual(3);
+    expect(block.tokens).toBeLessThanOrEqual(24);
+  });
+
   it("says a goal's named choices once, on the Chosen line, at the critical tier", () => {
     const graph = buildGraph(scriptSession([{ user: 'Build a FastAPI authentication service with JWT and PostgreSQL' }, { assistant: 'Started.' }]));
     const critical = buildResume(graph, { tier: 'critical' });

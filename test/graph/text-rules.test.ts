@@ -130,6 +130,14 @@ describe('labels keep their meaning', () => {
 });
 
 describe('the validator', () => {
+  it('takes a bare name prose gives as a chosen tool for the tool, not a file, unless a report of changes names it', () => {
+    const graph = graphOf([GOAL, { assistant: 'Tools: clinic.js, heapdump. Files: src/app.js' }]);
+    expect(labels(graph, 'FILE')).toEqual(['src/app.js']);
+    expect(labels(graph, 'DECISION')).toContain('clinic.js');
+    const changed = graphOf([GOAL, { assistant: 'Tools: clinic.js, heapdump. Files: clinic.js' }]);
+    expect(labels(changed, 'FILE')).toEqual(['clinic.js']);
+  });
+
   it('rejects vague tasks ("fix it") and keeps specific ones', () => {
     const graph = graphOf([GOAL, { assistant: 'Done.' }, { user: 'fix it' }, { assistant: 'Done.' }, { user: 'Add CSV export' }, { assistant: 'Done.' }]);
     expect(labels(graph, 'TASK')).toEqual(['Add CSV export']);
