@@ -5,7 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeRun, encodeProjectDir, offlineEnv, runClaude, type ClaudeRun } from './claude-client.js';
@@ -88,10 +88,13 @@ export async function generateSession(script: SessionScript, projectDir: string,
         throw new Error(`${label}: the CLI made ${invocation.replies.length - queue.length + overrun} main-loop calls, the script answers ${invocation.replies.length}; stdout: ${run.stdout.slice(0, 400)}`);
       }
     }
+    const file = join(home, '.claude', 'projects', encodeProjectDir(cwd), `${sessionId}.jsonl`);
+    if (!existsSync(file)) throw new Error(`${script.name}: the CLI wrote no session log at ${file}`);
+    return { file, sessionId, home, runs };
+  } catch (error) {
+    if (process.env.CMV_E2E_KEEP !== '1') await rm(home, { recursive: true, force: true });
+    throw error;
   } finally {
     await mock.close();
   }
-  const file = join(home, '.claude', 'projects', encodeProjectDir(cwd), `${sessionId}.jsonl`);
-  if (!existsSync(file)) throw new Error(`${script.name}: the CLI wrote no session log at ${file}`);
-  return { file, sessionId, home, runs };
 }
