@@ -1,10 +1,11 @@
 // A minimal, offline stand-in for the Anthropic Messages API, for driving the real Claude Code CLI
 // in end-to-end tests. It listens on 127.0.0.1 only (random port), answers every message request
-// with one short assistant text, records every request body, and shuts itself down after a bounded
+// with one short assistant text (or, for scripted sessions, the next scripted answer: text,
+// thinking, tool calls), records every request body, and shuts itself down after a bounded
 // lifetime so a forgotten server can never outlive the test run for long.
 
 import http from 'node:http';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
 /** main: the agent loop (carries a non-empty `tools` array); side: title generation and other helpers. */
@@ -34,6 +35,11 @@ export interface MockOptions {
   sideText?: string;
   /** The server closes itself after this long (default 10 minutes). */
   maxLifetimeMs?: number;
+  /**
+   * The answer to a main-loop request (scripted sessions); undefined falls back to `replyText`.
+   * Called once per main-loop request, in arrival order.
+   */
+  mainReply?: (body: any) => MockReply | undefined;
 }
 
 const HOST = '127.0.0.1';
@@ -48,22 +54,44 @@ function classify(method: string, path: string, body: any): RequestKind {
   return Array.isArray(body?.tools) && body.tools.length > 0 ? 'main' : 'side';
 }
 
+/** A fixed alphanumeric digest of `text` (43 chars). */
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').replace(/[-_]/g, 'x');
+}
+
 function sendJson(res: http.ServerResponse, status: number, value: unknown): void {
   const text = JSON.stringify(value);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
-function answerMessages(res: http.ServerResponse, body: any, text: string): void {
+/** A block of a scripted assistant answer; ids and signatures are filled in by the mock. */
+export type MockBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature?: string }
+  | { type: 'tool_use'; name: string; input: Record<string, unknown>; id?: string };
+
+/** One assistant message: `stop_reason` is `tool_use` when it asks for a tool, else `end_turn`. */
+export interface MockReply {
+  content: MockBlock[];
+}
+
+function answerMessages(res: http.ServerResponse, body: any, reply: MockReply, nextId: () => string): void {
+  const content = reply.content.map((block) => {
+    if (block.type === 'tool_use') return { type: 'tool_use', id: block.id ?? nextId(), name: block.name, input: block.input };
+    if (block.type === 'thinking') return { type: 'thinking', thinking: block.thinking, signature: block.signature ?? `mocksig_${digest(block.thinking)}` };
+    return { type: 'text', text: block.text };
+  });
+  const stopReason = content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
   const inputTokens = approxTokens(body?.messages) + approxTokens(body?.system) + approxTokens(body?.tools);
-  const usage = { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: approxTokens(text) };
+  const usage = { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: approxTokens(content) };
   const message = {
     id: `msg_mock_${randomBytes(10).toString('hex')}`,
     type: 'message',
     role: 'assistant',
     model: typeof body?.model === 'string' ? body.model : 'claude-mock',
-    content: [{ type: 'text', text }],
-    stop_reason: 'end_turn',
+    content,
+    stop_reason: stopReason,
     stop_sequence: null,
     usage,
   };
@@ -76,10 +104,22 @@ function answerMessages(res: http.ServerResponse, body: any, text: string): void
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': requestId });
   const event = (name: string, data: unknown) => res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
   event('message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } });
-  event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
-  event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
-  event('content_block_stop', { type: 'content_block_stop', index: 0 });
-  event('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage });
+  content.forEach((block, index) => {
+    const delta = (d: unknown) => event('content_block_delta', { type: 'content_block_delta', index, delta: d });
+    if (block.type === 'text') {
+      event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      delta({ type: 'text_delta', text: block.text });
+    } else if (block.type === 'thinking') {
+      event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      delta({ type: 'thinking_delta', thinking: block.thinking });
+      delta({ type: 'signature_delta', signature: block.signature });
+    } else {
+      event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
+      delta({ type: 'input_json_delta', partial_json: JSON.stringify(block.input) });
+    }
+    event('content_block_stop', { type: 'content_block_stop', index });
+  });
+  event('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage });
   event('message_stop', { type: 'message_stop' });
   res.end();
 }
@@ -89,6 +129,10 @@ export async function start(options: MockOptions = {}): Promise<MockApi> {
   const sideText = options.sideText ?? 'Mock session title';
   const requests: RecordedRequest[] = [];
   let seq = 0;
+  let toolIds = 0;
+  // Shaped like the API's ids, unique per server, and the same on every run so that token counts
+  // of generated sessions do not wander with random ids.
+  const nextToolId = () => `toolu_01${digest(`tool ${++toolIds}`).slice(0, 22)}`;
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -109,7 +153,10 @@ export async function start(options: MockOptions = {}): Promise<MockApi> {
       requests.push({ seq: ++seq, method, path, kind, body });
       try {
         if (kind === 'count_tokens') return sendJson(res, 200, { input_tokens: approxTokens(body?.messages) + approxTokens(body?.system) + approxTokens(body?.tools) });
-        if (method === 'POST' && path === '/v1/messages') return answerMessages(res, body, kind === 'main' ? replyText : sideText);
+        if (method === 'POST' && path === '/v1/messages') {
+          const reply: MockReply = kind === 'main' ? (options.mainReply?.(body) ?? { content: [{ type: 'text', text: replyText }] }) : { content: [{ type: 'text', text: sideText }] };
+          return answerMessages(res, body, reply, nextToolId);
+        }
         if (method === 'HEAD') {
           res.writeHead(200);
           return res.end();
