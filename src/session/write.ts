@@ -36,6 +36,15 @@ export class AtomicWriter {
     }
   }
 
+  /** A scratch file at exactly `tempPath` (created new), written like any other but never committed. */
+  static async openScratch(tempPath: string, mode = 0o600): Promise<AtomicWriter> {
+    try {
+      return new AtomicWriter(tempPath, tempPath, await open(tempPath, 'wx', mode));
+    } catch (error) {
+      throw fromSystemError(error, tempPath);
+    }
+  }
+
   async write(chunk: Buffer | string): Promise<void> {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     this.batch.push(buffer);

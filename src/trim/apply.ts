@@ -6,7 +6,6 @@ import { dirname, join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { trimSession, type TrimResult } from './trim.js';
 import type { TrimOptions } from './options.js';
-import { diskChecker } from './disk.js';
 import { backupSession } from './backups.js';
 import { AtomicWriter, writeFileAtomic } from '../session/write.js';
 import { CmvError } from '../errors.js';
@@ -40,7 +39,7 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
   const writer = streamed ? await AtomicWriter.open(outputPath) : undefined;
   let result: TrimResult;
   try {
-    result = await trimSession(inputPath, options, { newSessionId, fileHolds: diskChecker(), writer, countTokensInWorker: true });
+    result = await trimSession(inputPath, options, { newSessionId, fileHoldsOnDisk: true, writer, countTokensInWorker: true });
   } catch (error) {
     await writer?.abort();
     throw error;

@@ -1,6 +1,6 @@
 // Pass 1's output: every line as pass 1 left it (stripped or as it was), in file order, kept
-// until pass 2 knows which to write. In memory for in-memory trims; otherwise in a temp file, so
-// memory stays bounded by the largest line.
+// until pass 2 knows which to write. In memory for in-memory trims; otherwise in a scratch file
+// beside the output, so memory stays bounded by the largest line.
 
 import { openSync, readSync, closeSync } from 'node:fs';
 import { readRawLines } from '../session/line-reader.js';
@@ -14,6 +14,12 @@ export interface Spill {
   at(index: number): Buffer;
   lines(): AsyncIterable<Buffer>;
   dispose(): Promise<void>;
+}
+
+interface SpillFile {
+  path: string;
+  offsets: number[];
+  lengths: number[];
 }
 
 export function memorySpill(): Spill {
@@ -31,33 +37,43 @@ export function memorySpill(): Spill {
 
 const NEWLINE = Buffer.from('\n');
 
-/** A spill file at `path` (beside the output, so on the same disk); removed by dispose(). */
-export async function fileSpill(path: string): Promise<Spill> {
-  const writer = await AtomicWriter.open(path);
-  const offsets: number[] = [];
-  const lengths: number[] = [];
+function reader(file: SpillFile, remove: () => Promise<void>): Spill {
   let fd: number | undefined;
   return {
-    append: async (bytes) => {
-      offsets.push(writer.bytesWritten);
-      lengths.push(bytes.length);
-      await writer.write(bytes);
-      await writer.write(NEWLINE);
+    append: async () => {
+      throw new Error('a spill being read takes no lines');
     },
-    finish: () => writer.finish(),
+    finish: async () => undefined,
     at: (index) => {
-      fd ??= openSync(writer.tempPath, 'r');
-      const bytes = Buffer.allocUnsafe(lengths[index]);
-      readSync(fd, bytes, 0, bytes.length, offsets[index]);
+      fd ??= openSync(file.path, 'r');
+      const bytes = Buffer.allocUnsafe(file.lengths[index]);
+      readSync(fd, bytes, 0, bytes.length, file.offsets[index]);
       return bytes;
     },
     lines: async function* () {
-      for await (const raw of readRawLines(writer.tempPath)) yield raw.bytes;
+      for await (const raw of readRawLines(file.path)) yield raw.bytes;
     },
     dispose: async () => {
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
-      await writer.abort();
+      await remove();
     },
+  };
+}
+
+/** A spill file created at exactly `path`; removed by dispose(). */
+export async function fileSpill(path: string): Promise<Spill> {
+  const writer = await AtomicWriter.openScratch(path);
+  const file: SpillFile = { path, offsets: [], lengths: [] };
+  const read = reader(file, () => writer.abort());
+  return {
+    ...read,
+    append: async (bytes) => {
+      file.offsets.push(writer.bytesWritten);
+      file.lengths.push(bytes.length);
+      await writer.write(bytes);
+      await writer.write(NEWLINE);
+    },
+    finish: () => writer.finish(),
   };
 }

@@ -9,20 +9,22 @@
 import type { Session } from '../session/session.js';
 import { sessionFromLines } from '../session/session.js';
 import { readRawLines } from '../session/line-reader.js';
-import { parseLine, parseRecords, toEntry, type ParsedLine, type SessionEntry } from '../session/entry.js';
+import { parseLine, parseRecords, type SessionEntry } from '../session/entry.js';
 import { withTopLevelValues } from '../session/skim.js';
 import { stat } from 'node:fs/promises';
 import type { SessionLine } from '../session/conversation.js';
 import { textsOfRecord, type JsonObject } from '../session/payload.js';
 import { addCounted, newBreakdown, toolNamesOf, type TokenBreakdown } from '../tokens/breakdown.js';
-import { countSentTokens, startTokenWorker, type SentChange, type TokenJob } from '../tokens/sent-counter.js';
+import { countSentTokens, type SentChange, type TokenJob } from '../tokens/sent-counter.js';
 import { promptTokens } from '../tokens/usage.js';
-import { stripMessageRecord, type StripContext } from './strip.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
 import { digestText, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
 import type { AtomicWriter } from '../session/write.js';
 import { CmvError, fromSystemError } from '../errors.js';
 import type { ToolCall } from './stubs.js';
+import { diskChecker } from './disk.js';
+import { hasTexts, parseWhole, passOne, type PassOneResult } from './pass-one.js';
+import { startTokenCounter, type TokenCounter } from '../tokens/count-helper.js';
 import { evictToBudget, type BudgetReport } from './budget.js';
 import { fileSpill, memorySpill, type Spill } from './spill.js';
 
@@ -59,6 +61,8 @@ export interface TrimTarget {
    * finished (synced, not committed) once written, and committed by the caller once verified. Not with a budget.
    */
   writer?: AtomicWriter;
+  /** Stub large Write/Edit inputs whose file on disk holds them (checked in whichever thread reads the line). */
+  fileHoldsOnDisk?: boolean;
   /** Count tokens on a worker thread, in parallel with the trim (worth it for logs of a few MB). */
   countTokensInWorker?: boolean;
 }
@@ -75,20 +79,10 @@ const DROPPED_SYSTEM_SUBTYPES = new Set(['turn_duration', 'stop_hook_summary', '
 /** Metadata lines kept even before the last compaction boundary: titles and links, no content. */
 const METADATA_TYPES = new Set(['summary', 'custom-title', 'tag', 'agent-name', 'pr-link', 'last-prompt']);
 
-/** Below this size a token worker's start-up costs more than counting in this thread saves. */
+/** Below this size the worker's start-up costs more than counting tokens in this thread. */
 const WORKER_MIN_BYTES = 2 * 1024 * 1024;
 
 const NEWLINE = Buffer.from('\n');
-
-/** What pass 1 left for one spilled line. */
-interface SpilledLine {
-  /** Absent for a line that is not one JSON record (copied verbatim). */
-  entry?: SessionEntry;
-  /** The spilled bytes differ from the original line. */
-  changed: boolean;
-  /** What stripping this line removed (counted only if the line is written). */
-  removed?: RemovalCounts;
-}
 
 interface OutputItem {
   entry?: SessionEntry;
@@ -98,42 +92,8 @@ interface OutputItem {
   record?: JsonObject;
 }
 
-function droppedByType(entry: SessionEntry): keyof RemovalCounts | undefined {
-  const byType = DROPPED_TYPES[entry.type];
-  if (byType) return byType;
-  if (entry.type === 'system' && entry.subtype && DROPPED_SYSTEM_SUBTYPES.has(entry.subtype)) return 'systemNoticeLines';
-  return undefined;
-}
-
-function needsStripping(entry: SessionEntry): boolean {
-  if (entry.type !== 'user' && entry.type !== 'assistant') return false;
-  return (
-    entry.toolUseResultChars > 0 ||
-    entry.blocks.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking' || b.type === 'tool_use' || b.type === 'tool_result' || b.type === 'image' || b.type === 'document')
-  );
-}
-
-/** Entries whose texts Claude Code may send (user/assistant text blocks, local command output). */
-function hasTexts(entry: SessionEntry): boolean {
-  return entry.type === 'system' || entry.blocks.some((b) => b.type === 'text');
-}
-
-/** One line parsed whole: the entry for the model and the record to strip. */
-function parseWhole(bytes: Buffer, line: number): ParsedLine & { record?: JsonObject } {
-  if (bytes.length > 0) {
-    try {
-      const value: unknown = JSON.parse(bytes.toString('utf8'));
-      const entry = toEntry(value, line, 0);
-      if (entry) return { status: 'entry', entries: [entry], record: value as JsonObject };
-    } catch {
-      // not one JSON record: parseLine tells blank, glued and malformed apart
-    }
-  }
-  return parseLine(bytes, line);
-}
-
-function addCounts(into: RemovalCounts, from: RemovalCounts): void {
-  for (const key of Object.keys(from) as (keyof RemovalCounts)[]) into[key] += from[key];
+function addCounts(into: RemovalCounts, from: Partial<RemovalCounts>): void {
+  for (const key in from) into[key as keyof RemovalCounts] += from[key as keyof RemovalCounts] ?? 0;
 }
 
 /** Trims a log in memory: the result carries the trimmed lines. */
@@ -153,66 +113,25 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
   } catch (error) {
     throw fromSystemError(error, path);
   }
-  const worker = target.countTokensInWorker && size >= WORKER_MIN_BYTES ? startTokenWorker(path) : undefined;
-  const spill = target.writer ? await fileSpill(`${target.writer.path}.pass1`) : memorySpill();
+  // Started first, so the token tables load while this thread reads the log.
+  const counter = target.countTokensInWorker && size >= WORKER_MIN_BYTES ? startTokenCounter(path) : undefined;
+  const spill = target.writer ? await fileSpill(`${target.writer.tempPath}.pass1`) : memorySpill();
   try {
-    return await trimWithSpill(path, size, options, target, spill, worker);
+    const fileHolds = target.fileHolds ?? (target.fileHoldsOnDisk ? diskChecker() : () => false);
+    const first = await passOne(path, { options, fileHolds }, spill);
+    return await finishTrim(path, size, options, target, first, spill, counter);
   } finally {
-    worker?.cancel();
+    counter?.stop();
     await spill.dispose();
   }
 }
 
-async function trimWithSpill(path: string, size: number, options: TrimOptions, target: TrimTarget, spill: Spill, worker: ReturnType<typeof startTokenWorker>): Promise<TrimResult> {
+async function finishTrim(path: string, size: number, options: TrimOptions, target: TrimTarget, pass1: PassOneResult, spill: Spill, counter: TokenCounter | undefined): Promise<TrimResult> {
   const counts = emptyCounts();
-  const ctx: StripContext = { options, counts, calls: new Map<string, ToolCall>(), fileHolds: target.fileHolds ?? (() => false) };
-  const lines: SessionLine[] = [];
-  const spilled: SpilledLine[] = [];
-  const spillIndexOf = new Map<SessionEntry, number>();
-  const emptied = new Map<SessionEntry, RemovalCounts>();
-  const droppedForType: [SessionEntry, keyof RemovalCounts][] = [];
-  const originalTexts = new Map<SessionEntry, TextDigest[]>();
+  const { lines, originalTexts, emptied, droppedForType, spilled } = pass1;
+  const malformedLinesKept = pass1.malformedLines;
   const droppedParent = new Map<string, string | null | undefined>();
-  const malformedLinesKept: number[] = [];
-
-  // Pass 1: index and strip, one parse per line.
-  for await (const raw of readRawLines(path)) {
-    const parsed = parseWhole(raw.bytes, raw.index);
-    lines.push({ index: raw.index, offset: raw.offset, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error });
-    if (parsed.status === 'blank') continue;
-    if (parsed.status !== 'entry' || !parsed.record) {
-      // Claude Code skips such a line whole; kept verbatim, it stays as harmless as it was.
-      malformedLinesKept.push(raw.index + 1);
-      spilled.push({ changed: false });
-      await spill.append(raw.bytes);
-      continue;
-    }
-    const entry = parsed.entries[0];
-    const record = parsed.record;
-    if (hasTexts(entry)) originalTexts.set(entry, textsOfRecord(record, entry).map(digestText));
-    const reason = droppedByType(entry);
-    if (reason) {
-      droppedForType.push([entry, reason]);
-      if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
-      continue;
-    }
-    if (!needsStripping(entry)) {
-      spilled.push({ entry, changed: false });
-      await spill.append(raw.bytes);
-      continue;
-    }
-    const removed = emptyCounts();
-    const result = stripMessageRecord(record, { ...ctx, counts: removed });
-    if (result.emptied) {
-      emptied.set(entry, removed);
-      if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
-      continue;
-    }
-    if (result.changed) spillIndexOf.set(entry, spilled.length);
-    spilled.push({ entry, changed: result.changed, removed });
-    await spill.append(result.changed ? Buffer.from(JSON.stringify(record)) : raw.bytes);
-  }
-  await spill.finish();
+  for (const entry of [...droppedForType.map(([e]) => e), ...emptied.keys()]) if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
 
   const index = sessionFromLines(path, size, lines);
   const c = index.conversation;
@@ -232,19 +151,23 @@ async function trimWithSpill(path: string, size: number, options: TrimOptions, t
   // Sent entries in file order: the order their tokens are reported in.
   const sentOrder = [...c.sentMessages].sort((a, b) => a.line - b.line || a.record - b.record);
   const toolNames = toolNamesOf(index);
+  const strippedBytes = (entry: SessionEntry): Buffer | undefined => {
+    const at = pass1.spillIndexOf.get(entry);
+    return at === undefined ? undefined : spill.at(at);
+  };
   const changes: SentChange[] = [];
   sentOrder.forEach((entry, i) => {
     const isAssistant = entry.type === 'assistant';
     if (emptied.has(entry)) changes.push({ index: i, isAssistant, json: null });
-    const at = spillIndexOf.get(entry);
-    if (at !== undefined) changes.push({ index: i, isAssistant, json: spill.at(at).toString('utf8') });
+    const bytes = strippedBytes(entry);
+    if (bytes) changes.push({ index: i, isAssistant, json: bytes.toString('utf8') });
   });
   const job: TokenJob = {
     refs: sentOrder.map((e) => ({ offset: lines[e.line].offset, length: lines[e.line].length, record: e.record, isAssistant: e.type === 'assistant' })),
     toolNames: [...toolNames],
     changes,
   };
-  const counting = worker ? worker.count(job) : Promise.resolve().then(() => countSentTokens(path, job));
+  const counting = counter ? counter.count(job) : Promise.resolve().then(() => countSentTokens(path, job));
 
   const lastResponse = [...c.responses].reverse().find((r) => r.usage && !r.synthetic && (!r.isSidechain || c.isSubagentTranscript));
   const usageLines = new Set(lastResponse?.entries ?? []);
@@ -342,9 +265,9 @@ async function trimWithSpill(path: string, size: number, options: TrimOptions, t
     else await emit(item);
   };
 
-  let k = 0;
+  let at = 0;
   for await (const bytes of spill.lines()) {
-    const line = spilled[k++];
+    const line = spilled[at++];
     const entry = line.entry;
     if (!entry) {
       await push({ bytes, changed: false });

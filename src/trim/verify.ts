@@ -59,7 +59,7 @@ export function digestText(text: MessageText): TextDigest {
     role: text.role,
     hash: createHash('sha1').update(text.text).digest('hex'),
     chars: text.text.length,
-    preview: text.text.replace(/\s+/g, ' ').slice(0, 60),
+    preview: text.text.slice(0, 240).replace(/\s+/g, ' ').slice(0, 60),
     line: text.line,
   };
 }

@@ -1,0 +1,148 @@
+// Pass 1 of the trim: every line is parsed once, indexed for the conversation model and stripped
+// at once, and the lines as they may be written go to a spill. What only the whole log can decide (the last
+// compaction boundary, the resumed path, the chain repairs) waits for pass 2.
+
+import { readRawLines } from '../session/line-reader.js';
+import { parseLine, toEntry, type ParsedLine, type SessionEntry } from '../session/entry.js';
+import type { SessionLine } from '../session/conversation.js';
+import { textsOfRecord, type JsonObject } from '../session/payload.js';
+import { stripMessageRecord, type StripContext } from './strip.js';
+import { emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
+import { digestText, type TextDigest } from './verify.js';
+import type { ToolCall } from './stubs.js';
+import type { Spill } from './spill.js';
+
+const DROPPED_TYPES: Record<string, keyof RemovalCounts> = {
+  'file-history-snapshot': 'fileHistorySnapshots',
+  'queue-operation': 'queueOperations',
+  progress: 'progressLines',
+};
+
+/** System notices the API never sees. */
+const DROPPED_SYSTEM_SUBTYPES = new Set(['turn_duration', 'stop_hook_summary', 'api_error']);
+
+/** What pass 1 left for one spilled line. */
+export interface SpilledLine {
+  /** Absent for a line that is not one JSON record (copied verbatim). */
+  entry?: SessionEntry;
+  /** The spilled bytes differ from the original line. */
+  changed: boolean;
+  /** What stripping this line removed, rules that did not apply left out (counted only if the line is written). */
+  removed?: Partial<RemovalCounts>;
+}
+
+export interface PassOneResult {
+  /** Every line of the log, without its bytes. */
+  lines: SessionLine[];
+  /** One per spilled line, in order. */
+  spilled: SpilledLine[];
+  /** Entries whose spilled line changed, by spill index. */
+  spillIndexOf: Map<SessionEntry, number>;
+  /** Entries left with nothing to send, and what stripping them removed. */
+  emptied: Map<SessionEntry, Partial<RemovalCounts>>;
+  /** Entries the API never sees, with the rule that drops them. */
+  droppedForType: [SessionEntry, keyof RemovalCounts][];
+  /** Digests of the texts of every entry that has texts, as read. */
+  originalTexts: Map<SessionEntry, TextDigest[]>;
+  /** 1-based numbers of lines that are not one JSON record. */
+  malformedLines: number[];
+}
+
+export interface PassOneSetup {
+  options: TrimOptions;
+  fileHolds: (path: string, text: string) => boolean;
+}
+
+function droppedByType(entry: SessionEntry): keyof RemovalCounts | undefined {
+  const byType = DROPPED_TYPES[entry.type];
+  if (byType) return byType;
+  if (entry.type === 'system' && entry.subtype && DROPPED_SYSTEM_SUBTYPES.has(entry.subtype)) return 'systemNoticeLines';
+  return undefined;
+}
+
+export function needsStripping(entry: SessionEntry): boolean {
+  if (entry.type !== 'user' && entry.type !== 'assistant') return false;
+  return (
+    entry.toolUseResultChars > 0 ||
+    entry.blocks.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking' || b.type === 'tool_use' || b.type === 'tool_result' || b.type === 'image' || b.type === 'document')
+  );
+}
+
+/** Entries whose texts Claude Code may send (user/assistant text blocks, local command output). */
+export function hasTexts(entry: SessionEntry): boolean {
+  return entry.type === 'system' || entry.blocks.some((b) => b.type === 'text');
+}
+
+/** One line parsed whole: the entry for the model and the record to strip. */
+export function parseWhole(bytes: Buffer, line: number): ParsedLine & { record?: JsonObject } {
+  if (bytes.length > 0) {
+    try {
+      const value: unknown = JSON.parse(bytes.toString('utf8'));
+      const entry = toEntry(value, line, 0);
+      if (entry) return { status: 'entry', entries: [entry], record: value as JsonObject };
+    } catch {
+      // not one JSON record: parseLine tells blank, glued and malformed apart
+    }
+  }
+  return parseLine(bytes, line);
+}
+
+/** Strips one parsed record; returns the bytes to spill, or undefined when nothing is left to send. */
+export function stripRecord(record: JsonObject, original: Buffer, setup: PassOneSetup, calls: Map<string, ToolCall>): { bytes?: Buffer; changed: boolean; removed: Partial<RemovalCounts> } {
+  const removed = emptyCounts();
+  const ctx: StripContext = { options: setup.options, counts: removed, calls, fileHolds: setup.fileHolds };
+  const result = stripMessageRecord(record, ctx);
+  // Only the rules that applied: one of these is kept per stripped line.
+  for (const key in removed) if (removed[key as keyof RemovalCounts] === 0) delete removed[key as keyof RemovalCounts];
+  if (result.emptied) return { changed: true, removed };
+  return { bytes: result.changed ? Buffer.from(JSON.stringify(record)) : original, changed: result.changed, removed };
+}
+
+export async function passOne(path: string, setup: PassOneSetup, spill: Spill): Promise<PassOneResult> {
+  // Tool calls seen so far, by id: their results come later in the file.
+  const calls = new Map<string, ToolCall>();
+  const result: PassOneResult = {
+    lines: [],
+    spilled: [],
+    spillIndexOf: new Map(),
+    emptied: new Map(),
+    droppedForType: [],
+    originalTexts: new Map(),
+    malformedLines: [],
+  };
+  for await (const raw of readRawLines(path)) {
+    const parsed = parseWhole(raw.bytes, raw.index);
+    result.lines.push({ index: raw.index, offset: raw.offset, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error });
+    if (parsed.status === 'blank') continue;
+    if (parsed.status !== 'entry' || !parsed.record) {
+      // Claude Code skips such a line whole; kept verbatim, it stays as harmless as it was.
+      result.malformedLines.push(raw.index + 1);
+      result.spilled.push({ changed: false });
+      await spill.append(raw.bytes);
+      continue;
+    }
+    const entry = parsed.entries[0];
+    const record = parsed.record;
+    if (hasTexts(entry)) result.originalTexts.set(entry, textsOfRecord(record, entry).map(digestText));
+    const reason = droppedByType(entry);
+    if (reason) {
+      result.droppedForType.push([entry, reason]);
+      continue;
+    }
+    if (!needsStripping(entry)) {
+      result.spilled.push({ entry, changed: false });
+      await spill.append(raw.bytes);
+      continue;
+    }
+    const stripped = stripRecord(record, raw.bytes, setup, calls);
+    if (!stripped.bytes) {
+      result.emptied.set(entry, stripped.removed);
+      continue;
+    }
+    if (stripped.changed) result.spillIndexOf.set(entry, result.spilled.length);
+    result.spilled.push({ entry, changed: stripped.changed, removed: stripped.removed });
+    await spill.append(stripped.bytes);
+  }
+  await spill.finish();
+  return result;
+}
