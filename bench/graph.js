@@ -62,7 +62,8 @@ function round3(n) {
 function graphLabels(graph) {
   const of = (type, keep = () => true) => graph.nodes.filter((n) => n.type === type && keep(n)).map((n) => n.label);
   return {
-    completed: of('TASK', (n) => n.status === 'completed'),
+    // A goal the session carried out is a done task too (the resume block counts it so).
+    completed: [...of('GOAL', (n) => n.status === 'completed'), ...of('TASK', (n) => n.status === 'completed')],
     pending: [...of('TASK', (n) => n.status === 'pending' || n.status === 'in_progress'), ...of('ERROR', (n) => n.status === 'failed')],
     decisions: of('DECISION'),
     files: of('FILE'),

@@ -9,6 +9,7 @@ import { decisionInPrompt, isQuestion, splitChoices } from './decisions.js';
 import { clipWords, normaliseLabel, sentences, wordCount, wordOverlap } from './labels.js';
 import { closableError, fixLabel, textFacts } from './text-facts.js';
 import type { ExtractState } from './extract-state.js';
+import { resolveGoal } from './goal-status.js';
 
 const GOAL_WORDS = 24;
 const TASK_WORDS = 12;
@@ -123,6 +124,7 @@ function technologyChoices(clause: string, uuid: string, state: ExtractState): v
 /** After the reply: each task the user asked for this turn is done, under way, or untouched. */
 export function resolveTurn(turn: Turn, state: ExtractState, first: boolean): void {
   const { builder, signals } = state;
+  if (first) resolveGoal(turn, state);
   const replied = turn.steps.length > 0;
   const clauses = turn.prompt && !first ? promptClauses(turn.prompt.text).filter((c) => c.kind !== 'ack') : [];
   const worked = signals.completed || signals.fixed || signals.changedFiles.length > 0;

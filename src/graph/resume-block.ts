@@ -82,7 +82,8 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
         const cost = costOf(section, item);
         // An item that repeats one shown, or cannot fit even now, never will: skip it.
         // A problem the goal states ("Goal: Production down") is open until the block says otherwise.
-        const shown = section === 'errors' ? [...chosen.errors, ...chosen.goal] : chosen[section];
+        // Likewise a done task that restates a goal marked done.
+        const shown = section === 'errors' || section === 'done' ? [...chosen[section], ...chosen.goal.filter((g) => section === 'errors' || g.done)] : chosen[section];
         if (shown.some((other) => repeats(section, item, other)) || tokens + cost > budget) {
           next[section]++;
           continue;
@@ -112,6 +113,8 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
     text = render(chosen);
   }
   const sections = Object.fromEntries(SECTION_NAMES.map((s) => [s, chosen[s].map((i) => i.label)])) as ResumeSections;
+  // A goal the session carried out is one of its done tasks.
+  sections.done = [...chosen.goal.filter((g) => g.done).map((g) => g.label), ...sections.done];
   return { text, tokens: text === '' ? 0 : count(text), tier, budget, sections };
 }
 
@@ -129,6 +132,7 @@ function render(chosen: Record<SectionName, Item[]>): string {
 }
 
 function renderLine(section: SectionName, items: Item[]): string {
+  if (section === 'goal' && items[0]?.done) return `${HEADERS.goal} done: ${items.map((i) => i.text).join('; ')}`;
   if (section !== 'files') return `${HEADERS[section]}: ${items.map((i) => i.text).join('; ')}`;
   // Paths share their folders ("api/{auth,models}.py"); files the session created come last.
   const old = items.filter((i) => !i.created).map((i) => i.label);

@@ -24,6 +24,8 @@ export interface Item {
   parent?: string;
   /** Shown right after the goal: the goal left it out because this item says it. */
   pinned?: boolean;
+  /** A goal the session carried out: the block marks it done and counts it among done tasks. */
+  done?: boolean;
 }
 
 /** Decisions stated as such (not inferred from the tools a report names). */
@@ -75,7 +77,7 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   const ask = graph.lastAsk;
   const asked = ask && ![...doing, ...todo, ...done].some((t) => sameThing(t.label, ask) || wordOverlap(t.label, ask) >= 0.9) && goal?.label !== ask;
   return {
-    goal: goal ? [{ label: goalText, text: goalText, level: 1 }] : [],
+    goal: goal ? [{ label: goalText, text: goalText, level: 1, done: goal.status === 'completed' }] : [],
     inProgress: byLevel(doing.map((n) => task(n))),
     pending: byLevel(todo.map((n) => task(n))),
     errors: byLevel(errors.map((n) => plain(n, n.confidence >= 0.9 ? 1 : 2))),

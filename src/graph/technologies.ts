@@ -3,9 +3,13 @@
 // a proper name of several words ("AWS WAF v2"), what was added or set up ("Added PgBouncer").
 // Read from the shape of the words (capitals, CamelCase, identifiers), not from a list of products.
 
-/** Acronyms and words too generic to be a choice. */
+/**
+ * Words of every software session that never name a chosen tool: protocols, formats, hardware,
+ * log levels, HTTP verbs, sentence openers and report labels. Kept free of any one session's
+ * vocabulary; counted things and work names are told apart by their place, not listed here.
+ */
 const GENERIC = new Set(
-  'API APIs UI CLI CI CD DB SQL HTTP HTTPS JSON CSV URL URLs IP ID IDs PR PRs IAM CPU GPU RAM OS EDA MVP TODO README OK AM PM UTC PK SLA RCA CVE CVEs HIGH LOW FATAL ERROR WARN INFO DEBUG NOTE I A The This That These Those It We You Our My New Old All Each Every Some Added Completed Fixed Created Updated Done None True False Null NaN Undefined GET POST PUT PATCH DELETE HEAD OPTIONS'.split(
+  'API APIs UI CLI CI CD DB SQL HTTP HTTPS JSON CSV URL URLs IP ID IDs PR PRs CPU GPU RAM OS TODO README OK FATAL ERROR WARN INFO DEBUG NOTE I A The This That These Those It We You Our My New Old All Each Every Some Added Completed Fixed Created Updated Done None True False Null NaN Undefined GET POST PUT PATCH DELETE HEAD OPTIONS'.split(
     ' ',
   ),
 );
@@ -108,7 +112,8 @@ export function adoptedTechnologies(content: string): string[] {
     if (!built && run.length >= 2 && run.some((w) => !VERSION.test(w))) add(run.join(' '));
     // A proper name heading the report: "FAISS index for ANN search", "DataLoader for ...";
     // not one made with an instrument ("WeeklyChart using fl_chart": fl_chart is the choice).
-    else if (!built && !madeWith(next) && i === 0 && j === 0 && /^[A-Z]/.test(word) && strongName(word) && typeof next === 'string') add(word);
+    // A lone acronym before an aside ("EDA — 11 rows missing") names the work done, not a tool.
+    else if (!built && !madeWith(next) && i === 0 && j === 0 && /^[A-Z]/.test(word) && strongName(word) && typeof next === 'string' && /^\w/.test(next)) add(word);
     i = j;
   }
   return found;

@@ -61,7 +61,11 @@ function statusFacts(sentence: string, ctx: TextContext, state: ExtractState): v
     const content = labelled[2];
     const paths = fileMentions(content);
     if (kind === 'files' || (paths.length > 0 && onlyPaths(head(content), paths))) {
-      for (const path of paths) builder.mention('FILE', path, { ...base, confidence: 0.75, status: 'modified' });
+      for (const path of paths) {
+        const file = builder.mention('FILE', path, { ...base, confidence: 0.75, status: 'modified' });
+        // "Files: ci.yml" reports files the reply changed; "Creating: src/" says they are still being made.
+        if (file && !/ing$/i.test(labelled[1]) && !state.signals.changedFiles.includes(file)) state.signals.changedFiles.push(file);
+      }
       if (kind !== 'files') state.signals.completed = true;
       return;
     }

@@ -202,4 +202,9 @@ describe('files named in prose', () => {
     // A name heading a report without an instrument is still the choice.
     expect(labels(graphOf([GOAL, { assistant: 'Completed: PgBouncer for connection pooling.' }]), 'DECISION')).toEqual(['PgBouncer']);
   });
+
+  it('takes a lone acronym before an aside for the work done, not a tool ("Completed: ETL — 3 sources")', () => {
+    expect(labels(graphOf([GOAL, { assistant: 'Completed: QA — 4 flaky specs found.' }]), 'DECISION')).toEqual([]);
+    expect(labels(graphOf([GOAL, { assistant: 'Completed: FAISS index for lookups.' }]), 'DECISION')).toEqual(['FAISS']);
+  });
 });
