@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,11 +25,9 @@ writeFileSync(output, out.join('\\n') + '\\n');
 process.stderr.write('BENCH ' + JSON.stringify({ maxRssMb: process.resourceUsage().maxRSS / 1024 }) + '\\n');
 `;
 
-// Runs the built CLI in this process and reports its peak memory on exit.
-const TRIM_SCRIPT = `
-const { main } = await import(${JSON.stringify(join(ROOT, 'dist', 'cli', 'main.js'))});
-process.exitCode = await main(process.argv);
-process.stderr.write('BENCH ' + JSON.stringify({ maxRssMb: process.resourceUsage().maxRSS / 1024 }) + '\\n');
+// Loaded with --import into the real `cmv` process (bin/cmv.js): reports its peak memory on exit.
+const RSS_HOOK = `
+process.on('exit', () => process.stderr.write('BENCH ' + JSON.stringify({ maxRssMb: process.resourceUsage().maxRSS / 1024 }) + '\\n'));
 `;
 
 function median(values) {
@@ -51,9 +49,9 @@ export async function benchTrim(files) {
   const work = mkdtempSync(join(tmpdir(), 'cmv-bench-trim-'));
   try {
     const floorScript = join(work, 'floor.mjs');
-    const trimScript = join(work, 'trim.mjs');
+    const rssHook = join(work, 'rss.mjs');
     writeFileSync(floorScript, FLOOR_SCRIPT);
-    writeFileSync(trimScript, TRIM_SCRIPT);
+    writeFileSync(rssHook, RSS_HOOK);
     for (const file of files) {
       const mb = statSync(file).size / MB;
       const floor = [];
@@ -61,7 +59,7 @@ export async function benchTrim(files) {
       let report;
       for (let run = 0; run < RUNS; run++) {
         floor.push(timed([floorScript, file, join(work, 'floor.jsonl')]));
-        const t = timed([trimScript, 'trim', file, '-o', join(work, 'trimmed.jsonl'), '--force', '--json']);
+        const t = timed(['--import', pathToFileURL(rssHook).href, join(ROOT, 'bin', 'cmv.js'), 'trim', file, '-o', join(work, 'trimmed.jsonl'), '--force', '--json']);
         trim.push(t);
         report ??= JSON.parse(t.stdout);
       }

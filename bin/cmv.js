@@ -20,4 +20,7 @@ if (argv[0] === 'hook' && argv[1] === 'run') {
   process.exit(0);
 }
 const { main } = await import('../dist/cli/main.js');
-process.exitCode = await main(process.argv);
+const code = await main(process.argv);
+// Every command has finished its work when main returns: exit once the output is flushed rather
+// than wait for the runtime to wind down (tens of milliseconds after a large trim).
+process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));

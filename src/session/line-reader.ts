@@ -35,15 +35,28 @@ export async function* readRawLines(path: string, chunkBytes = CHUNK_BYTES): Asy
     let fileOffset = 0; // offset of the first byte of `pending`
     let pending: Buffer[] = [];
     let pendingBytes = 0;
-    for (;;) {
+    // The next chunk is read while the caller works through this one's lines.
+    let position = 0;
+    const readChunk = (): Promise<{ chunk: Buffer; bytesRead: number }> => {
       const chunk = Buffer.allocUnsafe(chunkBytes);
+      const at = position;
+      position += chunkBytes;
+      return handle.read(chunk, 0, chunkBytes, at).then(({ bytesRead }) => ({ chunk, bytesRead }));
+    };
+    let next = readChunk();
+    for (;;) {
+      let chunk: Buffer;
       let bytesRead: number;
       try {
-        ({ bytesRead } = await handle.read(chunk, 0, chunkBytes, null));
+        ({ chunk, bytesRead } = await next);
       } catch (error) {
         throw fromSystemError(error, path);
       }
       if (bytesRead === 0) break;
+      // A short read is the end of the file as it is now; a file still growing is read on.
+      position -= chunkBytes - bytesRead;
+      next = readChunk();
+      next.catch(() => undefined); // awaited on the next round
       const data = bytesRead === chunkBytes ? chunk : chunk.subarray(0, bytesRead);
       let start = 0;
       for (;;) {

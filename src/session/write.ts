@@ -17,6 +17,8 @@ export class AtomicWriter {
   private handle?: FileHandle;
   private batch: Buffer[] = [];
   private batchBytes = 0;
+  /** The batch being written while the next one fills (I/O overlaps the caller's work). */
+  private writing?: Promise<void>;
   bytesWritten = 0;
 
   private constructor(path: string, tempPath: string, handle: FileHandle) {
@@ -53,14 +55,28 @@ export class AtomicWriter {
     if (this.batchBytes >= BATCH_BYTES) await this.flush();
   }
 
+  /** Starts writing the batch once the previous write is done; resolves when that previous write is. */
   private async flush(): Promise<void> {
+    await this.settle();
     if (this.batchBytes === 0 || !this.handle) return;
     const data = this.batch.length === 1 ? this.batch[0] : Buffer.concat(this.batch, this.batchBytes);
     this.batch = [];
     this.batchBytes = 0;
-    try {
+    const handle = this.handle;
+    this.writing = (async () => {
       // write() may take fewer bytes than given (a full disk): write the rest, or let it throw.
-      for (let offset = 0; offset < data.length; ) offset += (await this.handle.write(data, offset, data.length - offset)).bytesWritten;
+      for (let offset = 0; offset < data.length; ) offset += (await handle.write(data, offset, data.length - offset)).bytesWritten;
+    })();
+    this.writing.catch(() => undefined); // surfaced by the next settle()
+  }
+
+  /** Waits for the write in flight; a failed write aborts the file and throws. */
+  private async settle(): Promise<void> {
+    const writing = this.writing;
+    this.writing = undefined;
+    if (!writing) return;
+    try {
+      await writing;
     } catch (error) {
       await this.abort();
       throw fromSystemError(error, this.path);
@@ -70,6 +86,7 @@ export class AtomicWriter {
   /** Flushes and syncs the temp file, leaving it in place (for checks before commit). */
   async finish(): Promise<void> {
     await this.flush();
+    await this.settle();
     if (!this.handle) return;
     try {
       await this.handle.sync();
@@ -92,6 +109,9 @@ export class AtomicWriter {
   }
 
   async abort(): Promise<void> {
+    const writing = this.writing;
+    this.writing = undefined;
+    await writing?.catch(() => undefined);
     await this.handle?.close().catch(() => {});
     this.handle = undefined;
     await unlink(this.tempPath).catch(() => {});

@@ -1,28 +1,24 @@
 // Byte-pair merging of one pre-token, counted: the same merges as js-tiktoken's (lowest rank
 // first, leftmost on ties) found with a heap, so a 50,000-character run costs milliseconds, not minutes.
 
-/** Rank table: a token's bytes as a latin1 string (one char per byte) -> its rank. */
-export type RankTable = Map<string, number>;
+import type { RankLookup } from './hashed-ranks.js';
 
 const NO_MERGE = -1;
 /** No o200k token is longer than this many bytes: longer spans need no lookup. */
 const MAX_TOKEN_BYTES = 256;
 
-function latin1(bytes: Buffer, from: number, to: number): string {
-  return bytes.toString('latin1', from, to);
-}
 const PAIR_CACHE_LIMIT = 1 << 20;
 
 /** Counts tokens of pre-tokens with one rank table; remembers which token pairs merge into what. */
 export class BytePairCounter {
-  private readonly ranks: RankTable;
+  private readonly ranks: RankLookup;
   private readonly byteRank = new Int32Array(256);
   /** (left rank, right rank) -> rank of the merged token, or NO_MERGE. */
   private readonly pairRank = new Map<number, number>();
 
-  constructor(ranks: RankTable) {
+  constructor(ranks: RankLookup) {
     this.ranks = ranks;
-    for (let b = 0; b < 256; b++) this.byteRank[b] = ranks.get(String.fromCharCode(b)) ?? NO_MERGE;
+    for (let b = 0; b < 256; b++) this.byteRank[b] = ranks.rank(Uint8Array.of(b), 0, 1);
   }
 
   /** Number of tokens `bytes` encodes to. */
@@ -30,7 +26,7 @@ export class BytePairCounter {
     const n = bytes.length;
     if (n <= 1) return n;
     // A piece that is itself a token is one token, whatever merging would reach (js-tiktoken does the same).
-    if (n <= MAX_TOKEN_BYTES && this.ranks.has(latin1(bytes, 0, n))) return 1;
+    if (n <= MAX_TOKEN_BYTES && this.ranks.rank(bytes, 0, n) !== NO_MERGE) return 1;
 
     // Parts are named by their first byte; next[i] is where the part after part i starts (n: none).
     const next = new Int32Array(n);
@@ -76,11 +72,11 @@ export class BytePairCounter {
   /** Rank of the token two adjacent tokens merge into (bytes[from, to) are both), or NO_MERGE. */
   private merge(left: number, right: number, bytes: Buffer, from: number, to: number): number {
     if (to - from > MAX_TOKEN_BYTES) return NO_MERGE;
-    if (left === NO_MERGE || right === NO_MERGE) return this.ranks.get(latin1(bytes, from, to)) ?? NO_MERGE;
+    if (left === NO_MERGE || right === NO_MERGE) return this.ranks.rank(bytes, from, to);
     const key = left * 0x40000 + right; // ranks < 2^18
     let merged = this.pairRank.get(key);
     if (merged === undefined) {
-      merged = this.ranks.get(latin1(bytes, from, to)) ?? NO_MERGE;
+      merged = this.ranks.rank(bytes, from, to);
       if (this.pairRank.size >= PAIR_CACHE_LIMIT) this.pairRank.clear();
       this.pairRank.set(key, merged);
     }

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Tiktoken as TiktokenType } from 'js-tiktoken/lite';
 import { BytePairCounter } from './byte-pair.js';
 import { loadO200k } from './rank-table.js';
+import { HashedRanks, mapLookup } from './hashed-ranks.js';
 
 const PIECE_MEMO_LIMIT = 500_000;
 const TEXT_MEMO_LIMIT = 50_000;
@@ -23,8 +24,14 @@ let loaded: Encoder | undefined;
 
 function encoder(): Encoder {
   if (!loaded) {
-    const { ranks, pattern } = loadO200k();
-    loaded = { pattern: new RegExp(pattern, 'gu'), merger: new BytePairCounter(ranks) };
+    // The build's rank file when there is one; js-tiktoken's data otherwise (tests run the sources).
+    const built = HashedRanks.readBuilt();
+    if (built) {
+      loaded = { pattern: new RegExp(built.pattern, 'gu'), merger: new BytePairCounter(built) };
+    } else {
+      const { ranks, pattern } = loadO200k();
+      loaded = { pattern: new RegExp(pattern, 'gu'), merger: new BytePairCounter(mapLookup(ranks)) };
+    }
   }
   return loaded;
 }

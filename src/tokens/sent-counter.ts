@@ -1,6 +1,6 @@
 // Counts the tokens a trim removes: the original records are read again from the log by offset
 // (only the sent ones, which the context window bounds), the trimmed ones come with the job.
-// Runs on a worker thread for large logs (count-helper.ts).
+// Pure apart from reading the log; the job is plain data.
 
 import { SentTokenLedger, countOriginalsFromFile, type SentRecordRef, type SentTotals } from './sent-ledger.js';
 import type { JsonObject } from '../session/payload.js';

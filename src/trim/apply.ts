@@ -39,7 +39,7 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
   const writer = streamed ? await AtomicWriter.open(outputPath) : undefined;
   let result: TrimResult;
   try {
-    result = await trimSession(inputPath, options, { newSessionId, fileHoldsOnDisk: true, writer, countTokensInWorker: true });
+    result = await trimSession(inputPath, options, { newSessionId, fileHoldsOnDisk: true, writer });
   } catch (error) {
     await writer?.abort();
     throw error;

@@ -46,12 +46,22 @@ export interface PassOneResult {
   originalTexts: Map<SessionEntry, TextDigest[]>;
   /** 1-based numbers of lines that are not one JSON record. */
   malformedLines: number[];
+  /** Entries before `dropBefore`: indexed only, neither stripped nor spilled. */
+  beforeBoundary: SessionEntry[];
 }
 
 export interface PassOneSetup {
   options: TrimOptions;
   fileHolds: (path: string, text: string) => boolean;
+  /**
+   * Byte offset of the last compaction boundary when the trim drops what comes before it: those
+   * lines are only indexed (metadata lines are kept as they are).
+   */
+  dropBefore?: number;
 }
+
+/** Metadata lines kept even before the last compaction boundary: titles and links, no content. */
+export const METADATA_TYPES = new Set(['summary', 'custom-title', 'tag', 'agent-name', 'pr-link', 'last-prompt']);
 
 function droppedByType(entry: SessionEntry): keyof RemovalCounts | undefined {
   const byType = DROPPED_TYPES[entry.type];
@@ -109,11 +119,25 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     droppedForType: [],
     originalTexts: new Map(),
     malformedLines: [],
+    beforeBoundary: [],
   };
+  const dropBefore = setup.dropBefore ?? -1;
   for await (const raw of readRawLines(path)) {
-    const parsed = parseWhole(raw.bytes, raw.index);
+    const dropped = raw.offset < dropBefore;
+    // A line the trim drops needs only its place in the chain: skimmed, its payload never decoded.
+    const parsed: ParsedLine & { record?: JsonObject } = dropped ? parseLine(raw.bytes, raw.index) : parseWhole(raw.bytes, raw.index);
     result.lines.push({ index: raw.index, offset: raw.offset, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error });
     if (parsed.status === 'blank') continue;
+    if (dropped && parsed.status === 'entry') {
+      const entry = parsed.entries[0];
+      if (METADATA_TYPES.has(entry.type)) {
+        result.spilled.push({ entry, changed: false });
+        await spill.append(raw.bytes);
+      } else {
+        result.beforeBoundary.push(entry);
+      }
+      continue;
+    }
     if (parsed.status !== 'entry' || !parsed.record) {
       // Claude Code skips such a line whole; kept verbatim, it stays as harmless as it was.
       result.malformedLines.push(raw.index + 1);

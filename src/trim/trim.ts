@@ -23,8 +23,8 @@ import type { AtomicWriter } from '../session/write.js';
 import { CmvError, fromSystemError } from '../errors.js';
 import type { ToolCall } from './stubs.js';
 import { diskChecker } from './disk.js';
-import { hasTexts, parseWhole, passOne, type PassOneResult } from './pass-one.js';
-import { startTokenCounter, type TokenCounter } from '../tokens/count-helper.js';
+import { METADATA_TYPES, hasTexts, parseWhole, passOne, type PassOneResult, type PassOneSetup } from './pass-one.js';
+import { lastBoundaryOffset } from './last-boundary.js';
 import { evictToBudget, type BudgetReport } from './budget.js';
 import { fileSpill, memorySpill, type Spill } from './spill.js';
 
@@ -63,8 +63,6 @@ export interface TrimTarget {
   writer?: AtomicWriter;
   /** Stub large Write/Edit inputs whose file on disk holds them (checked in whichever thread reads the line). */
   fileHoldsOnDisk?: boolean;
-  /** Count tokens on a worker thread, in parallel with the trim (worth it for logs of a few MB). */
-  countTokensInWorker?: boolean;
 }
 
 const DROPPED_TYPES: Record<string, keyof RemovalCounts> = {
@@ -76,13 +74,9 @@ const DROPPED_TYPES: Record<string, keyof RemovalCounts> = {
 /** System notices the API never sees. */
 const DROPPED_SYSTEM_SUBTYPES = new Set(['turn_duration', 'stop_hook_summary', 'api_error']);
 
-/** Metadata lines kept even before the last compaction boundary: titles and links, no content. */
-const METADATA_TYPES = new Set(['summary', 'custom-title', 'tag', 'agent-name', 'pr-link', 'last-prompt']);
-
-/** Below this size the worker's start-up costs more than counting tokens in this thread. */
-const WORKER_MIN_BYTES = 2 * 1024 * 1024;
 
 const NEWLINE = Buffer.from('\n');
+const TR = (l: string) => process.env.CMV_TRACE && process.stderr.write(`${l} ${(performance.now() - (globalThis as any).T0).toFixed(0)}\n`);
 
 interface OutputItem {
   entry?: SessionEntry;
@@ -113,20 +107,36 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
   } catch (error) {
     throw fromSystemError(error, path);
   }
-  // Started first, so the token tables load while this thread reads the log.
-  const counter = target.countTokensInWorker && size >= WORKER_MIN_BYTES ? startTokenCounter(path) : undefined;
+  (globalThis as any).T0 = performance.now();
+  const fileHolds = target.fileHolds ?? (target.fileHoldsOnDisk ? diskChecker() : () => false);
+  const dropBefore = options.keepHistory ? undefined : await lastBoundaryOffset(path, size);
+  const trimmed = await trimOnce(path, size, options, target, { options, fileHolds, dropBefore });
+  // The index disagreed with the boundary found before reading (a resumed path before it, a
+  // boundary written some other way): read everything in full.
+  return trimmed ?? (await trimOnce(path, size, options, target, { options, fileHolds }))!;
+}
+
+async function trimOnce(path: string, size: number, options: TrimOptions, target: TrimTarget, setup: PassOneSetup): Promise<TrimResult | undefined> {
   const spill = target.writer ? await fileSpill(`${target.writer.tempPath}.pass1`) : memorySpill();
   try {
-    const fileHolds = target.fileHolds ?? (target.fileHoldsOnDisk ? diskChecker() : () => false);
-    const first = await passOne(path, { options, fileHolds }, spill);
-    return await finishTrim(path, size, options, target, first, spill, counter);
+    TR('start');
+    const first = await passOne(path, setup, spill);
+    TR('pass1');
+    return await finishTrim(path, size, options, target, first, spill, setup.dropBefore);
   } finally {
-    counter?.stop();
     await spill.dispose();
   }
 }
 
-async function finishTrim(path: string, size: number, options: TrimOptions, target: TrimTarget, pass1: PassOneResult, spill: Spill, counter: TokenCounter | undefined): Promise<TrimResult> {
+async function finishTrim(
+  path: string,
+  size: number,
+  options: TrimOptions,
+  target: TrimTarget,
+  pass1: PassOneResult,
+  spill: Spill,
+  dropBefore: number | undefined,
+): Promise<TrimResult | undefined> {
   const counts = emptyCounts();
   const { lines, originalTexts, emptied, droppedForType, spilled } = pass1;
   const malformedLinesKept = pass1.malformedLines;
@@ -134,9 +144,19 @@ async function finishTrim(path: string, size: number, options: TrimOptions, targ
   for (const entry of [...droppedForType.map(([e]) => e), ...emptied.keys()]) if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
 
   const index = sessionFromLines(path, size, lines);
+  TR('index');
   const c = index.conversation;
   const boundaryLine = c.compactBoundaries.length > 0 ? c.compactBoundaries[c.compactBoundaries.length - 1].line : -1;
   const beforeBoundary = (entry: SessionEntry) => !options.keepHistory && entry.line < boundaryLine && !METADATA_TYPES.has(entry.type);
+  if (dropBefore !== undefined) {
+    // Lines were dropped unread on the strength of the boundary found first: only if the index agrees.
+    const boundaryOffset = boundaryLine >= 0 ? lines[boundaryLine].offset : -1;
+    if (boundaryOffset !== dropBefore || c.sentMessages.some((e) => e.line < boundaryLine)) return undefined;
+  }
+  for (const entry of pass1.beforeBoundary) {
+    counts.linesBeforeBoundary++;
+    if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
+  }
   // A line before the boundary counts as such, whatever else would have dropped it.
   for (const [entry, reason] of droppedForType) counts[beforeBoundary(entry) ? 'linesBeforeBoundary' : reason]++;
   for (const [entry, removed] of emptied) {
@@ -167,7 +187,6 @@ async function finishTrim(path: string, size: number, options: TrimOptions, targ
     toolNames: [...toolNames],
     changes,
   };
-  const counting = counter ? counter.count(job) : Promise.resolve().then(() => countSentTokens(path, job));
 
   const lastResponse = [...c.responses].reverse().find((r) => r.usage && !r.synthetic && (!r.isSidechain || c.isSubagentTranscript));
   const usageLines = new Set(lastResponse?.entries ?? []);
@@ -283,7 +302,9 @@ async function finishTrim(path: string, size: number, options: TrimOptions, targ
     await push({ entry, bytes, changed: line.changed });
   }
 
-  const totals = await counting;
+  TR('pass2');
+  const totals = countSentTokens(path, job);
+  TR('totals');
   const before = newBreakdown();
   const after = newBreakdown();
   sentOrder.forEach((entry, i) => {
@@ -323,7 +344,9 @@ async function finishTrim(path: string, size: number, options: TrimOptions, targ
   const originalIds = new Set(c.entries.filter((e) => e.sessionId && !e.isSidechain).map((e) => e.sessionId));
   const sessionIds = newSessionId ? 1 : originalIds.size;
 
+  TR('queue');
   let trimmed = sessionFromLines(path, outBytes, outLines);
+  TR('outmodel');
   const trimmedTexts = (): TextDigest[] => trimmed.conversation.sentMessages.flatMap((e) => outTexts.get(e) ?? []);
   let verify: VerifyReport;
   let budget: BudgetReport | undefined;
@@ -349,6 +372,7 @@ async function finishTrim(path: string, size: number, options: TrimOptions, targ
     const written = (await stat(target.writer!.tempPath)).size;
     if (written !== outBytes) verify = { ...verify, ok: false, faults: [...verify.faults, { kind: 'malformed-line', message: `wrote ${written} bytes, expected ${outBytes}` }] };
   }
+  TR('verify');
   return {
     input: { path, bytes: size, tokens: before.total, lines: lines.length },
     output: { bytes: outBytes, tokens: afterTokens, lines: outLines.length, sessionId: newSessionId ?? trimmed.facts.sessionId },
