@@ -12,7 +12,7 @@ import { Output } from './output.js';
 import type { TrimCommandOptions } from './commands/trim.js';
 import type { BreakevenCommandOptions } from './commands/breakeven.js';
 import type { AnalyzeCommandOptions } from './commands/analyze.js';
-import { dashboardBlocker, type UiOptions } from './commands/ui.js';
+import type { UiOptions } from './commands/ui.js';
 import type { HookInstallOptions } from './commands/hook.js';
 import { INSTALL_LINES, SHELLS } from './commands/completion.js';
 import type { GraphCommandOptions } from './commands/graph.js';
@@ -475,7 +475,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (argv.length <= 2) {
       // `cmv` alone: the dashboard on a terminal, the help anywhere else.
-      if (dashboardBlocker() === undefined) await run(async () => (await import('./commands/ui.js')).uiCommand({}, new Output()));
+      const ui = await import('./commands/ui.js');
+      if (ui.dashboardBlocker() === undefined) await run(() => ui.uiCommand({}, new Output()));
       else program.outputHelp();
       return exitCode;
     }

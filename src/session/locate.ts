@@ -5,7 +5,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { existsSync, statSync } from 'node:fs';
-import fg from 'fast-glob';
 import { CmvError } from '../errors.js';
 
 /** Claude Code cuts project folder names at this many characters and appends a hash. */
@@ -54,6 +53,8 @@ export async function listSessionFiles(configDirs: string[] = claudeConfigDirs()
   for (const configDir of configDirs) {
     const projects = join(configDir, 'projects');
     if (!existsSync(projects)) continue;
+    // Loaded only to list sessions: a command given a path never pays for it.
+    const { default: fg } = await import('fast-glob');
     const entries = await fg('*/*.jsonl', { cwd: projects, absolute: true, stats: true, onlyFiles: true, suppressErrors: true });
     for (const entry of entries) {
       const name = entry.name.slice(0, -'.jsonl'.length);

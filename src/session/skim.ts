@@ -27,6 +27,8 @@ function isSpace(c: number): boolean {
 }
 
 type FieldVisitor = (key: string, start: number, end: number, keyStart: number) => void;
+/** Reads a container value itself and returns where it ends, or undefined to leave it to the visitor. */
+type FieldWalker = (key: string, start: number) => number | undefined;
 
 /** Buffer's own slice bindings: toString() adds argument checks that dominate on short keys. */
 interface FastSlices {
@@ -96,8 +98,11 @@ class Skim {
     return j;
   }
 
-  /** Visits the fields of the object starting at `i`; returns the index past it. */
-  fields(i: number, visit: FieldVisitor): number {
+  /**
+   * Visits the fields of the object starting at `i`; returns the index past it. A value `walk`
+   * reads itself is not scanned a second time to find its end.
+   */
+  fields(i: number, visit: FieldVisitor, walk?: FieldWalker): number {
     const b = this.b;
     if (b[i] !== LBRACE) throw NOT_SKIMMABLE;
     let j = this.ws(i + 1);
@@ -111,8 +116,14 @@ class Skim {
       j = this.ws(keyEnd);
       if (b[j] !== COLON) throw NOT_SKIMMABLE;
       const start = this.ws(j + 1);
-      const end = this.valueEnd(start);
-      visit(key, start, end, keyStart);
+      const walked = walk?.(key, start);
+      let end: number;
+      if (walked === undefined) {
+        end = this.valueEnd(start);
+        visit(key, start, end, keyStart);
+      } else {
+        end = walked;
+      }
       j = this.ws(end);
       if (b[j] === COMMA) {
         j = this.ws(j + 1);
@@ -123,15 +134,14 @@ class Skim {
     }
   }
 
-  /** Visits the elements of the array starting at `i`. */
-  elements(i: number, visit: (start: number, end: number) => void): number {
+  /** Walks the elements of the array starting at `i`: `walk` reads each and returns where it ends. */
+  elements(i: number, walk: (start: number) => number): number {
     const b = this.b;
     if (b[i] !== LBRACKET) throw NOT_SKIMMABLE;
     let j = this.ws(i + 1);
     if (b[j] === RBRACKET) return j + 1;
     for (;;) {
-      const end = this.valueEnd(j);
-      visit(j, end);
+      const end = walk(j);
       j = this.ws(end);
       if (b[j] === COMMA) {
         j = this.ws(j + 1);
@@ -190,7 +200,8 @@ class Skim {
   }
 }
 
-function skimBlock(s: Skim, start: number, end: number): BlockInfo | undefined {
+/** Reads the block object at `start`; returns it and the index past it. */
+function skimBlock(s: Skim, start: number): { block: BlockInfo; end: number } {
   let type = 'unknown';
   let toolId: string | undefined;
   let name: string | undefined;
@@ -198,7 +209,7 @@ function skimBlock(s: Skim, start: number, end: number): BlockInfo | undefined {
   let chars = 0;
   let blankSpan: [number, number] | undefined;
   let payload = 0;
-  s.fields(start, (key, vs, ve) => {
+  const end = s.fields(start, (key, vs, ve) => {
     switch (key) {
       case 'type':
         type = s.str(vs, ve) ?? 'unknown';
@@ -245,11 +256,15 @@ function skimBlock(s: Skim, start: number, end: number): BlockInfo | undefined {
     info.toolId = toolId;
     if (isError) info.isError = true;
   }
-  return info;
+  return { block: info, end };
 }
 
-/** Reads one line's entry without decoding its payload, or undefined when only JSON.parse can tell. */
-export function skimEntry(bytes: Buffer, line: number): SessionEntry | undefined {
+/**
+ * Reads one line's entry without decoding its payload, or undefined when only JSON.parse can tell.
+ * With `chainOnly`, the message is stepped over: the entry has its kind, ids, time and chain links,
+ * but no content blocks, usage or message ids (enough for lines a trim drops unread).
+ */
+export function skimEntry(bytes: Buffer, line: number, chainOnly = false): SessionEntry | undefined {
   const s = new Skim(bytes);
   try {
     const first = s.ws(0);
@@ -326,11 +341,8 @@ export function skimEntry(bytes: Buffer, line: number): SessionEntry | undefined
         case 'toolUseResult':
           entry.toolUseResultChars = ve - vs;
           break;
-        case 'message':
-          if (bytes[vs] === LBRACE) skimMessage(s, vs, entry);
-          break;
       }
-    });
+    }, (key, vs) => (key === 'message' && bytes[vs] === LBRACE ? (chainOnly ? s.valueEnd(vs) : skimMessage(s, vs, entry)) : undefined));
     if (s.ws(end) !== bytes.length) return undefined; // trailing bytes: glued or damaged
     return entry;
   } catch (error) {
@@ -339,37 +351,43 @@ export function skimEntry(bytes: Buffer, line: number): SessionEntry | undefined
   }
 }
 
-function skimMessage(s: Skim, start: number, entry: SessionEntry): void {
-  s.fields(start, (key, vs, ve) => {
-    switch (key) {
-      case 'role':
-        entry.role = s.str(vs, ve);
-        break;
-      case 'id':
-        entry.messageId = s.str(vs, ve);
-        break;
-      case 'model':
-        entry.model = s.str(vs, ve);
-        break;
-      case 'usage':
-        entry.usage = readUsage(s.json(vs, ve));
-        break;
-      case 'content': {
-        const c = s.b[vs];
-        if (c === QUOTE) {
-          entry.contentIsString = true;
-          entry.blocks = [{ type: 'text', chars: s.stringChars(vs, ve), blank: s.isBlankString(vs, ve) }];
-        } else if (c === LBRACKET) {
-          s.elements(vs, (bs, be) => {
-            if (s.b[bs] !== LBRACE) return;
-            const block = skimBlock(s, bs, be);
-            if (block) entry.blocks.push(block);
-          });
-        }
-        break;
+/** Reads the message object at `start` into the entry; returns the index past it. */
+function skimMessage(s: Skim, start: number, entry: SessionEntry): number {
+  return s.fields(
+    start,
+    (key, vs, ve) => {
+      switch (key) {
+        case 'role':
+          entry.role = s.str(vs, ve);
+          break;
+        case 'id':
+          entry.messageId = s.str(vs, ve);
+          break;
+        case 'model':
+          entry.model = s.str(vs, ve);
+          break;
+        case 'usage':
+          entry.usage = readUsage(s.json(vs, ve));
+          break;
+        case 'content':
+          if (s.b[vs] === QUOTE) {
+            entry.contentIsString = true;
+            entry.blocks = [{ type: 'text', chars: s.stringChars(vs, ve), blank: s.isBlankString(vs, ve) }];
+          }
+          break;
       }
-    }
-  });
+    },
+    (key, vs) => {
+      if (key !== 'content' || s.b[vs] !== LBRACKET) return undefined;
+      // Content blocks are read as they are met: the array is scanned once.
+      return s.elements(vs, (bs) => {
+        if (s.b[bs] !== LBRACE) return s.valueEnd(bs);
+        const { block, end } = skimBlock(s, bs);
+        entry.blocks.push(block);
+        return end;
+      });
+    },
+  );
 }
 
 /**

@@ -53,6 +53,11 @@ export function toolNamesOf(session: Session): Map<string, string> {
   return names;
 }
 
+/** Tool names by tool_use id. */
+export interface ToolNames {
+  get(id: string): string | undefined;
+}
+
 /** Tokens of one sent record, by kind and by the tool whose results they are. */
 export interface RecordTokens {
   total: number;
@@ -61,7 +66,7 @@ export interface RecordTokens {
 }
 
 /** Counts one sent record (user, assistant or local command output). */
-export function recordTokens(isAssistant: boolean, record: JsonObject, toolNames: ReadonlyMap<string, string>): RecordTokens {
+export function recordTokens(isAssistant: boolean, record: JsonObject, toolNames: ToolNames): RecordTokens {
   const counted: RecordTokens = { total: 0, byKind: emptyByKind(), byTool: {} };
   const add = (kind: TokenKind, n: number) => {
     counted.byKind[kind] += n;
@@ -111,7 +116,7 @@ export function addCounted(into: TokenBreakdown, entry: SessionEntry, counted: R
 }
 
 /** Adds the tokens of one sent record (user, assistant or local command output) to a breakdown. */
-export function addRecordTokens(into: TokenBreakdown, entry: SessionEntry, record: JsonObject, toolNames: ReadonlyMap<string, string>): number {
+export function addRecordTokens(into: TokenBreakdown, entry: SessionEntry, record: JsonObject, toolNames: ToolNames): number {
   const counted = recordTokens(entry.type === 'assistant', record, toolNames);
   addCounted(into, entry, counted);
   return counted.total;

@@ -3,6 +3,7 @@
 // compaction boundary, the resumed path, the chain repairs) waits for pass 2.
 
 import { readRawLines } from '../session/line-reader.js';
+import { skimEntry } from '../session/skim.js';
 import { parseLine, toEntry, type ParsedLine, type SessionEntry } from '../session/entry.js';
 import type { SessionLine } from '../session/conversation.js';
 import { textsOfRecord, type JsonObject } from '../session/payload.js';
@@ -11,6 +12,7 @@ import { emptyCounts, type TrimOptions, type RemovalCounts } from './options.js'
 import { digestText, type TextDigest } from './verify.js';
 import type { ToolCall } from './stubs.js';
 import type { Spill } from './spill.js';
+import { recordTokens, type RecordTokens } from '../tokens/breakdown.js';
 
 const DROPPED_TYPES: Record<string, keyof RemovalCounts> = {
   'file-history-snapshot': 'fileHistorySnapshots',
@@ -48,6 +50,8 @@ export interface PassOneResult {
   malformedLines: number[];
   /** Entries before `dropBefore`: indexed only, neither stripped nor spilled. */
   beforeBoundary: SessionEntry[];
+  /** Tokens of entries from `countFrom` on, as read and as stripped (null: emptied). */
+  tokens: Map<SessionEntry, { before: RecordTokens; after: RecordTokens | null }>;
 }
 
 export interface PassOneSetup {
@@ -58,6 +62,13 @@ export interface PassOneSetup {
    * lines are only indexed (metadata lines are kept as they are).
    */
   dropBefore?: number;
+  /** Lines before `dropBefore` are indexed for their place in the chain only (no content shape, no usage). */
+  chainOnlyBeforeBoundary?: boolean;
+  /**
+   * Count the tokens of messages from this byte offset on while their records are parsed anyway:
+   * set when what follows the last boundary (what Claude Code sends) is known and small.
+   */
+  countFrom?: number;
 }
 
 /** Metadata lines kept even before the last compaction boundary: titles and links, no content. */
@@ -81,6 +92,12 @@ export function needsStripping(entry: SessionEntry): boolean {
 /** Entries whose texts Claude Code may send (user/assistant text blocks, local command output). */
 export function hasTexts(entry: SessionEntry): boolean {
   return entry.type === 'system' || entry.blocks.some((b) => b.type === 'text');
+}
+
+/** A dropped line's entry: its place in the chain only, when that is all the caller will read. */
+function skimChain(bytes: Buffer, line: number, chainOnly: boolean): ParsedLine {
+  const entry = chainOnly ? skimEntry(bytes, line, true) : undefined;
+  return entry ? { status: 'entry', entries: [entry] } : parseLine(bytes, line);
 }
 
 /** One line parsed whole: the entry for the model and the record to strip. */
@@ -120,12 +137,15 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     originalTexts: new Map(),
     malformedLines: [],
     beforeBoundary: [],
+    tokens: new Map(),
   };
+  const countFrom = setup.countFrom ?? Infinity;
+  const toolNames = { get: (id: string) => calls.get(id)?.name };
   const dropBefore = setup.dropBefore ?? -1;
   for await (const raw of readRawLines(path)) {
     const dropped = raw.offset < dropBefore;
     // A line the trim drops needs only its place in the chain: skimmed, its payload never decoded.
-    const parsed: ParsedLine & { record?: JsonObject } = dropped ? parseLine(raw.bytes, raw.index) : parseWhole(raw.bytes, raw.index);
+    const parsed: ParsedLine & { record?: JsonObject } = dropped ? skimChain(raw.bytes, raw.index, setup.chainOnlyBeforeBoundary === true) : parseWhole(raw.bytes, raw.index);
     result.lines.push({ index: raw.index, offset: raw.offset, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error });
     if (parsed.status === 'blank') continue;
     if (dropped && parsed.status === 'entry') {
@@ -153,12 +173,18 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
       result.droppedForType.push([entry, reason]);
       continue;
     }
+    const isAssistant = entry.type === 'assistant';
+    // A result of a call not seen yet is counted later, when the whole log names its tool.
+    const counted = raw.offset >= countFrom && !entry.blocks.some((b) => b.type === 'tool_result' && !(b.toolId && calls.has(b.toolId)));
+    const before = counted ? recordTokens(isAssistant, record, toolNames) : undefined;
     if (!needsStripping(entry)) {
+      if (before) result.tokens.set(entry, { before, after: before });
       result.spilled.push({ entry, changed: false });
       await spill.append(raw.bytes);
       continue;
     }
     const stripped = stripRecord(record, raw.bytes, setup, calls);
+    if (before) result.tokens.set(entry, { before, after: !stripped.bytes ? null : stripped.changed ? recordTokens(isAssistant, record, toolNames) : before });
     if (!stripped.bytes) {
       result.emptied.set(entry, stripped.removed);
       continue;

@@ -14,8 +14,8 @@ import { withTopLevelValues } from '../session/skim.js';
 import { stat } from 'node:fs/promises';
 import type { SessionLine } from '../session/conversation.js';
 import { textsOfRecord, type JsonObject } from '../session/payload.js';
-import { addCounted, newBreakdown, toolNamesOf, type TokenBreakdown } from '../tokens/breakdown.js';
-import { countSentTokens, type SentChange, type TokenJob } from '../tokens/sent-counter.js';
+import { addCounted, newBreakdown, recordTokens, toolNamesOf, type TokenBreakdown } from '../tokens/breakdown.js';
+import { lineReader } from '../session/line-at.js';
 import { promptTokens } from '../tokens/usage.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
 import { digestText, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
@@ -42,7 +42,11 @@ export interface TrimResult {
   lines?: Buffer[];
   /** The trimmed log as a session; its lines carry bytes only when kept in memory. */
   trimmed: Session;
-  /** The original as indexed in pass 1 (no bytes kept), for analyses that follow the trim. */
+  /**
+   * The original as indexed in pass 1 (no bytes kept), for analyses that follow the trim. When the
+   * trim streamed to a writer, lines before the last compaction boundary (dropped unread) carry
+   * their place in the chain only: no content blocks, usage or message ids.
+   */
   index: Session;
   /**
    * Tokens of the messages Claude Code sends on resume, per entry of the original: as they were,
@@ -76,7 +80,9 @@ const DROPPED_SYSTEM_SUBTYPES = new Set(['turn_duration', 'stop_hook_summary', '
 
 
 const NEWLINE = Buffer.from('\n');
-const TR = (l: string) => process.env.CMV_TRACE && process.stderr.write(`${l} ${(performance.now() - (globalThis as any).T0).toFixed(0)}\n`);
+
+/** Counting ahead costs little over what the resumed path needs up to about this much of the log. */
+const COUNT_AHEAD_MAX_BYTES = 8 * 1024 * 1024;
 
 interface OutputItem {
   entry?: SessionEntry;
@@ -107,10 +113,13 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
   } catch (error) {
     throw fromSystemError(error, path);
   }
-  (globalThis as any).T0 = performance.now();
   const fileHolds = target.fileHolds ?? (target.fileHoldsOnDisk ? diskChecker() : () => false);
   const dropBefore = options.keepHistory ? undefined : await lastBoundaryOffset(path, size);
-  const trimmed = await trimOnce(path, size, options, target, { options, fileHolds, dropBefore });
+  // What follows the last boundary is what Claude Code sends: small enough, its tokens are counted as it is read.
+  const countFrom = dropBefore !== undefined && size - dropBefore <= COUNT_AHEAD_MAX_BYTES ? dropBefore : undefined;
+  // Streamed to a writer, nothing reads the dropped lines' content afterwards: index their place in the chain only.
+  const chainOnlyBeforeBoundary = target.writer !== undefined;
+  const trimmed = await trimOnce(path, size, options, target, { options, fileHolds, dropBefore, countFrom, chainOnlyBeforeBoundary });
   // The index disagreed with the boundary found before reading (a resumed path before it, a
   // boundary written some other way): read everything in full.
   return trimmed ?? (await trimOnce(path, size, options, target, { options, fileHolds }))!;
@@ -119,9 +128,7 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
 async function trimOnce(path: string, size: number, options: TrimOptions, target: TrimTarget, setup: PassOneSetup): Promise<TrimResult | undefined> {
   const spill = target.writer ? await fileSpill(`${target.writer.tempPath}.pass1`) : memorySpill();
   try {
-    TR('start');
     const first = await passOne(path, setup, spill);
-    TR('pass1');
     return await finishTrim(path, size, options, target, first, spill, setup.dropBefore);
   } finally {
     await spill.dispose();
@@ -144,7 +151,6 @@ async function finishTrim(
   for (const entry of [...droppedForType.map(([e]) => e), ...emptied.keys()]) if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
 
   const index = sessionFromLines(path, size, lines);
-  TR('index');
   const c = index.conversation;
   const boundaryLine = c.compactBoundaries.length > 0 ? c.compactBoundaries[c.compactBoundaries.length - 1].line : -1;
   const beforeBoundary = (entry: SessionEntry) => !options.keepHistory && entry.line < boundaryLine && !METADATA_TYPES.has(entry.type);
@@ -175,19 +181,6 @@ async function finishTrim(
     const at = pass1.spillIndexOf.get(entry);
     return at === undefined ? undefined : spill.at(at);
   };
-  const changes: SentChange[] = [];
-  sentOrder.forEach((entry, i) => {
-    const isAssistant = entry.type === 'assistant';
-    if (emptied.has(entry)) changes.push({ index: i, isAssistant, json: null });
-    const bytes = strippedBytes(entry);
-    if (bytes) changes.push({ index: i, isAssistant, json: bytes.toString('utf8') });
-  });
-  const job: TokenJob = {
-    refs: sentOrder.map((e) => ({ offset: lines[e.line].offset, length: lines[e.line].length, record: e.record, isAssistant: e.type === 'assistant' })),
-    toolNames: [...toolNames],
-    changes,
-  };
-
   const lastResponse = [...c.responses].reverse().find((r) => r.usage && !r.synthetic && (!r.isSidechain || c.isSubagentTranscript));
   const usageLines = new Set(lastResponse?.entries ?? []);
   const inheritedDangling = c.danglingParents.map((e) => e.uuid ?? '');
@@ -302,16 +295,26 @@ async function finishTrim(
     await push({ entry, bytes, changed: line.changed });
   }
 
-  TR('pass2');
-  const totals = countSentTokens(path, job);
-  TR('totals');
+  // Tokens of what Claude Code sends, as it was and as trimmed: counted in pass 1 where it could,
+  // otherwise read again (only the sent lines, which the context window bounds).
   const before = newBreakdown();
   const after = newBreakdown();
-  sentOrder.forEach((entry, i) => {
-    addCounted(before, entry, totals.before[i]);
-    const trimmed = totals.after[i];
-    if (trimmed) addCounted(after, entry, trimmed);
-  });
+  const reader = lineReader(path);
+  try {
+    for (const entry of sentOrder) {
+      let counted = pass1.tokens.get(entry);
+      if (!counted) {
+        const isAssistant = entry.type === 'assistant';
+        const original = recordTokens(isAssistant, reader.record(lines[entry.line], entry.record), toolNames);
+        const stripped = strippedBytes(entry);
+        counted = { before: original, after: emptied.has(entry) ? null : stripped ? recordTokens(isAssistant, JSON.parse(stripped.toString('utf8')) as JsonObject, toolNames) : original };
+      }
+      addCounted(before, entry, counted.before);
+      if (counted.after) addCounted(after, entry, counted.after);
+    }
+  } finally {
+    reader.close();
+  }
 
   // The usage Claude Code reads on resume to decide whether to compact at once: the trimmed
   // prefix, all uncached, so a trimmed log does not look as full as its original.
@@ -344,9 +347,7 @@ async function finishTrim(
   const originalIds = new Set(c.entries.filter((e) => e.sessionId && !e.isSidechain).map((e) => e.sessionId));
   const sessionIds = newSessionId ? 1 : originalIds.size;
 
-  TR('queue');
   let trimmed = sessionFromLines(path, outBytes, outLines);
-  TR('outmodel');
   const trimmedTexts = (): TextDigest[] => trimmed.conversation.sentMessages.flatMap((e) => outTexts.get(e) ?? []);
   let verify: VerifyReport;
   let budget: BudgetReport | undefined;
@@ -372,7 +373,6 @@ async function finishTrim(
     const written = (await stat(target.writer!.tempPath)).size;
     if (written !== outBytes) verify = { ...verify, ok: false, faults: [...verify.faults, { kind: 'malformed-line', message: `wrote ${written} bytes, expected ${outBytes}` }] };
   }
-  TR('verify');
   return {
     input: { path, bytes: size, tokens: before.total, lines: lines.length },
     output: { bytes: outBytes, tokens: afterTokens, lines: outLines.length, sessionId: newSessionId ?? trimmed.facts.sessionId },
