@@ -1,10 +1,10 @@
-// `npm run bench -- trim <file>`: the whole `cmv trim` process against a floor measured in the
+// `npm run bench -- trim [file...]`: the whole `cmv trim` process against a floor measured in the
 // same run: a process that reads the file, JSON.parses every line and JSON.stringifies it back
 // to a new file. Both run as child processes, three times each; medians and peak RSS are printed.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -44,8 +44,34 @@ function timed(args) {
   return { seconds, maxRssMb: report ? JSON.parse(report[1]).maxRssMb : NaN, stdout: child.stdout };
 }
 
+const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'claude-code');
+const NO_COMPACTION = /happy-400429ba|ada8171575|fe5e1c67-v1.0.98-long|26dcd5518f|91b42542f2/;
+
+/** Stitches corpus logs into a ~50 MB session with bench/stitch.js (once; kept in the temp folder). */
+function stitched(name, pick) {
+  const out = join(tmpdir(), name);
+  if (existsSync(out)) return out;
+  const sources = readdirSync(CORPUS)
+    .filter((f) => f.endsWith('.jsonl') && !f.includes('agent-') && pick(f))
+    .map((f) => join(CORPUS, f));
+  const made = spawnSync(process.execPath, [join(ROOT, 'bench', 'stitch.js'), out, '50', ...sources], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(made.stderr);
+  return out;
+}
+
+/**
+ * Without files: two ~50 MB sessions stitched from ../shared/corpus. One from every main log, so
+ * it holds compactions like any real log that size (a default trim drops what precedes the last
+ * one); one from logs without compactions, where every line is kept and stripped (the worst case).
+ */
+function defaultFiles() {
+  if (!existsSync(CORPUS)) throw new Error('usage: npm run bench -- trim <file...> (or put the corpus at ../shared/corpus)');
+  return [stitched('cmv-bench-trim-all.jsonl', () => true), stitched('cmv-bench-trim-no-compaction.jsonl', (f) => NO_COMPACTION.test(f))];
+}
+
 export async function benchTrim(files) {
-  if (files.length === 0) throw new Error('usage: npm run bench -- trim <file...>');
+  if (files.length === 0) files = defaultFiles();
+  console.log(`cmv trim benchmark (node ${process.version}, load average ${loadavg()[0].toFixed(1)})`);
   const work = mkdtempSync(join(tmpdir(), 'cmv-bench-trim-'));
   try {
     const floorScript = join(work, 'floor.mjs');
