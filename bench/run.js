@@ -2,6 +2,7 @@
 // pipeline stage; add a stage by adding an entry to COMMANDS.
 //
 //   npm run bench -- read <files...>     reading + modelling (openSession) and token counting
+//   npm run bench -- trim [files...]     the whole cmv trim process vs a JSON.parse+stringify floor (default: ~50 MB logs stitched from the corpus; bench/trim.js)
 //   npm run bench -- graph <dir>         graph extraction and resume blocks against <name>.truth.json (bench/graph.js)
 //   npm run bench -- store [sessions...] snapshot store: storage of growing snapshots, 50 MB snapshot/branch times (bench/store.js)
 //
