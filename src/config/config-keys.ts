@@ -98,7 +98,7 @@ const growth = wholeNumber(1024, 1024 ** 4, 'a size in bytes of at least 1 KB');
 export const CONFIG_KEYS: { [K in ConfigKey]: KeySpec<K> } = {
   'trim.threshold': {
     description: 'stub tool results longer than this many characters when --threshold is not given (trim, breakeven, analyze, dashboard, hooks)',
-    defaultValue: 1000,
+    defaultValue: 500,
     example: '2000',
     parse: wholeNumber(1, 10_000_000, 'a number of characters'),
     check: wholeNumber(1, 10_000_000, 'a number of characters'),

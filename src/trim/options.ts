@@ -14,10 +14,10 @@ export interface TrimOptions {
 }
 
 export const DEFAULT_TRIM_OPTIONS: TrimOptions = {
-  threshold: 1000,
+  threshold: 500,
   keepHistory: false,
   stripUserImages: false,
-  maxErrorChars: 4000,
+  maxErrorChars: 2000,
 };
 
 export function trimOptions(overrides: Partial<TrimOptions> = {}): TrimOptions {

@@ -2,7 +2,7 @@
 // give back, drop what the API never sees. Pure apart from `fileHolds`, which the caller injects.
 
 import type { TrimOptions, RemovalCounts } from './options.js';
-import { stubToolText, stubImage, stubToolInput, clipError, isStub, type ToolCall } from './stubs.js';
+import { stubToolText, stubImage, stubToolInput, stubReplacedText, clipError, isStub, type ToolCall } from './stubs.js';
 
 type Json = Record<string, unknown>;
 
@@ -90,6 +90,32 @@ function stubInputField(input: Json, field: string, path: string | undefined, ct
   return true;
 }
 
+/**
+ * An edit whose strings together pass the threshold, applied (the file on disk holds its new
+ * text): both strings are stubbed, each only where the stub is shorter. A deletion (empty new
+ * text) cannot be checked against the file, so it stays.
+ */
+function stubEdit(edit: Json, path: string | undefined, ctx: StripContext): boolean {
+  const before = edit.old_string;
+  const after = edit.new_string;
+  if (typeof before !== 'string' || typeof after !== 'string' || after === '' || !path) return false;
+  if (before.length + after.length <= ctx.options.threshold || isStub(after)) return false;
+  if (!ctx.fileHolds(path, after)) return false;
+  let changed = false;
+  const stubs: [string, string][] = [
+    ['old_string', stubReplacedText(before, path)],
+    ['new_string', stubToolInput('new_string', after, path)],
+  ];
+  for (const [field, stub] of stubs) {
+    if (stub.length < (edit[field] as string).length) {
+      edit[field] = stub;
+      changed = true;
+    }
+  }
+  if (changed) ctx.counts.toolInputsStubbed++;
+  return changed;
+}
+
 function stripToolUse(block: Json, ctx: StripContext): boolean {
   const name = typeof block.name === 'string' ? block.name : 'unknown';
   const input = block.input && typeof block.input === 'object' ? (block.input as Json) : {};
@@ -99,12 +125,12 @@ function stripToolUse(block: Json, ctx: StripContext): boolean {
     case 'Write':
       return stubInputField(input, 'content', path, ctx);
     case 'Edit':
-      return stubInputField(input, 'new_string', path, ctx);
+      return stubEdit(input, path, ctx);
     case 'NotebookEdit':
       return stubInputField(input, 'new_source', path, ctx);
     case 'MultiEdit': {
       let changed = false;
-      if (Array.isArray(input.edits)) for (const edit of input.edits as Json[]) if (edit && typeof edit === 'object') changed = stubInputField(edit, 'new_string', path, ctx) || changed;
+      if (Array.isArray(input.edits)) for (const edit of input.edits as Json[]) if (edit && typeof edit === 'object') changed = stubEdit(edit, path, ctx) || changed;
       return changed;
     }
     default:

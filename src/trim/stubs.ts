@@ -93,6 +93,14 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
       const paths = listedPaths(text);
       return `[cmv: ${name} ${clip(pattern, MAX_INPUT_CHARS)}, ${paths.length} paths / ${formatSize(text.length)} elided; first: ${paths.slice(0, 3).map((p) => clip(p, 120)).join(', ')}; list again if needed]`;
     }
+    case 'Edit':
+    case 'MultiEdit':
+    case 'Write':
+    case 'NotebookEdit': {
+      // The confirmation line says what happened; the rest is a snippet of the file as it now is.
+      const confirmation = text.split('\n', 1)[0];
+      return `[cmv: ${name} ${path ?? '(file)'}: ${clip(confirmation, 120)} ${size} of file snippet elided; re-read if needed]`;
+    }
     case 'WebFetch':
       return `[cmv: WebFetch ${clip(str(input, 'url') ?? '', MAX_INPUT_CHARS)}, ${size} elided; fetch again if needed]`;
     case 'WebSearch':
@@ -113,6 +121,11 @@ export function stubImage(call: ToolCall | undefined, mediaType: string | undefi
 /** The stub for a large tool input (Write content, Edit strings) whose result the file on disk holds. */
 export function stubToolInput(field: string, value: string, path: string): string {
   return `[cmv: ${field} of ${lineCount(value)} lines / ${formatSize(value.length)} elided; ${path} holds it on disk]`;
+}
+
+/** The stub for the text an applied edit replaced (the file holds the new text, git the old). */
+export function stubReplacedText(value: string, path: string): string {
+  return `[cmv: old_string of ${lineCount(value)} lines / ${formatSize(value.length)} elided; replaced in ${path}, which holds the new text]`;
 }
 
 /** Long error results keep their head and tail: the message is the part that carries meaning. */

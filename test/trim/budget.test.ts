@@ -150,7 +150,8 @@ describe('budget eviction on a sample session', () => {
 });
 
 describe('budget eviction order', () => {
-  /** Turn 1 explores (Read), turns 2 and 3 act (Bash that builds, Write): results under the threshold, so the lossless pass keeps them. */
+  /** Turn 1 explores (Read), turns 2 and 3 act (Bash that builds, Write): results under the threshold used here, so the lossless pass keeps them. */
+  const threshold = 1000;
   function episodes(): { path: string; explore: string; act1: string; act2: string } {
     const b = new SessionBuilder();
     b.user('How is the build configured?');
@@ -167,10 +168,10 @@ describe('budget eviction order', () => {
 
   it('evicts the oldest action episode before an older exploration', async () => {
     const { path, explore, act1, act2 } = episodes();
-    const lossless = await trimSession(path);
+    const lossless = await trimSession(path, { threshold });
     const results = recordsOf(lossless.lines);
     for (const id of [explore, act1, act2]) expect(resultContent(results, id), 'kept whole by the lossless pass').not.toMatch(/^\[cmv:/);
-    const result = await trimSession(path, { budget: lossless.output.tokens - 50 });
+    const result = await trimSession(path, { threshold, budget: lossless.output.tokens - 50 });
     const report = result.budget!;
     expect(report.met).toBe(true);
     expect(report.evicted.map((e) => [e.episode, e.kind, e.level])).toEqual([[1, 'action', 2]]);
@@ -183,7 +184,7 @@ describe('budget eviction order', () => {
 
   it('lists every eviction in lifecycle order when everything must go', async () => {
     const { path } = episodes();
-    const report = (await trimSession(path, { budget: 1 })).budget!;
+    const report = (await trimSession(path, { threshold, budget: 1 })).budget!;
     expect(report.met).toBe(false);
     expect(report.evicted.filter((e) => e.level === 2).map((e) => [e.episode, e.kind])).toEqual([
       [1, 'action'],

@@ -58,6 +58,18 @@ describe('thinking', () => {
 });
 
 describe('tool result stubs', () => {
+  it('stubs the file snippet of an Edit result, keeping the confirmation', async () => {
+    const b = conversation();
+    const confirmation = `The file ${P('src/report.ts')} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:`;
+    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, `${confirmation}\n${readOutput(30)}`);
+    b.assistant([{ type: 'text', text: 'Fixed.' }]);
+    const result = await trimSession(b.write());
+    const stub = resultContent(recordsOf(result.lines), edit.id) as string;
+    expect(stub).toMatch(/^\[cmv: Edit .*report\.ts: The file .* has been updated\..* 31 lines \/ .* of file snippet elided; re-read if needed\]$/);
+    expect(stub).not.toContain('value20');
+    expect(result.verify.ok).toBe(true);
+  });
+
   it('stubs a Read result over the threshold with its path and line count', async () => {
     const b = conversation();
     const read = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(200));
@@ -106,8 +118,8 @@ describe('tool result stubs', () => {
 
   it('keeps results under the threshold whole and drops their toolUseResult sidecar', async () => {
     const b = conversation();
-    const small = readOutput(8);
-    expect(small.length).toBeLessThan(1000);
+    const small = readOutput(4);
+    expect(small.length).toBeLessThan(500);
     const read = b.toolCall('Read', { file_path: P('src/small.ts') }, small);
     b.assistant([{ type: 'text', text: 'Small file.' }]);
     const result = await trimSession(b.write());
@@ -273,6 +285,39 @@ describe('tool inputs', () => {
     const { b, write } = build();
     const result = await trimSession(b.write());
     expect(inputOf(recordsOf(result.lines), write.id).content).toBe(written);
+  });
+
+  const editCall = (oldText: string, newText: string) => {
+    const b = conversation();
+    const edit = b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: oldText, new_string: newText }, 'The file has been updated successfully.');
+    b.assistant([{ type: 'text', text: 'Edited.' }]);
+    return { path: b.write(), id: edit.id };
+  };
+  const block = (n: number, word: string) => Array.from({ length: n }, (_, i) => `  const ${word}${i} = step(${i}); // ${word}`).join('\n');
+
+  it('stubs both strings of an applied edit whose strings together pass the threshold, asking about the new text', async () => {
+    const [oldText, newText] = [block(8, 'before'), block(9, 'after')];
+    expect(oldText.length).toBeLessThan(500);
+    expect(oldText.length + newText.length).toBeGreaterThan(500);
+    const { path, id } = editCall(oldText, newText);
+    const asked: string[] = [];
+    const result = await trimSession(path, {}, { fileHolds: (_p, text) => (asked.push(text), true) });
+    expect(asked).toEqual([newText]);
+    const input = inputOf(recordsOf(result.lines), id);
+    expect(input.old_string).toMatch(/^\[cmv: old_string of 8 lines \/ .* elided; replaced in .*steps\.ts, which holds the new text\]$/);
+    expect(input.new_string).toMatch(/^\[cmv: new_string of 9 lines \/ .* elided; .*steps\.ts holds it on disk\]$/);
+    expect(result.removed.toolInputsStubbed).toBe(1);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('keeps an edit whole when the file does not hold its new text, when it is small, or when it deletes', async () => {
+    const big = editCall(block(8, 'before'), block(9, 'after'));
+    expect(inputOf(recordsOf((await trimSession(big.path, {}, { fileHolds: () => false })).lines), big.id).new_string).toBe(block(9, 'after'));
+    const small = editCall('a < b', 'a <= b');
+    expect(inputOf(recordsOf((await trimSession(small.path, {}, { fileHolds: () => true })).lines), small.id).old_string).toBe('a < b');
+    const deletion = editCall(block(20, 'gone'), '');
+    const kept = inputOf(recordsOf((await trimSession(deletion.path, {}, { fileHolds: () => true })).lines), deletion.id);
+    expect(kept.old_string).toBe(block(20, 'gone'));
   });
 });
 
