@@ -19,10 +19,11 @@ import { debuggingScript, editScript, explorationScript } from './tool-heavy-scr
 
 /**
  * Floor of the mean reduction of the sent message tokens over the three sessions: what the trim
- * reached when this test was written (53.9%: exploration 84.7%, edit 45.3%, debugging 31.7%),
- * minus 2 points. Raise it as the trim improves (issue #3 targets 0.75).
+ * reaches (58.9%: exploration 86.2%, edit 50.1%, debugging 40.4%; 53.9% before the 500-char
+ * threshold and the stubbing of applied edits), minus 2 points. Raise it as the trim improves
+ * (issue #3 targets 0.75).
  */
-export const MIN_MEAN_REDUCTION = 0.52;
+export const MIN_MEAN_REDUCTION = 0.56;
 
 const PROMPT = 'hi';
 const RUN_TIMEOUT_MS = 60_000;

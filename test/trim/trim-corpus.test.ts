@@ -1,5 +1,6 @@
 // The trim on every real log we have (sample sessions and ../shared/corpus, subagent transcripts
 // included): it verifies, it is idempotent, it removes what it promises to remove from every line,
+// streamed to a file it writes what it keeps in memory, its token counts match the full model's,
 // and it never touches its input.
 
 import { createHash, randomUUID } from 'node:crypto';
@@ -8,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimSession } from '../../src/trim/trim.js';
+import { AtomicWriter } from '../../src/session/write.js';
+import { openSession } from '../../src/session/session.js';
+import { tokenBreakdown } from '../../src/tokens/breakdown.js';
 import { HAS_CORPUS, corpusFiles, sampleFiles } from '../helpers/corpus.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cmv-trim-corpus-'));
@@ -77,6 +81,18 @@ function checkTrim(file: string): () => Promise<void> {
     const changed = second.lines.findIndex((line, i) => !line.equals(first.lines[i]));
     expect(changed, `${name}: the second trim changed line ${changed + 1}`).toBe(-1);
     expect(second.reduction.tokens).toBe(0);
+
+    // Streamed to a file (scratch spill, dropped lines indexed for their chain place only), the
+    // output is the same, byte for byte, and so are the token counts.
+    const writer = await AtomicWriter.open(join(scratch, `${newSessionId}-streamed.jsonl`));
+    const streamed = await trimSession(file, {}, { newSessionId, writer });
+    await writer.commit();
+    expect(streamed.verify.faults, `${name}: verify faults of the streamed trim`).toEqual([]);
+    expect(readFileSync(writer.path).equals(joinLines(first.lines)), `${name}: streamed output differs from the in-memory one`).toBe(true);
+    expect([streamed.tokens.before.total, streamed.tokens.after.total]).toEqual([first.tokens.before.total, first.tokens.after.total]);
+
+    // The tokens the trim reports as sent before it match a count over the full model of the log.
+    expect(first.tokens.before.total, `${name}: sent tokens before`).toBe(tokenBreakdown(await openSession(file)).total);
 
     expect(sha256(file), `${name}: the input file changed`).toBe(hashBefore);
   };

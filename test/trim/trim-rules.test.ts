@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimSession } from '../../src/trim/trim.js';
+import { AtomicWriter } from '../../src/session/write.js';
 import { verifySessions } from '../../src/trim/verify.js';
 import { openSession } from '../../src/session/session.js';
 import { sentTexts } from '../../src/session/payload.js';
@@ -375,6 +376,41 @@ describe('lines the API never sees', () => {
     // The prompt, the answer, the Read pair and the prompt's 3 bookkeeping lines, counted once, under this rule.
     expect(result.removed).toMatchObject({ linesBeforeBoundary: 7, queueOperations: 0, fileHistorySnapshots: 0 });
     expect(result.verify.ok).toBe(true);
+  });
+
+  it('finds the last boundary past a later line that only nests one, and streams what it keeps in memory', async () => {
+    const { b, boundary, summary, after } = compacted();
+    // A subagent's progress line can carry whole records: a boundary nested there is not the log's.
+    b.raw({ parentUuid: after.uuid, isSidechain: false, type: 'progress', data: { type: 'agent_progress', message: { type: 'system', subtype: 'compact_boundary', uuid: 'nested' } }, uuid: 'progress-1', timestamp: new Date().toISOString(), sessionId: b.sessionId });
+    const path = b.write();
+    const inMemory = await trimSession(path);
+    const writer = await AtomicWriter.open(`${path}.streamed`);
+    const streamed = await trimSession(path, {}, { writer });
+    await writer.commit();
+    expect(readFileSync(writer.path).equals(Buffer.concat(inMemory.lines.flatMap((l) => [l, Buffer.from('\n')])))).toBe(true);
+    const records = recordsOf(inMemory.lines);
+    for (const kept of [boundary, summary, after]) expect(byUuid(records, kept.uuid)).toBeDefined();
+    expect(inMemory.removed).toMatchObject({ linesBeforeBoundary: 7, progressLines: 1 });
+    expect(streamed.removed).toEqual(inMemory.removed);
+    expect(streamed.verify.ok && inMemory.verify.ok).toBe(true);
+  });
+
+  it('reads every line in full when the resumed path starts before the last boundary', async () => {
+    const { b, before } = compacted();
+    // The latest line answers a message from before the compaction: Claude Code resumes that branch.
+    b.raw({ parentUuid: before.uuid, isSidechain: false, userType: 'external', cwd: CWD, sessionId: b.sessionId, version: '2.1.100', type: 'user', message: { role: 'user', content: 'Back to the old branch.' }, uuid: 'late-branch', timestamp: '2099-01-01T00:00:00.000Z' });
+    const path = b.write();
+    const inMemory = await trimSession(path);
+    const writer = await AtomicWriter.open(`${path}.streamed`);
+    const streamed = await trimSession(path, {}, { writer });
+    await writer.abort();
+    // Dropping the history would lose what that branch sends: the trim says so instead of writing.
+    expect(inMemory.verify.ok).toBe(false);
+    expect(inMemory.verify.faults.some((f) => f.kind === 'missing-text')).toBe(true);
+    expect(streamed.verify).toEqual(inMemory.verify);
+    expect(streamed.index.conversation.leaf?.uuid).toBe('late-branch');
+    // Read in full, the dropped lines carry their content shape (a chain-only index would have none).
+    expect(streamed.index.conversation.entries.find((e) => e.uuid === before.uuid)?.blocks.length).toBeGreaterThan(0);
   });
 
   it('keeps the lines before the last compact_boundary with keepHistory, still stripped', async () => {
