@@ -1,6 +1,6 @@
 // Pass 1 of the trim: every line is parsed once, indexed for the conversation model and stripped
-// at once, and the lines as they may be written go to a spill. What only the whole log can decide (the last
-// compaction boundary, the resumed path, the chain repairs) waits for pass 2.
+// at once, and the lines as they may be written go to a spill. What only the whole log can decide
+// (the resumed path, the chain repairs, the usage Claude Code reads) waits for pass 2.
 
 import { readRawLines } from '../session/line-reader.js';
 import { skimEntry } from '../session/skim.js';

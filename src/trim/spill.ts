@@ -16,12 +16,6 @@ export interface Spill {
   dispose(): Promise<void>;
 }
 
-interface SpillFile {
-  path: string;
-  offsets: number[];
-  lengths: number[];
-}
-
 export function memorySpill(): Spill {
   const kept: Buffer[] = [];
   return {
@@ -37,43 +31,33 @@ export function memorySpill(): Spill {
 
 const NEWLINE = Buffer.from('\n');
 
-function reader(file: SpillFile, remove: () => Promise<void>): Spill {
-  let fd: number | undefined;
-  return {
-    append: async () => {
-      throw new Error('a spill being read takes no lines');
-    },
-    finish: async () => undefined,
-    at: (index) => {
-      fd ??= openSync(file.path, 'r');
-      const bytes = Buffer.allocUnsafe(file.lengths[index]);
-      readSync(fd, bytes, 0, bytes.length, file.offsets[index]);
-      return bytes;
-    },
-    lines: async function* () {
-      for await (const raw of readRawLines(file.path)) yield raw.bytes;
-    },
-    dispose: async () => {
-      if (fd !== undefined) closeSync(fd);
-      fd = undefined;
-      await remove();
-    },
-  };
-}
-
-/** A spill file created at exactly `path`; removed by dispose(). */
+/** A spill file created at exactly `path` (one line per appended line); removed by dispose(). */
 export async function fileSpill(path: string): Promise<Spill> {
   const writer = await AtomicWriter.openScratch(path);
-  const file: SpillFile = { path, offsets: [], lengths: [] };
-  const read = reader(file, () => writer.abort());
+  const offsets: number[] = [];
+  const lengths: number[] = [];
+  let fd: number | undefined;
   return {
-    ...read,
     append: async (bytes) => {
-      file.offsets.push(writer.bytesWritten);
-      file.lengths.push(bytes.length);
+      offsets.push(writer.bytesWritten);
+      lengths.push(bytes.length);
       await writer.write(bytes);
       await writer.write(NEWLINE);
     },
     finish: () => writer.finish(),
+    at: (index) => {
+      fd ??= openSync(path, 'r');
+      const bytes = Buffer.allocUnsafe(lengths[index]);
+      readSync(fd, bytes, 0, bytes.length, offsets[index]);
+      return bytes;
+    },
+    lines: async function* () {
+      for await (const raw of readRawLines(path)) yield raw.bytes;
+    },
+    dispose: async () => {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+      await writer.abort();
+    },
   };
 }

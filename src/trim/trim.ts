@@ -1,14 +1,13 @@
-// The three-pass trim. Pass 1 reads the log once: it indexes every line for the conversation
-// model and strips each record as it goes (a record is parsed once, never twice), spilling the
-// lines as they will be written. Pass 2 reads the spill, drops what the index says Claude Code
-// will not see and repairs the chain (parents, usage, sessionId: rewritten in place, without
-// parsing) as it writes. Pass 3 verifies the output, modelled from the exact bytes written,
-// before anything is committed. Tokens are counted on a worker thread meanwhile. Memory holds
-// the index, never the file.
+// The three-pass trim. Pass 1 (pass-one.ts) reads the log once: it indexes every line for the
+// conversation model and strips each record as it goes (a record is parsed once, never twice),
+// spilling the lines as they may be written; lines before the last compaction boundary are only
+// placed in the chain. Pass 2 reads the spill, drops what the index says Claude Code will not see
+// and repairs the chain (parents, usage, sessionId: rewritten in place, without parsing) as it
+// writes. Pass 3 verifies the output, modelled from the exact bytes written, before anything is
+// committed. Memory holds the index, never the file.
 
 import type { Session } from '../session/session.js';
 import { sessionFromLines } from '../session/session.js';
-import { readRawLines } from '../session/line-reader.js';
 import { parseLine, parseRecords, type SessionEntry } from '../session/entry.js';
 import { withTopLevelValues } from '../session/skim.js';
 import { stat } from 'node:fs/promises';
@@ -21,7 +20,6 @@ import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from '
 import { digestText, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
 import type { AtomicWriter } from '../session/write.js';
 import { CmvError, fromSystemError } from '../errors.js';
-import type { ToolCall } from './stubs.js';
 import { diskChecker } from './disk.js';
 import { METADATA_TYPES, hasTexts, parseWhole, passOne, type PassOneResult, type PassOneSetup } from './pass-one.js';
 import { lastBoundaryOffset } from './last-boundary.js';
