@@ -48,6 +48,9 @@ const HEADERS: Record<SectionName, string> = {
  * does not crowd out the others; a detail (level 2) is worth LEVEL_2 of a first-hand item, and a
  * detail of a task already shown DETAIL of that again.
  */
+/** Marks a goal the session carried out. */
+export const DONE_MARK = '✓';
+
 const WEIGHT: Record<SectionName, number> = { goal: 100, inProgress: 1, pending: 0.9, errors: 0.9, done: 0.8, decisions: 0.8, files: 0.6, env: 0.1, lastAsk: 0.2 };
 const LEVEL_2 = 0.5;
 /** A tool a report shows in use ("using fl_chart") is named as plainly as one stated as chosen, and short. */
@@ -132,7 +135,8 @@ function render(chosen: Record<SectionName, Item[]>): string {
 }
 
 function renderLine(section: SectionName, items: Item[]): string {
-  if (section === 'goal' && items[0]?.done) return `${HEADERS.goal} done: ${items.map((i) => i.text).join('; ')}`;
+  // "Goal✓ X" costs what "Goal: X" does; "Goal done: X" a token more.
+  if (section === 'goal' && items[0]?.done) return `${HEADERS.goal}${DONE_MARK} ${items.map((i) => i.text).join('; ')}`;
   if (section !== 'files') return `${HEADERS[section]}: ${items.map((i) => i.text).join('; ')}`;
   // Paths share their folders ("api/{auth,models}.py"); files the session created come last.
   const old = items.filter((i) => !i.created).map((i) => i.label);
