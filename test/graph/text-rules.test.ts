@@ -50,6 +50,18 @@ describe('decisions', () => {
     expect(labels(graph, 'DECISION')).toEqual([]);
   });
 
+  it('takes a "Fixed:" line followed by "Solution:" for the cause, not a remedy chosen', () => {
+    const graph = graphOf([GOAL, { user: 'Memory spike on big PDFs' }, { assistant: 'Fixed: loaded whole file before rendering. Solution: streaming renderer.' }]);
+    expect(labels(graph, 'DECISION')).toEqual(['streaming renderer']);
+    // Without a "Solution:" after it, the same line names the remedy.
+    expect(labels(graphOf([GOAL, { user: 'Memory spike on big PDFs' }, { assistant: 'Fixed: streaming renderer.' }]), 'DECISION')).toEqual(['streaming renderer']);
+  });
+
+  it('takes only the instrument of work under way as in use, not the name it aims at', () => {
+    const graph = graphOf([GOAL, { assistant: 'Working on: Play Store submission using Fastlane.' }]);
+    expect(labels(graph, 'DECISION')).toEqual(['Fastlane']);
+  });
+
   it('does not take a plan without an alternative or a reason for a decision', () => {
     const graph = graphOf([GOAL, { assistant: "I'll read the config file first." }]);
     expect(labels(graph, 'DECISION')).toEqual([]);
