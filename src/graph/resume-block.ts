@@ -86,7 +86,8 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
         // An item that repeats one shown, or cannot fit even now, never will: skip it.
         // A problem the goal states ("Goal: Production down") is open until the block says otherwise.
         // Likewise a done task that restates a goal marked done.
-        const shown = section === 'errors' || section === 'done' ? [...chosen[section], ...chosen.goal.filter((g) => section === 'errors' || g.done)] : chosen[section];
+        // A choice of what to do next ("fine-tuning post next") and the open task it made are one thing.
+        const shown = [...chosen[section], ...(section === 'errors' || section === 'done' ? chosen.goal.filter((g) => section === 'errors' || g.done) : []), ...alsoShown(section, chosen)];
         if (shown.some((other) => repeats(section, item, other)) || tokens + cost > budget) {
           next[section]++;
           continue;
@@ -109,16 +110,25 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
     tokens = total;
     lineTokens[best.section] = count(renderLine(best.section, chosen[best.section]));
   }
-  // A folder chosen before a file inside it says nothing the file does not.
+  // A folder chosen before a file inside it says nothing the file does not; nor a choice of what
+  // to do next chosen before the open task it made.
   const files = chosen.files.filter((f) => !chosen.files.some((other) => other !== f && repeats('files', f, other)));
-  if (files.length < chosen.files.length) {
+  const decisions = chosen.decisions.filter((d) => !alsoShown('decisions', chosen).some((other) => repeats('decisions', d, other)));
+  if (files.length < chosen.files.length || decisions.length < chosen.decisions.length) {
     chosen.files = files;
+    chosen.decisions = decisions;
     text = render(chosen);
   }
   const sections = Object.fromEntries(SECTION_NAMES.map((s) => [s, chosen[s].map((i) => i.label)])) as ResumeSections;
   // A goal the session carried out is one of its done tasks.
   sections.done = [...chosen.goal.filter((g) => g.done).map((g) => g.label), ...sections.done];
   return { text, tokens: text === '' ? 0 : count(text), tier, budget, sections };
+}
+
+/** Items of other sections an item of `section` must not repeat. */
+function alsoShown(section: SectionName, chosen: Record<SectionName, Item[]>): Item[] {
+  if (section === 'decisions') return [...chosen.inProgress, ...chosen.pending];
+  return [];
 }
 
 function worth(section: SectionName, item: Item, shown: Item[]): number {

@@ -130,6 +130,13 @@ describe('what a block holds', () => {
     expect(buildResume(graph, { tier: 'standard' }).sections.goal).toEqual(['Build FastAPI authentication service with JWT and PostgreSQL']);
   });
 
+  it('leaves out a choice of what to do next when the open task it made is shown', () => {
+    const graph = buildGraph(scriptSession([{ user: 'Write a launch post' }, { user: 'Post did well' }, { assistant: 'Decided: video walkthrough next.' }]));
+    const block = buildResume(graph, { tier: 'standard' });
+    expect(block.sections.pending).toEqual(['video walkthrough']);
+    expect(block.sections.decisions).toEqual([]);
+  });
+
   it('leaves out an item that mostly repeats one shown, and a folder whose file is shown', () => {
     const graph = buildGraph(
       scriptSession([
