@@ -9,8 +9,8 @@ import { adoptedTechnologies } from './technologies.js';
 import type { TextContext } from './text-facts.js';
 
 /** Technologies a report shows in use: implicit choices, linked to the work that used them. */
-export function adopted(content: string, work: DraftNode | undefined, ctx: TextContext, state: ExtractState): void {
-  for (const name of adoptedTechnologies(content)) {
+export function adopted(content: string, work: DraftNode | undefined, ctx: TextContext, state: ExtractState, underWay = false): void {
+  for (const name of adoptedTechnologies(content, underWay)) {
     const node = state.builder.mention('DECISION', name, { turn: state.turn, uuid: ctx.uuid, confidence: 0.6, detail: work ? `used for ${work.label}` : undefined });
     state.builder.link(work, node, 'DEPENDS_ON');
   }

@@ -33,7 +33,7 @@ export function promptFacts(prompt: Prompt, state: ExtractState, first: boolean)
   }
   clauses.forEach((clause, i) => {
     if (first && i === 0) {
-      technologyChoices(clause.text, prompt.uuid, state);
+      technologyChoices(clause.text, prompt.uuid, state, clause.kind === 'problem');
       // A session that opens with a bug report: the bug is an open error until a fix closes it.
       if (clause.kind === 'problem') {
         const error = builder.mention('ERROR', clause.text, { ...base, confidence: 0.6, status: 'failed' });
@@ -110,7 +110,11 @@ function subjectOf(clause: string): string {
 }
 
 /** "Build X with JWT and PostgreSQL": named technologies the user asks for are choices made. */
-function technologyChoices(clause: string, uuid: string, state: ExtractState): void {
+function technologyChoices(clause: string, uuid: string, state: ExtractState, problem = false): void {
+  // "Write a blog post on RAG — Substack": a request that ends on a name set off by a dash names
+  // where or with what (a problem report's "— Safari" names where it fails, not a choice).
+  const apposed = problem ? null : /\s[—–-]\s+([A-Z][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*){0,2})[.!]?$/.exec(clause);
+  if (apposed) state.builder.mention('DECISION', apposed[1], { turn: state.turn, uuid, confidence: 0.8 });
   const m = /\b(?:with|using|via)\s+(.+)$/i.exec(clause);
   if (!m) return;
   for (const item of splitChoices(m[1])) {

@@ -73,6 +73,17 @@ const I_WANT = /^(?:i|we)\s+(?:want|need|would like|'d like)\s+(?!(?:you\s+)?to\
 /** Prompts that steer the conversation without asking for anything new. */
 const CONTROL = /^(?:(?:ok(?:ay)?|yes|yeah|great|thanks)[,.!]?\s*)?(?:keep going|go on|carry on|continue|proceed|go ahead|give me an update|any updates?|status(?: update)?|update me|where are we|what'?s the status|next|more)\b[.!?]*$/i;
 
+/**
+ * What a request passed on asks for: "SEO folks want hreflang tags" -> hreflang tags. "Chunking
+ * section needs more depth" -> more depth in Chunking section: a comparative only says how its
+ * subject should change, so the subject stays.
+ */
+function wanted(m: RegExpExecArray): string {
+  if (m[2] === undefined) return m[1].replace(/^(?:a|an|the|some)\s+/i, '');
+  const object = m[2].replace(/^(?:a|an|the|some)\s+/i, '');
+  return /^(?:more|less|fewer|better|clearer|shorter|longer)\b/i.test(object) ? `${object} in ${m[1].replace(/^(?:the|our|my|this)\s+/i, '')}` : object;
+}
+
 export function classifyClause(sentence: string): PromptClause {
   const trimmed = sentence.trim();
   if (CONTROL.test(trimmed)) return { kind: 'statement', text: trimmed };
@@ -95,7 +106,7 @@ export function classifyClause(sentence: string): PromptClause {
     return { kind: 'instruction', text: body.replace(/[?!.]+$/, '').replace(/,?\s+please$/i, '') };
   }
   const wants = WANTS.exec(trimmed.replace(/[.!]+$/, '')) ?? I_WANT.exec(trimmed.replace(/[.!]+$/, ''));
-  if (wants && !asked) return { kind: 'topic', text: (wants[2] ?? wants[1]).replace(/^(?:a|an|the|some)\s+/i, '') };
+  if (wants && !asked) return { kind: 'topic', text: wanted(wants) };
   const ask = askedFor(trimmed);
   if (ask) return ask;
   if (isQuestion(trimmed)) return { kind: 'question', text: trimmed };

@@ -48,6 +48,9 @@ const HEADERS: Record<SectionName, string> = {
  * does not crowd out the others; a detail (level 2) is worth LEVEL_2 of a first-hand item, and a
  * detail of a task already shown DETAIL of that again.
  */
+/** Marks a goal the session carried out. */
+export const DONE_MARK = '✓';
+
 const WEIGHT: Record<SectionName, number> = { goal: 100, inProgress: 1, pending: 0.9, errors: 0.9, done: 0.8, decisions: 0.8, files: 0.6, env: 0.1, lastAsk: 0.2 };
 const LEVEL_2 = 0.5;
 /** A tool a report shows in use ("using fl_chart") is named as plainly as one stated as chosen, and short. */
@@ -83,7 +86,8 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
         // An item that repeats one shown, or cannot fit even now, never will: skip it.
         // A problem the goal states ("Goal: Production down") is open until the block says otherwise.
         // Likewise a done task that restates a goal marked done.
-        const shown = section === 'errors' || section === 'done' ? [...chosen[section], ...chosen.goal.filter((g) => section === 'errors' || g.done)] : chosen[section];
+        // A choice of what to do next ("fine-tuning post next") and the open task it made are one thing.
+        const shown = [...chosen[section], ...(section === 'errors' || section === 'done' ? chosen.goal.filter((g) => section === 'errors' || g.done) : []), ...alsoShown(section, chosen)];
         if (shown.some((other) => repeats(section, item, other)) || tokens + cost > budget) {
           next[section]++;
           continue;
@@ -106,16 +110,25 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
     tokens = total;
     lineTokens[best.section] = count(renderLine(best.section, chosen[best.section]));
   }
-  // A folder chosen before a file inside it says nothing the file does not.
+  // A folder chosen before a file inside it says nothing the file does not; nor a choice of what
+  // to do next chosen before the open task it made.
   const files = chosen.files.filter((f) => !chosen.files.some((other) => other !== f && repeats('files', f, other)));
-  if (files.length < chosen.files.length) {
+  const decisions = chosen.decisions.filter((d) => !alsoShown('decisions', chosen).some((other) => repeats('decisions', d, other)));
+  if (files.length < chosen.files.length || decisions.length < chosen.decisions.length) {
     chosen.files = files;
+    chosen.decisions = decisions;
     text = render(chosen);
   }
   const sections = Object.fromEntries(SECTION_NAMES.map((s) => [s, chosen[s].map((i) => i.label)])) as ResumeSections;
   // A goal the session carried out is one of its done tasks.
   sections.done = [...chosen.goal.filter((g) => g.done).map((g) => g.label), ...sections.done];
   return { text, tokens: text === '' ? 0 : count(text), tier, budget, sections };
+}
+
+/** Items of other sections an item of `section` must not repeat. */
+function alsoShown(section: SectionName, chosen: Record<SectionName, Item[]>): Item[] {
+  if (section === 'decisions') return [...chosen.inProgress, ...chosen.pending];
+  return [];
 }
 
 function worth(section: SectionName, item: Item, shown: Item[]): number {
@@ -132,7 +145,8 @@ function render(chosen: Record<SectionName, Item[]>): string {
 }
 
 function renderLine(section: SectionName, items: Item[]): string {
-  if (section === 'goal' && items[0]?.done) return `${HEADERS.goal} done: ${items.map((i) => i.text).join('; ')}`;
+  // "Goal✓ X" costs what "Goal: X" does; "Goal done: X" a token more.
+  if (section === 'goal' && items[0]?.done) return `${HEADERS.goal}${DONE_MARK} ${items.map((i) => i.text).join('; ')}`;
   if (section !== 'files') return `${HEADERS[section]}: ${items.map((i) => i.text).join('; ')}`;
   // Paths share their folders ("api/{auth,models}.py"); files the session created come last.
   const old = items.filter((i) => !i.created).map((i) => i.label);

@@ -74,7 +74,11 @@ function leadingName(phrase: string, instrument: boolean): string | undefined {
   return run.length > 0 ? run.join(' ') : undefined;
 }
 
-export function adoptedTechnologies(content: string): string[] {
+/**
+ * `instrumentsOnly`: the report is of work still under way ("Working on: App Store submission"),
+ * where a name heading the work is what it aims at, and only what it is done with is in use.
+ */
+export function adoptedTechnologies(content: string, instrumentsOnly = false): string[] {
   const found: string[] = [];
   const add = (name: string | undefined) => {
     if (!name || name.length < 2 || GENERIC.has(name)) return;
@@ -88,6 +92,7 @@ export function adoptedTechnologies(content: string): string[] {
     const single = words.length === 1 || /^\S+\s+(?:for|to|in|on|and|as)\b/.test(phrase) || KIND_AFTER.test(words[1] ?? '');
     add(leadingName(phrase, m[1].toLowerCase() !== 'with' && single));
   }
+  if (instrumentsOnly) return found;
   // A stack: "A + B + C", or a list of names "A, B, C" (not "Product, Order, User models": built things).
   const parts = text.split(/\s*\+\s*|,\s*(?:and\s+)?/).map((p) => p.trim()).filter(Boolean);
   // One kind word at the end names every part: "Product, Order, User models" are three models.

@@ -33,17 +33,23 @@ export interface TextContext {
   uuid: string;
   /** The last assistant text of a turn: where a reply sums up what it did. */
   final: boolean;
+  /** The next sentence names the remedy ("Solution: X"): a "Fixed:" report before it states the cause. */
+  remedyFollows?: boolean;
 }
+
+/** "Solution: X", "Fix: X": a label naming the remedy itself. */
+const REMEDY_LABEL = /^(?:solution|fix|remedy|resolution|workaround)\s*:/i;
 
 export function textFacts(text: string, ctx: TextContext, state: ExtractState): void {
   const all = sentences(listsUnderHeaders(text));
   if (ctx.role === 'assistant' && all.length > 0) answerSuggestions(all[0], state);
-  for (const sentence of all) {
+  for (const [i, sentence] of all.entries()) {
     if (ctx.role === 'assistant') {
       // "I wrote X but haven't run it yet": each clause reports its own status.
       const said = sentence.replace(ACK_LEAD, '');
       const parts = said.split(/,?\s+but\s+(?=(?:i|we)?\s*(?:haven't|have not|still|not)\b)|;\s+|,?\s+and\s+(?=there(?:'s| is| are)\s)/i);
-      for (const part of parts) statusFacts(part, ctx, state);
+      const remedyFollows = REMEDY_LABEL.test(all[i + 1] ?? '');
+      for (const part of parts) statusFacts(part, remedyFollows ? { ...ctx, remedyFollows } : ctx, state);
     }
     const decision = decisionIn(sentence);
     if (decision) decisionFacts(decision, ctx, state);
@@ -83,7 +89,7 @@ function statusFacts(sentence: string, ctx: TextContext, state: ExtractState): v
       const task = builder.mention('TASK', label, { ...base, confidence: 0.8, status: 'in_progress' });
       builder.link(task, parentTask(state), 'PART_OF');
       if (task) state.signals.inProgress.push(task);
-      adopted(content, task, ctx, state);
+      adopted(content, task, ctx, state, true);
     } else if (kind === 'activity') {
       adopted(content, parentTask(state), ctx, state);
     } else if (kind === 'pending') {
@@ -226,7 +232,7 @@ function fixReport(content: string, ctx: TextContext, state: ExtractState, confi
   }
   // A remedy named in a few words ("multi-stage builds + BuildKit cache") is a choice of approach;
   // a sentence describing the new behaviour ("rows are now padded ...") is not.
-  if (!problem && wordCount(content) <= 14 && !/\b(?:now|no longer|again)\b/i.test(content)) {
+  if (!problem && !ctx.remedyFollows && wordCount(content) <= 14 && !/\b(?:now|no longer|again)\b/i.test(content)) {
     for (const item of splitChoices(content.replace(/\(\d+\)\s*/g, ''))) {
       const remedy = builder.mention('DECISION', item.label, { turn, uuid: ctx.uuid, confidence: 0.65, detail: item.why ?? (open ? `fix for ${open.node.label}` : undefined) });
       builder.link(remedy, task, 'IMPLEMENTS');

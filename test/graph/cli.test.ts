@@ -72,7 +72,7 @@ describe('cmv resume', () => {
     expect(block.tokens).toBeLessThanOrEqual(100);
     expect(Object.keys(block.sections)).toEqual(expect.arrayContaining(['goal', 'done', 'inProgress', 'pending', 'decisions', 'files', 'errors', 'env']));
     // The sample's first turn fixed the bug its opening prompt reported: the goal is done.
-    expect(block.text).toMatch(/^Goal done: /);
+    expect(block.text).toMatch(/^Goal✓ /);
     expect(block.sections.done[0]).toBe(block.sections.goal[0]);
   });
 

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildGraph } from '../../src/graph/build-graph.js';
 import { buildResume } from '../../src/graph/resume-block.js';
+import { countTokens } from '../../src/tokens/counter.js';
 import { scriptSession, type ScriptStep } from './script-session.js';
 
 const GOAL: ScriptStep = { user: 'Build an invoice service' };
@@ -17,8 +18,10 @@ describe('the opening request', () => {
   it('is a done task when the first reply reports the work done', () => {
     const { node, block } = goalOf([GOAL, { assistant: 'Completed: invoice model and PDF export.' }]);
     expect(node.status).toBe('completed');
-    expect(block.text).toMatch(/^Goal done: Build invoice service$/m);
+    expect(block.text).toMatch(/^Goal✓ Build invoice service$/m);
     expect(block.sections.done[0]).toBe('Build invoice service');
+    // Marked done for no more tokens than an open goal costs.
+    expect(countTokens(block.text.split('\n')[0])).toBe(countTokens('Goal: Build invoice service'));
   });
 
   it('is done when the first reply lists the files it wrote, not while it is still creating them', () => {

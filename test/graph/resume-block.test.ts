@@ -55,7 +55,7 @@ describe('what a block holds', () => {
     );
     const block = buildResume(graph, { tier: 'standard' });
     // The first reply wrote api/main.py with its choices: the opening request was carried out.
-    const order = ['Goal done:', 'Doing:', 'Done:', 'Chosen:', 'Files:'].map((h) => block.text.indexOf(h));
+    const order = ['Goal✓', 'Doing:', 'Done:', 'Chosen:', 'Files:'].map((h) => block.text.indexOf(h));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     // Telegraphic: no articles, no verb of making (the section says it).
@@ -115,7 +115,7 @@ describe('what a block holds', () => {
         ...['retries', 'audit log', 'rate limits', 'credit notes'].flatMap((work) => [{ user: `Add ${work}` }, { assistant: `Completed: ${work}.` }]),
       ]),
     );
-    // 26: "Goal done:" costs a token more than "Goal:", and the goal is one of the done tasks.
+    // The goal is one of the done tasks.
     const block = buildResume(graph, { budget: 26 });
     expect(block.sections.decisions).toEqual(['pg_dump']);
     expect(block.sections.done.length).toBeGreaterThanOrEqual(4);
@@ -128,6 +128,13 @@ describe('what a block holds', () => {
     expect(critical.sections.goal).toEqual(['Build FastAPI authentication service']);
     expect(critical.sections.decisions.slice(0, 2)).toEqual(['JWT', 'PostgreSQL']);
     expect(buildResume(graph, { tier: 'standard' }).sections.goal).toEqual(['Build FastAPI authentication service with JWT and PostgreSQL']);
+  });
+
+  it('leaves out a choice of what to do next when the open task it made is shown', () => {
+    const graph = buildGraph(scriptSession([{ user: 'Write a launch post' }, { user: 'Post did well' }, { assistant: 'Decided: video walkthrough next.' }]));
+    const block = buildResume(graph, { tier: 'standard' });
+    expect(block.sections.pending).toEqual(['video walkthrough']);
+    expect(block.sections.decisions).toEqual([]);
   });
 
   it('leaves out an item that mostly repeats one shown, and a folder whose file is shown', () => {

@@ -50,6 +50,23 @@ describe('decisions', () => {
     expect(labels(graph, 'DECISION')).toEqual([]);
   });
 
+  it('takes a "Fixed:" line followed by "Solution:" for the cause, not a remedy chosen', () => {
+    const graph = graphOf([GOAL, { user: 'Memory spike on big PDFs' }, { assistant: 'Fixed: loaded whole file before rendering. Solution: streaming renderer.' }]);
+    expect(labels(graph, 'DECISION')).toEqual(['streaming renderer']);
+    // Without a "Solution:" after it, the same line names the remedy.
+    expect(labels(graphOf([GOAL, { user: 'Memory spike on big PDFs' }, { assistant: 'Fixed: streaming renderer.' }]), 'DECISION')).toEqual(['streaming renderer']);
+  });
+
+  it('takes only the instrument of work under way as in use, not the name it aims at', () => {
+    const graph = graphOf([GOAL, { assistant: 'Working on: Play Store submission using Fastlane.' }]);
+    expect(labels(graph, 'DECISION')).toEqual(['Fastlane']);
+  });
+
+  it('takes a name a request ends on after a dash for a choice, not a problem report\'s', () => {
+    expect(labels(graphOf([{ user: 'Write a release announcement — Ghost' }, { assistant: 'Started.' }]), 'DECISION')).toEqual(['Ghost']);
+    expect(labels(graphOf([{ user: 'Checkout page crashes — Safari' }, { assistant: 'Looking.' }]), 'DECISION')).toEqual([]);
+  });
+
   it('does not take a plan without an alternative or a reason for a decision', () => {
     const graph = graphOf([GOAL, { assistant: "I'll read the config file first." }]);
     expect(labels(graph, 'DECISION')).toEqual([]);
@@ -79,6 +96,11 @@ describe('tasks and their status', () => {
     const fix = find(graph, 'TASK', 'fix Login returns 422')!;
     expect(fix.status).toBe('completed');
     expect(graph.edges).toContainEqual({ from: fix.id, to: error.id, type: 'FIXES' });
+  });
+
+  it('keeps the subject of a request for "more" of something', () => {
+    const graph = graphOf([GOAL, { user: 'The pricing page needs more examples' }, { assistant: 'Completed: three examples.' }]);
+    expect(labels(graph, 'TASK')).toContain('more examples in pricing page');
   });
 
   it('moves a status only forward', () => {
