@@ -122,6 +122,10 @@ async function benchGraph(args) {
 
 async function benchDir(dir, verbose) {
   const names = readdirSync(dir).filter((f) => f.endsWith('.jsonl') && existsSync(join(dir, f.replace(/\.jsonl$/, '.truth.json')))).sort();
+  if (names.length === 0) {
+    const nested = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(dir, d.name));
+    throw new Error(`no <name>.jsonl with a <name>.truth.json beside it in ${dir}${nested.length ? ` (try one of: ${nested.join(', ')})` : ''}`);
+  }
   const cl100k = cl100kCounter();
   const budgets = [
     ['o200k <=78', 78, countTokens],
