@@ -45,7 +45,7 @@ function timed(args) {
 }
 
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'claude-code');
-const NO_COMPACTION = /happy-400429ba|ada8171575|fe5e1c67-v1.0.98-long|26dcd5518f|91b42542f2/;
+const NO_COMPACTION = /ada8171575|fe5e1c67-v1.0.98-long|26dcd5518f|91b42542f2/;
 
 /** Stitches corpus logs into a ~50 MB session with bench/stitch.js (once; kept in the temp folder). */
 function stitched(name, pick) {

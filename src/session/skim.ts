@@ -19,6 +19,10 @@ const NOT_SKIMMABLE = new NotSkimmable();
 
 const JSON_LITERAL = /^(?:true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)$/;
 
+/** Keys up to this long are remembered (see Skim.key). */
+const MAX_CACHED_KEY = 40;
+const KEYS = new Map<number, string[]>();
+
 /** Strings shorter than this are decoded; longer ones are only measured. */
 const DECODE_LIMIT = 512;
 
@@ -46,6 +50,26 @@ class Skim {
     const b = this.b;
     while (i < b.length && isSpace(b[i])) i++;
     return i;
+  }
+
+  /** A key's text; the few dozen keys of Claude Code's records are decoded once per process, not once per line. */
+  key(start: number, end: number): string {
+    const b = this.b;
+    const length = end - start;
+    if (length === 0 || length > MAX_CACHED_KEY) return this.fast.latin1Slice(start, end);
+    const slot = (length * 0x10000 + b[start] * 0x100 + b[end - 1]) ^ (b[start + (length >> 1)] << 24);
+    const known = KEYS.get(slot);
+    if (known) {
+      for (const key of known) {
+        let same = key.length === length;
+        for (let i = 0; same && i < length; i++) same = key.charCodeAt(i) === b[start + i];
+        if (same) return key;
+      }
+    }
+    const key = this.fast.latin1Slice(start, end);
+    if (!known) KEYS.set(slot, [key]);
+    else if (known.length < 8) known.push(key);
+    return key;
   }
 
   /** `i` at an opening quote; returns the index just past the closing one. */
@@ -112,7 +136,7 @@ class Skim {
       const keyStart = j;
       const keyEnd = this.stringEnd(j);
       // Claude Code's keys are plain ASCII identifiers: no escapes to decode.
-      const key = this.fast.latin1Slice(j + 1, keyEnd - 1);
+      const key = this.key(j + 1, keyEnd - 1);
       j = this.ws(keyEnd);
       if (b[j] !== COLON) throw NOT_SKIMMABLE;
       const start = this.ws(j + 1);
@@ -262,7 +286,7 @@ function skimBlock(s: Skim, start: number): { block: BlockInfo; end: number } {
 /**
  * Reads one line's entry without decoding its payload, or undefined when only JSON.parse can tell.
  * With `chainOnly`, the message is stepped over: the entry has its kind, ids, time and chain links,
- * but no content blocks, usage or message ids (enough for lines a trim drops unread).
+ * but no content blocks, usage, message ids, version, cwd or branch (enough for lines a trim drops unread).
  */
 export function skimEntry(bytes: Buffer, line: number, chainOnly = false): SessionEntry | undefined {
   const s = new Skim(bytes);
@@ -306,13 +330,13 @@ export function skimEntry(bytes: Buffer, line: number, chainOnly = false): Sessi
           entry.timestamp = s.str(vs, ve);
           break;
         case 'version':
-          entry.version = s.str(vs, ve);
+          if (!chainOnly) entry.version = s.str(vs, ve);
           break;
         case 'cwd':
-          entry.cwd = s.str(vs, ve);
+          if (!chainOnly) entry.cwd = s.str(vs, ve);
           break;
         case 'gitBranch':
-          entry.gitBranch = s.str(vs, ve);
+          if (!chainOnly) entry.gitBranch = s.str(vs, ve);
           break;
         case 'agentId':
           entry.agentId = s.str(vs, ve);

@@ -1,16 +1,32 @@
-// Where the last compaction boundary of a log starts, found before the log is read: everything
-// before it is dropped by a default trim, so pass 1 need not parse or strip those lines. A JSON
-// string holds quotes escaped, so the bytes `"compact_boundary"` only occur as JSON structure;
-// each candidate line is still checked to be a boundary entry (not, say, one nested in a
-// progress line), and the trim checks the index agrees before relying on it.
+// Where the last compaction of a log starts, found before the log is read: everything before it
+// is dropped by a default trim, so pass 1 need not parse or strip those lines. A JSON string
+// holds quotes escaped, so the bytes searched for only occur as JSON structure; each candidate
+// line is still checked to be a compaction (not, say, a record nested in a progress line), and
+// the trim checks the index agrees before relying on it.
 
 import { open } from 'node:fs/promises';
-import { parseLine } from '../session/entry.js';
+import { parseLine, type SessionEntry } from '../session/entry.js';
 
-const PATTERN = Buffer.from('"compact_boundary"');
+/** 2.x writes a compact_boundary line; 1.0.x started a new chain with the summary itself. */
+const PATTERNS = [Buffer.from('"compact_boundary"'), Buffer.from('"isCompactSummary":true')];
 const CHUNK = 1 << 20;
 
-/** The byte offset of the last line that is a compact_boundary entry, or undefined. */
+/**
+ * Where what Claude Code resumes after a compaction starts: a compact_boundary line, or (1.0.x)
+ * a compaction summary that roots a new chain. Lines before the last one are never sent.
+ */
+export function isCompactionStart(entry: SessionEntry): boolean {
+  if (entry.type === 'system' && entry.subtype === 'compact_boundary') return true;
+  return entry.type === 'user' && entry.isCompactSummary && entry.parentUuid === null && !entry.isSidechain;
+}
+
+/** The line index of the last compaction start among entries (file order), or -1. */
+export function lastCompactionLine(entries: readonly SessionEntry[]): number {
+  for (let i = entries.length - 1; i >= 0; i--) if (isCompactionStart(entries[i])) return entries[i].line;
+  return -1;
+}
+
+/** The byte offset of the last line that starts a compaction, or undefined. */
 export async function lastBoundaryOffset(path: string, size: number): Promise<number | undefined> {
   const handle = await open(path, 'r');
   try {
@@ -23,13 +39,15 @@ export async function lastBoundaryOffset(path: string, size: number): Promise<nu
     let end = size;
     while (end > 0) {
       const start = Math.max(0, end - CHUNK);
-      const chunk = await readAt(start, Math.min(size, end + PATTERN.length - 1));
-      for (let at = chunk.lastIndexOf(PATTERN); at >= 0; at = at > 0 ? chunk.lastIndexOf(PATTERN, at - 1) : -1) {
+      const overlap = Math.max(...PATTERNS.map((p) => p.length)) - 1;
+      const chunk = await readAt(start, Math.min(size, end + overlap));
+      // Candidates from the end of the chunk backwards, whichever pattern they match.
+      const found = (from: number) => Math.max(...PATTERNS.map((p) => (from < 0 ? -1 : chunk.lastIndexOf(p, from))));
+      for (let at = found(chunk.length); at >= 0; at = found(at - 1)) {
         const lineStart = await startOfLine(readAt, start + at);
         const lineEnd = await endOfLine(readAt, start + at, size);
         const parsed = parseLine(await readAt(lineStart, lineEnd), 0);
-        const entry = parsed.status === 'entry' ? parsed.entries[0] : undefined;
-        if (entry?.type === 'system' && entry.subtype === 'compact_boundary') return lineStart;
+        if (parsed.status === 'entry' && isCompactionStart(parsed.entries[0])) return lineStart;
       }
       end = start;
     }

@@ -22,7 +22,7 @@ import type { AtomicWriter } from '../session/write.js';
 import { CmvError, fromSystemError } from '../errors.js';
 import { diskChecker } from './disk.js';
 import { METADATA_TYPES, hasTexts, parseWhole, passOne, type PassOneResult, type PassOneSetup } from './pass-one.js';
-import { lastBoundaryOffset } from './last-boundary.js';
+import { lastBoundaryOffset, lastCompactionLine } from './last-boundary.js';
 import { evictToBudget, type BudgetReport } from './budget.js';
 import { fileSpill, memorySpill, type Spill } from './spill.js';
 
@@ -150,7 +150,7 @@ async function finishTrim(
 
   const index = sessionFromLines(path, size, lines);
   const c = index.conversation;
-  const boundaryLine = c.compactBoundaries.length > 0 ? c.compactBoundaries[c.compactBoundaries.length - 1].line : -1;
+  const boundaryLine = lastCompactionLine(c.entries);
   const beforeBoundary = (entry: SessionEntry) => !options.keepHistory && entry.line < boundaryLine && !METADATA_TYPES.has(entry.type);
   if (dropBefore !== undefined) {
     // Lines were dropped unread on the strength of the boundary found first: only if the index agrees.
