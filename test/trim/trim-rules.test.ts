@@ -378,6 +378,27 @@ describe('lines the API never sees', () => {
     expect(result.verify.ok).toBe(true);
   });
 
+  it('treats a 1.0.x compaction (a summary rooting a new chain, no boundary line) as the boundary', async () => {
+    const b = conversation();
+    const before = b.assistant([{ type: 'text', text: 'Before the compaction.' }]);
+    const summary = b.user('This session is being continued from a previous conversation that ran out of context.', { isCompactSummary: true }, null);
+    const after = b.user('Now fix it.');
+    b.assistant([{ type: 'text', text: 'Fixed after the compaction.' }]);
+    const path = b.write();
+    const inMemory = await trimSession(path);
+    const records = recordsOf(inMemory.lines);
+    expect(byUuid(records, before.uuid)).toBeUndefined();
+    for (const kept of [summary, after]) expect(byUuid(records, kept.uuid)).toBeDefined();
+    expect(inMemory.removed.linesBeforeBoundary).toBeGreaterThan(0);
+    expect(inMemory.verify.ok).toBe(true);
+    const writer = await AtomicWriter.open(`${path}.streamed`);
+    const streamed = await trimSession(path, {}, { writer });
+    await writer.commit();
+    expect(readFileSync(writer.path).equals(Buffer.concat(inMemory.lines.flatMap((l) => [l, Buffer.from('\n')])))).toBe(true);
+    // With --keep-history nothing before it goes.
+    expect(recordsOf((await trimSession(path, { keepHistory: true })).lines).some((r) => r.uuid === before.uuid)).toBe(true);
+  });
+
   it('finds the last boundary past a later line that only nests one, and streams what it keeps in memory', async () => {
     const { b, boundary, summary, after } = compacted();
     // A subagent's progress line can carry whole records: a boundary nested there is not the log's.
