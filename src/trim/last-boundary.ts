@@ -15,7 +15,7 @@ const CHUNK = 1 << 20;
  * Where what Claude Code resumes after a compaction starts: a compact_boundary line, or (1.0.x)
  * a compaction summary that roots a new chain. Lines before the last one are never sent.
  */
-export function isCompactionStart(entry: SessionEntry): boolean {
+function isCompactionStart(entry: SessionEntry): boolean {
   if (entry.type === 'system' && entry.subtype === 'compact_boundary') return true;
   return entry.type === 'user' && entry.isCompactSummary && entry.parentUuid === null && !entry.isSidechain;
 }

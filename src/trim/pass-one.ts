@@ -24,7 +24,7 @@ const DROPPED_TYPES: Record<string, keyof RemovalCounts> = {
 const DROPPED_SYSTEM_SUBTYPES = new Set(['turn_duration', 'stop_hook_summary', 'api_error']);
 
 /** What pass 1 left for one spilled line. */
-export interface SpilledLine {
+interface SpilledLine {
   /** Absent for a line that is not one JSON record (copied verbatim). */
   entry?: SessionEntry;
   /** The spilled bytes differ from the original line. */
@@ -81,7 +81,7 @@ function droppedByType(entry: SessionEntry): keyof RemovalCounts | undefined {
   return undefined;
 }
 
-export function needsStripping(entry: SessionEntry): boolean {
+function needsStripping(entry: SessionEntry): boolean {
   if (entry.type !== 'user' && entry.type !== 'assistant') return false;
   return (
     entry.toolUseResultChars > 0 ||
@@ -115,7 +115,7 @@ export function parseWhole(bytes: Buffer, line: number): ParsedLine & { record?:
 }
 
 /** Strips one parsed record; returns the bytes to spill, or undefined when nothing is left to send. */
-export function stripRecord(record: JsonObject, original: Buffer, setup: PassOneSetup, calls: Map<string, ToolCall>): { bytes?: Buffer; changed: boolean; removed: Partial<RemovalCounts> } {
+function stripRecord(record: JsonObject, original: Buffer, setup: PassOneSetup, calls: Map<string, ToolCall>): { bytes?: Buffer; changed: boolean; removed: Partial<RemovalCounts> } {
   const removed = emptyCounts();
   const ctx: StripContext = { options: setup.options, counts: removed, calls, fileHolds: setup.fileHolds };
   const result = stripMessageRecord(record, ctx);
