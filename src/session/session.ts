@@ -45,16 +45,20 @@ export interface OpenOptions {
   findSubagents?: boolean;
 }
 
-export async function openSession(path: string, options: OpenOptions = {}): Promise<Session> {
-  const keepBytes = options.keepBytes ?? true;
-  let size: number;
+/** The size of a log file; a missing file or a folder is the user's error, said plainly. */
+export async function logSize(path: string): Promise<number> {
   try {
     const info = await stat(path);
     if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    size = info.size;
+    return info.size;
   } catch (error) {
     throw fromSystemError(error, path);
   }
+}
+
+export async function openSession(path: string, options: OpenOptions = {}): Promise<Session> {
+  const keepBytes = options.keepBytes ?? true;
+  const size = await logSize(path);
   const lines: SessionLine[] = [];
   for await (const raw of readRawLines(path)) {
     const parsed = parseLine(raw.bytes, raw.index);

@@ -29,7 +29,6 @@ import { writeFileAtomic } from '../session/write.js';
 import { sessionBytes, type Session } from '../session/session.js';
 import type { ResumeTier } from '../graph/resume-block.js';
 import { trimSession } from '../trim/trim.js';
-import { diskChecker } from '../trim/disk.js';
 import type { TrimOptions } from '../trim/options.js';
 import { CmvError } from '../errors.js';
 
@@ -84,7 +83,7 @@ async function trimmedContent(log: Buffer, sessionId: string, options: Partial<T
   try {
     const input = join(dir, 'snapshot.jsonl');
     await writeFile(input, log, { mode: 0o600 });
-    const result = await trimSession(input, options, { newSessionId: sessionId, fileHolds: diskChecker() });
+    const result = await trimSession(input, options, { newSessionId: sessionId, fileHoldsOnDisk: true });
     if (!result.verify.ok) {
       throw new CmvError('VERIFY_FAILED', `the trimmed branch failed verification (${result.verify.faults.length} faults); nothing was written`, {
         hint: `first fault: ${result.verify.faults[0]?.message ?? '?'}; branch with --no-trim to keep the log whole`,

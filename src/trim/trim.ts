@@ -7,7 +7,7 @@
 // committed. Memory holds the index, never the file.
 
 import type { Session } from '../session/session.js';
-import { sessionFromLines } from '../session/session.js';
+import { logSize, sessionFromLines } from '../session/session.js';
 import { parseLine, parseRecords, type SessionEntry } from '../session/entry.js';
 import { withTopLevelValues } from '../session/skim.js';
 import { stat } from 'node:fs/promises';
@@ -19,7 +19,7 @@ import { promptTokens } from '../tokens/usage.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
 import { digestText, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
 import type { AtomicWriter } from '../session/write.js';
-import { CmvError, fromSystemError } from '../errors.js';
+import { CmvError } from '../errors.js';
 import { diskChecker } from './disk.js';
 import { METADATA_TYPES, hasTexts, parseWhole, passOne, type PassOneResult, type PassOneSetup } from './pass-one.js';
 import { lastBoundaryOffset, lastCompactionLine } from './last-boundary.js';
@@ -103,14 +103,7 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
   if (options.budget !== undefined && target.writer) {
     throw new CmvError('INTERNAL', 'a budget trim works on the output in memory', { hint: 'trim without a writer' });
   }
-  let size: number;
-  try {
-    const info = await stat(path);
-    if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    size = info.size;
-  } catch (error) {
-    throw fromSystemError(error, path);
-  }
+  const size = await logSize(path);
   const fileHolds = target.fileHolds ?? (target.fileHoldsOnDisk ? diskChecker() : () => false);
   const dropBefore = options.keepHistory ? undefined : await lastBoundaryOffset(path, size);
   // What follows the last boundary is what Claude Code sends: small enough, its tokens are counted as it is read.
