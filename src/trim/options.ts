@@ -32,6 +32,7 @@ export type RemovalRule =
   | 'toolResultImages'
   | 'userImages'
   | 'toolInputsStubbed'
+  | 'repeatedTextsStubbed'
   | 'errorsClipped'
   | 'toolUseResultSidecars'
   | 'emptiedLines'
@@ -52,6 +53,7 @@ export function emptyCounts(): RemovalCounts {
     toolResultImages: 0,
     userImages: 0,
     toolInputsStubbed: 0,
+    repeatedTextsStubbed: 0,
     errorsClipped: 0,
     toolUseResultSidecars: 0,
     emptiedLines: 0,

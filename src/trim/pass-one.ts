@@ -11,6 +11,7 @@ import { stripMessageRecord, type StripContext } from './strip.js';
 import { emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
 import { digestText, type TextDigest } from './verify.js';
 import type { ToolCall } from './stubs.js';
+import { WrittenTexts } from './written-texts.js';
 import type { Spill } from './spill.js';
 import { recordTokens, type RecordTokens } from '../tokens/breakdown.js';
 
@@ -115,9 +116,9 @@ export function parseWhole(bytes: Buffer, line: number): ParsedLine & { record?:
 }
 
 /** Strips one parsed record; returns the bytes to spill, or undefined when nothing is left to send. */
-function stripRecord(record: JsonObject, original: Buffer, setup: PassOneSetup, calls: Map<string, ToolCall>): { bytes?: Buffer; changed: boolean; removed: Partial<RemovalCounts> } {
+function stripRecord(record: JsonObject, original: Buffer, setup: PassOneSetup, calls: Map<string, ToolCall>, written: WrittenTexts): { bytes?: Buffer; changed: boolean; removed: Partial<RemovalCounts> } {
   const removed = emptyCounts();
-  const ctx: StripContext = { options: setup.options, counts: removed, calls, fileHolds: setup.fileHolds };
+  const ctx: StripContext = { options: setup.options, counts: removed, calls, fileHolds: setup.fileHolds, written };
   const result = stripMessageRecord(record, ctx);
   // Only the rules that applied: one of these is kept per stripped line.
   for (const key in removed) if (removed[key as keyof RemovalCounts] === 0) delete removed[key as keyof RemovalCounts];
@@ -128,6 +129,7 @@ function stripRecord(record: JsonObject, original: Buffer, setup: PassOneSetup, 
 export async function passOne(path: string, setup: PassOneSetup, spill: Spill): Promise<PassOneResult> {
   // Tool calls seen so far, by id: their results come later in the file.
   const calls = new Map<string, ToolCall>();
+  const written = new WrittenTexts();
   const result: PassOneResult = {
     lines: [],
     spilled: [],
@@ -167,6 +169,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     }
     const entry = parsed.entries[0];
     const record = parsed.record;
+    written.noteLine(entry.uuid, entry.parentUuid);
     if (hasTexts(entry)) result.originalTexts.set(entry, textsOfRecord(record, entry).map(digestText));
     const reason = droppedByType(entry);
     if (reason) {
@@ -183,7 +186,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
       await spill.append(raw.bytes);
       continue;
     }
-    const stripped = stripRecord(record, raw.bytes, setup, calls);
+    const stripped = stripRecord(record, raw.bytes, setup, calls, written);
     if (before) result.tokens.set(entry, { before, after: !stripped.bytes ? null : stripped.changed ? recordTokens(isAssistant, record, toolNames) : before });
     if (!stripped.bytes) {
       result.emptied.set(entry, stripped.removed);

@@ -9,6 +9,7 @@ export const RULE_LABELS: Record<RemovalRule, string> = {
   toolResultImages: 'images in tool results stubbed',
   userImages: 'pasted images stubbed',
   toolInputsStubbed: 'tool inputs stubbed (the file holds them)',
+  repeatedTextsStubbed: 'edit texts pointing back to the earlier call that wrote them',
   errorsClipped: 'long error outputs clipped',
   toolUseResultSidecars: 'toolUseResult sidecars dropped',
   emptiedLines: 'lines left empty, removed',

@@ -2,7 +2,8 @@
 // give back, drop what the API never sees. Pure apart from `fileHolds`, which the caller injects.
 
 import type { TrimOptions, RemovalCounts } from './options.js';
-import { stubToolText, stubImage, stubToolInput, stubReplacedText, clipError, isStub, type ToolCall } from './stubs.js';
+import { stubToolText, stubImage, stubToolInput, stubReplacedText, stubRepeatedText, clipError, isStub, type ToolCall } from './stubs.js';
+import type { WrittenTexts } from './written-texts.js';
 
 type Json = Record<string, unknown>;
 
@@ -13,6 +14,12 @@ export interface StripContext {
   calls: Map<string, ToolCall>;
   /** True when the file at `path` on disk contains `text` (so a large input can be stubbed). */
   fileHolds: (path: string, text: string) => boolean;
+  /** The working directory of the record being stripped, for the paths stubs show. */
+  cwd?: string;
+  /** Texts earlier calls wrote and the trim kept verbatim; absent: old_strings are never pointed back. */
+  written?: WrittenTexts;
+  /** The uuid of the record being stripped. */
+  uuid?: string;
 }
 
 /** Tools whose results are the model's own understanding (subagent reports, plans, answers): never stubbed. */
@@ -69,7 +76,7 @@ function stripToolResult(block: Json, ctx: StripContext): boolean {
       return true;
     }
   } else if (text.length > ctx.options.threshold && !isStub(text)) {
-    const stub = stubToolText(call, text, isError);
+    const stub = stubToolText(call, text, isError, ctx.cwd);
     if (stub.length < text.length) {
       const images = parts ? parts.filter((p) => (p as Json)?.type === 'text' && isStub(String((p as Json).text))) : [];
       block.content = images.length > 0 ? [{ type: 'text', text: stub }, ...images] : stub;
@@ -85,7 +92,7 @@ function stubInputField(input: Json, field: string, path: string | undefined, ct
   const value = input[field];
   if (typeof value !== 'string' || value.length <= ctx.options.threshold || isStub(value) || !path) return false;
   if (!ctx.fileHolds(path, value)) return false;
-  input[field] = stubToolInput(field, value, path);
+  input[field] = stubToolInput(value);
   ctx.counts.toolInputsStubbed++;
   return true;
 }
@@ -103,8 +110,8 @@ function stubEdit(edit: Json, path: string | undefined, ctx: StripContext): bool
   if (!ctx.fileHolds(path, after)) return false;
   let changed = false;
   const stubs: [string, string][] = [
-    ['old_string', stubReplacedText(before, path)],
-    ['new_string', stubToolInput('new_string', after, path)],
+    ['old_string', stubReplacedText(before)],
+    ['new_string', stubToolInput(after)],
   ];
   for (const [field, stub] of stubs) {
     if (stub.length < (edit[field] as string).length) {
@@ -116,21 +123,51 @@ function stubEdit(edit: Json, path: string | undefined, ctx: StripContext): bool
   return changed;
 }
 
+/**
+ * An edit the file no longer holds keeps its strings, but an old_string that repeats text an
+ * earlier call wrote (and the trim kept) points back to that call; its new_string is then
+ * remembered for the edits after it.
+ */
+function stubOrRemember(edit: Json, path: string | undefined, call: { id: string; tool: string }, ctx: StripContext): boolean {
+  if (stubEdit(edit, path, ctx)) return true;
+  const written = ctx.written;
+  if (!written || !path || !ctx.uuid) return false;
+  let changed = false;
+  const before = edit.old_string;
+  if (typeof before === 'string' && before.length > ctx.options.threshold && !isStub(before)) {
+    const earlier = written.find(path, before, ctx.uuid);
+    const stub = earlier && stubRepeatedText(before, earlier);
+    if (stub && stub.length < before.length) {
+      edit.old_string = stub;
+      ctx.counts.repeatedTextsStubbed++;
+      changed = true;
+    }
+  }
+  const after = edit.new_string;
+  if (typeof after === 'string' && after.length > ctx.options.threshold && !isStub(after)) written.add(path, after, call.id, call.tool, ctx.uuid);
+  return changed;
+}
+
 function stripToolUse(block: Json, ctx: StripContext): boolean {
   const name = typeof block.name === 'string' ? block.name : 'unknown';
   const input = block.input && typeof block.input === 'object' ? (block.input as Json) : {};
-  if (typeof block.id === 'string') ctx.calls.set(block.id, { name, input: summariseInput(input) });
+  const id = typeof block.id === 'string' ? block.id : '';
+  if (id) ctx.calls.set(id, { name, input: summariseInput(input) });
   const path = typeof input.file_path === 'string' ? input.file_path : typeof input.notebook_path === 'string' ? input.notebook_path : undefined;
   switch (name) {
-    case 'Write':
-      return stubInputField(input, 'content', path, ctx);
+    case 'Write': {
+      if (stubInputField(input, 'content', path, ctx)) return true;
+      const content = input.content;
+      if (ctx.written && ctx.uuid && path && id && typeof content === 'string' && content.length > ctx.options.threshold && !isStub(content)) ctx.written.add(path, content, id, name, ctx.uuid);
+      return false;
+    }
     case 'Edit':
-      return stubEdit(input, path, ctx);
+      return stubOrRemember(input, path, { id, tool: name }, ctx);
     case 'NotebookEdit':
       return stubInputField(input, 'new_source', path, ctx);
     case 'MultiEdit': {
       let changed = false;
-      if (Array.isArray(input.edits)) for (const edit of input.edits as Json[]) if (edit && typeof edit === 'object') changed = stubEdit(edit, path, ctx) || changed;
+      if (Array.isArray(input.edits)) for (const edit of input.edits as Json[]) if (edit && typeof edit === 'object') changed = stubOrRemember(edit, path, { id, tool: name }, ctx) || changed;
       return changed;
     }
     default:
@@ -147,6 +184,8 @@ export interface StripResult {
 /** Strips one user or assistant record in place. */
 export function stripMessageRecord(record: Json, ctx: StripContext): StripResult {
   let changed = false;
+  ctx.cwd = typeof record.cwd === 'string' ? record.cwd : undefined;
+  ctx.uuid = typeof record.uuid === 'string' ? record.uuid : undefined;
   if (record.toolUseResult !== undefined) {
     delete record.toolUseResult;
     ctx.counts.toolUseResultSidecars++;

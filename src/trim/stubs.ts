@@ -61,12 +61,31 @@ export function exitStatus(text: string, isError: boolean): number | undefined {
   return isError ? undefined : 0;
 }
 
-/** The stub for a tool result's text, or undefined when the result must stay whole. */
-export function stubToolText(call: ToolCall | undefined, text: string, isError: boolean): string {
+/**
+ * A path as the session's working directory sees it: stubs name files the way the user would, and
+ * a project path repeated in every stub is tokens the model already has.
+ */
+export function displayPath(path: string, cwd: string | undefined): string {
+  if (!cwd || cwd === '/') return path;
+  const root = cwd.endsWith('/') ? cwd : `${cwd}/`;
+  return path.startsWith(root) && path.length > root.length ? path.slice(root.length) : path;
+}
+
+/** The first sentence of a tool's confirmation line, its paths shown from the working directory. */
+function confirmationOf(text: string, path: string | undefined, cwd: string | undefined): string {
+  const line = text.split('\n', 1)[0];
+  const sentence = /^(.*?[.:])\s+(?:Here's|Here is)\b/.exec(line)?.[1] ?? line;
+  const shown = path ? sentence.split(path).join(displayPath(path, cwd)) : sentence;
+  return clip(shown, 160);
+}
+
+/** The stub for a tool result's text; `cwd` is the session's working directory when the call ran. */
+export function stubToolText(call: ToolCall | undefined, text: string, isError: boolean, cwd?: string): string {
   const name = call?.name ?? 'unknown tool';
   const input = call?.input ?? {};
   const size = `${lineCount(text)} lines / ${formatSize(text.length)}`;
-  const path = str(input, 'file_path') ?? str(input, 'notebook_path') ?? str(input, 'path');
+  const fullPath = str(input, 'file_path') ?? str(input, 'notebook_path') ?? str(input, 'path');
+  const path = fullPath === undefined ? undefined : displayPath(fullPath, cwd);
   switch (name) {
     case 'Read':
     case 'NotebookRead':
@@ -97,9 +116,8 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
     case 'MultiEdit':
     case 'Write':
     case 'NotebookEdit': {
-      // The confirmation line says what happened; the rest is a snippet of the file as it now is.
-      const confirmation = text.split('\n', 1)[0];
-      return `[cmv: ${name} ${path ?? '(file)'}: ${clip(confirmation, 120)} ${size} of file snippet elided; re-read if needed]`;
+      // The confirmation says what happened; the rest is a snippet of the file as it now is.
+      return `[cmv: ${confirmationOf(text, fullPath, cwd)} ${size} of file snippet elided]`;
     }
     case 'WebFetch':
       return `[cmv: WebFetch ${clip(str(input, 'url') ?? '', MAX_INPUT_CHARS)}, ${size} elided; fetch again if needed]`;
@@ -118,14 +136,26 @@ export function stubImage(call: ToolCall | undefined, mediaType: string | undefi
   return `[cmv: ${kind} ${mediaType === 'application/pdf' ? 'document' : 'image'}${path ? ` from ${path}` : ''}, ${formatSize(Math.round((base64Chars * 3) / 4))} elided${path ? '; re-read it if needed' : ''}]`;
 }
 
+// Input stubs sit beside the call's own file_path, so they do not repeat it.
+
 /** The stub for a large tool input (Write content, Edit strings) whose result the file on disk holds. */
-export function stubToolInput(field: string, value: string, path: string): string {
-  return `[cmv: ${field} of ${lineCount(value)} lines / ${formatSize(value.length)} elided; ${path} holds it on disk]`;
+export function stubToolInput(value: string): string {
+  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} elided; the file on disk holds them]`;
 }
 
 /** The stub for the text an applied edit replaced (the file holds the new text, git the old). */
-export function stubReplacedText(value: string, path: string): string {
-  return `[cmv: old_string of ${lineCount(value)} lines / ${formatSize(value.length)} elided; replaced in ${path}, which holds the new text]`;
+export function stubReplacedText(value: string): string {
+  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced; the file on disk holds the new text]`;
+}
+
+/**
+ * The stub for an Edit's old_string that repeats text an earlier call of the conversation wrote
+ * and still shows verbatim: the model finds it there, by the call's id.
+ */
+export function stubRepeatedText(value: string, earlier: { toolId: string; tool: string; whole: boolean }): string {
+  const field = earlier.tool === 'Write' ? 'content' : 'new_string';
+  const where = `${field} of the earlier ${earlier.tool} ${earlier.toolId}`;
+  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} elided; ${earlier.whole ? `the same text as the ${where}` : `a passage of the ${where}`}]`;
 }
 
 /** Long error results keep their head and tail: the message is the part that carries meaning. */

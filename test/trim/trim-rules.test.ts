@@ -66,7 +66,8 @@ describe('tool result stubs', () => {
     b.assistant([{ type: 'text', text: 'Fixed.' }]);
     const result = await trimSession(b.write());
     const stub = resultContent(recordsOf(result.lines), edit.id) as string;
-    expect(stub).toMatch(/^\[cmv: Edit .*report\.ts: The file .* has been updated\..* 31 lines \/ .* of file snippet elided; re-read if needed\]$/);
+    // The confirmation's first sentence, its path as the working directory sees it.
+    expect(stub).toMatch(/^\[cmv: The file src\/report\.ts has been updated\. 31 lines \/ .* of file snippet elided\]$/);
     expect(stub).not.toContain('value20');
     expect(result.verify.ok).toBe(true);
   });
@@ -78,8 +79,9 @@ describe('tool result stubs', () => {
     const result = await trimSession(b.write());
     const stub = resultContent(recordsOf(result.lines), read.id);
     expect(typeof stub).toBe('string');
-    expect(stub).toContain(P('src/report.ts'));
-    expect(stub).toContain('200 lines');
+    // The path as the session's working directory sees it, as the user would name the file.
+    expect(stub).toContain('Read src/report.ts, 200 lines');
+    expect(stub).not.toContain(P('src/report.ts'));
     expect(stub).not.toContain('value150');
     expect((stub as string).length).toBeLessThan(300);
     expect(result.removed.toolResultsStubbed).toBe(1);
@@ -269,8 +271,8 @@ describe('tool inputs', () => {
     expect(asked).toEqual([[P('src/steps.ts'), written]]);
     const input = inputOf(recordsOf(result.lines), write.id);
     expect(input.file_path).toBe(P('src/steps.ts'));
-    expect(input.content).toMatch(/^\[cmv: content of 80 lines \/ .* elided; .* holds it on disk\]$/);
-    expect(input.content).toContain(P('src/steps.ts'));
+    // The call's own file_path names the file; the stub says the file holds the text.
+    expect(input.content).toMatch(/^\[cmv: 80 lines \/ .* elided; the file on disk holds them\]$/);
     expect(result.removed.toolInputsStubbed).toBe(1);
     expect(result.verify.ok).toBe(true);
   });
@@ -305,8 +307,8 @@ describe('tool inputs', () => {
     const result = await trimSession(path, {}, { fileHolds: (_p, text) => (asked.push(text), true) });
     expect(asked).toEqual([newText]);
     const input = inputOf(recordsOf(result.lines), id);
-    expect(input.old_string).toMatch(/^\[cmv: old_string of 8 lines \/ .* elided; replaced in .*steps\.ts, which holds the new text\]$/);
-    expect(input.new_string).toMatch(/^\[cmv: new_string of 9 lines \/ .* elided; .*steps\.ts holds it on disk\]$/);
+    expect(input.old_string).toMatch(/^\[cmv: 8 lines \/ .* replaced; the file on disk holds the new text\]$/);
+    expect(input.new_string).toMatch(/^\[cmv: 9 lines \/ .* elided; the file on disk holds them\]$/);
     expect(result.removed.toolInputsStubbed).toBe(1);
     expect(result.verify.ok).toBe(true);
   });
@@ -319,6 +321,88 @@ describe('tool inputs', () => {
     const deletion = editCall(block(20, 'gone'), '');
     const kept = inputOf(recordsOf((await trimSession(deletion.path, {}, { fileHolds: () => true })).lines), deletion.id);
     expect(kept.old_string).toBe(block(20, 'gone'));
+  });
+});
+
+describe('edit texts an earlier call wrote', () => {
+  const inputOf = (records: Json[], id: string): Json => {
+    for (const r of records) for (const block of r.message?.content ?? []) if (block?.type === 'tool_use' && block.id === id) return block.input;
+    throw new Error(`no tool_use ${id}`);
+  };
+  const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `  const ${word}${i} = step(${i}); // ${word}`).join('\n');
+  const done = 'The file has been updated successfully.';
+
+  it("points a later edit's old_string back to the earlier edit whose kept new_string it repeats", async () => {
+    const b = conversation();
+    const [first, second, third] = [lines(20, 'first'), lines(20, 'second'), lines(20, 'third')];
+    const earlier = b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: first, new_string: second }, done);
+    const later = b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: third }, done);
+    b.assistant([{ type: 'text', text: 'Rewrote the steps twice.' }]);
+    // The file holds neither new text (changed since): nothing is stubbed for the disk's sake.
+    const result = await trimSession(b.write(), {}, { fileHolds: () => false });
+    const records = recordsOf(result.lines);
+    expect(inputOf(records, earlier.id)).toMatchObject({ old_string: first, new_string: second });
+    const repeated = inputOf(records, later.id);
+    expect(repeated.old_string).toMatch(new RegExp(`^\\[cmv: 20 lines / .* elided; the same text as the new_string of the earlier Edit ${earlier.id}\\]$`));
+    expect(repeated.new_string).toBe(third);
+    expect(result.removed.repeatedTextsStubbed).toBe(1);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('says when the old_string is a passage of what an earlier Write wrote', async () => {
+    const b = conversation();
+    const content = [lines(10, 'head'), lines(20, 'middle'), lines(10, 'tail')].join('\n');
+    const write = b.toolCall('Write', { file_path: P('src/steps.ts'), content }, `File created successfully at: ${P('src/steps.ts')}`);
+    const edit = b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: lines(20, 'middle'), new_string: 'const middle = steps();' }, done);
+    const result = await trimSession(b.write(), {}, { fileHolds: () => false });
+    const records = recordsOf(result.lines);
+    expect(inputOf(records, write.id).content).toBe(content);
+    expect(inputOf(records, edit.id).old_string).toMatch(new RegExp(`; a passage of the content of the earlier Write ${write.id}\\]$`));
+  });
+
+  it('keeps the old_string whole when the text it repeats is in another file, on another branch, stubbed, or small', async () => {
+    const [first, second] = [lines(20, 'first'), lines(20, 'second')];
+    // Another file.
+    const other = conversation();
+    other.toolCall('Edit', { file_path: P('src/other.ts'), old_string: first, new_string: second }, done);
+    const otherLater = other.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: first }, done);
+    expect(inputOf(recordsOf((await trimSession(other.write(), {}, { fileHolds: () => false })).lines), otherLater.id).old_string).toBe(second);
+
+    // Another branch: the earlier edit is not sent with the later one.
+    const branched = conversation();
+    const fork = branched.tip;
+    branched.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: first, new_string: second }, done);
+    branched.user('Start over from before that edit.', {}, fork);
+    const onBranch = branched.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: first }, done);
+    const branchResult = await trimSession(branched.write(), {}, { fileHolds: () => false });
+    expect(inputOf(recordsOf(branchResult.lines), onBranch.id).old_string).toBe(second);
+    expect(branchResult.removed.repeatedTextsStubbed).toBe(0);
+
+    // The earlier text was itself stubbed (the file holds it): nothing verbatim to point to.
+    const stubbed = conversation();
+    stubbed.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: first, new_string: second }, done);
+    const afterStub = stubbed.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: '' }, done);
+    const stubResult = await trimSession(stubbed.write(), {}, { fileHolds: (_p, text) => text === second });
+    expect(inputOf(recordsOf(stubResult.lines), afterStub.id).old_string).toBe(second);
+
+    // Small: under the threshold, an old_string stays whole.
+    const small = conversation();
+    small.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: 'a', new_string: lines(3, 'x') }, done);
+    const smallLater = small.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: lines(3, 'x'), new_string: 'b' }, done);
+    expect(inputOf(recordsOf((await trimSession(small.write(), {}, { fileHolds: () => false })).lines), smallLater.id).old_string).toBe(lines(3, 'x'));
+  });
+
+  it('changes nothing more when the trimmed log is trimmed again', async () => {
+    const b = conversation();
+    const [first, second, third] = [lines(20, 'first'), lines(20, 'second'), lines(20, 'third')];
+    b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: first, new_string: second }, done);
+    b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: third }, done);
+    const once = await trimSession(b.write(), {}, { fileHolds: () => false });
+    const path = `${b.write()}.once.jsonl`;
+    writeFileSync(path, once.lines!.map((l) => `${l.toString()}\n`).join(''));
+    const twice = await trimSession(path, {}, { fileHolds: () => false });
+    expect(twice.lines!.map((l) => l.toString())).toEqual(once.lines!.map((l) => l.toString()));
+    expect(twice.removed.repeatedTextsStubbed).toBe(0);
   });
 });
 

@@ -1,0 +1,55 @@
+// The project files as a session left them, rebuilt from the log itself: the trim stubs a large
+// Edit/Write input only when the file on disk holds it, and a corpus log's project is not on this
+// machine. Claude Code records the whole file before each edit (`toolUseResult.originalFile`, or
+// `originalFileContents` for MultiEdit) and the content of each Write, so replaying those sidecars
+// in file order gives each file's text at the end of the session, as the user's disk would hold it
+// had nothing touched the files since. Changes made by shell commands are not seen.
+
+import { readFileSync } from 'node:fs';
+
+type Json = Record<string, unknown>;
+
+function replaceText(text: string, before: string, after: string, all: boolean): string {
+  if (before === '') return text === '' ? after : text;
+  return all ? text.split(before).join(after) : text.replace(before, () => after);
+}
+
+function sidecarOf(line: string): Json | undefined {
+  if (!line.includes('"toolUseResult"')) return undefined;
+  try {
+    const record = JSON.parse(line) as Json;
+    const sidecar = record.toolUseResult;
+    return sidecar && typeof sidecar === 'object' && !Array.isArray(sidecar) ? (sidecar as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each file's text after every recorded Edit, MultiEdit and Write of the log, by absolute path. */
+export function replayedFiles(logPath: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const line of readFileSync(logPath, 'utf8').split('\n')) {
+    const sidecar = sidecarOf(line);
+    const path = sidecar?.filePath;
+    if (!sidecar || typeof path !== 'string') continue;
+    if (typeof sidecar.oldString === 'string' && typeof sidecar.newString === 'string') {
+      const base = typeof sidecar.originalFile === 'string' ? sidecar.originalFile : (files.get(path) ?? '');
+      files.set(path, replaceText(base, sidecar.oldString, sidecar.newString, sidecar.replaceAll === true));
+    } else if (Array.isArray(sidecar.edits)) {
+      let text = typeof sidecar.originalFileContents === 'string' ? sidecar.originalFileContents : (files.get(path) ?? '');
+      for (const edit of sidecar.edits as Json[]) {
+        if (typeof edit?.old_string === 'string' && typeof edit.new_string === 'string') text = replaceText(text, edit.old_string, edit.new_string, edit.replace_all === true);
+      }
+      files.set(path, text);
+    } else if ((sidecar.type === 'create' || sidecar.type === 'update') && typeof sidecar.content === 'string') {
+      files.set(path, sidecar.content);
+    }
+  }
+  return files;
+}
+
+/** A `fileHolds` for the trim that answers from the replayed files instead of the disk. */
+export function replayedDisk(logPath: string): { files: Map<string, string>; fileHolds: (path: string, text: string) => boolean } {
+  const files = replayedFiles(logPath);
+  return { files, fileHolds: (path, text) => files.get(path)?.includes(text) ?? false };
+}
