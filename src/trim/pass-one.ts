@@ -169,7 +169,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     }
     const entry = parsed.entries[0];
     const record = parsed.record;
-    written.noteLine(entry.uuid, entry.parentUuid);
+    written.noteLine(entry.uuid, entry.parentUuid, raw.index);
     if (hasTexts(entry)) result.originalTexts.set(entry, textsOfRecord(record, entry).map(digestText));
     const reason = droppedByType(entry);
     if (reason) {
