@@ -54,6 +54,13 @@ function listedPaths(text: string): string[] {
     .filter((l) => l !== '' && !l.startsWith('Found ') && !l.startsWith('(Results are truncated'));
 }
 
+function firstPaths(paths: string[], cwd: string | undefined): string {
+  return paths
+    .slice(0, 3)
+    .map((p) => clip(displayPath(p, cwd), 120))
+    .join(', ');
+}
+
 /** Bash results of failed commands begin with "Exit code N". */
 export function exitStatus(text: string, isError: boolean): number | undefined {
   const m = /^(?:Error: )?Exit code (\d+)/.exec(text);
@@ -68,6 +75,7 @@ export function exitStatus(text: string, isError: boolean): number | undefined {
 export function displayPath(path: string, cwd: string | undefined): string {
   if (!cwd || cwd === '/') return path;
   const root = cwd.endsWith('/') ? cwd : `${cwd}/`;
+  if (path === cwd || path === root) return '.';
   return path.startsWith(root) && path.length > root.length ? path.slice(root.length) : path;
 }
 
@@ -101,16 +109,16 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
     }
     case 'Grep': {
       const pattern = str(input, 'pattern') ?? '';
-      const where = path ? ` in ${path}` : '';
+      const where = path && path !== '.' ? ` in ${path}` : '';
       const paths = listedPaths(text);
       const count = /^Found (\d+)/.exec(text)?.[1] ?? String(paths.length);
-      return `[cmv: Grep "${clip(pattern, MAX_INPUT_CHARS)}"${where}, ${count} matches / ${formatSize(text.length)} elided; first: ${paths.slice(0, 3).map((p) => clip(p, 120)).join(', ')}; search again if needed]`;
+      return `[cmv: Grep "${clip(pattern, MAX_INPUT_CHARS)}"${where}, ${count} matches / ${formatSize(text.length)} elided; first: ${firstPaths(paths, cwd)}; search again if needed]`;
     }
     case 'Glob':
     case 'LS': {
       const pattern = str(input, 'pattern') ?? path ?? '';
       const paths = listedPaths(text);
-      return `[cmv: ${name} ${clip(pattern, MAX_INPUT_CHARS)}, ${paths.length} paths / ${formatSize(text.length)} elided; first: ${paths.slice(0, 3).map((p) => clip(p, 120)).join(', ')}; list again if needed]`;
+      return `[cmv: ${name} ${clip(pattern, MAX_INPUT_CHARS)}, ${paths.length} paths / ${formatSize(text.length)} elided; first: ${firstPaths(paths, cwd)}; list again if needed]`;
     }
     case 'Edit':
     case 'MultiEdit':

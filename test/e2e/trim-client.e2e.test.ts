@@ -40,6 +40,8 @@ interface Measured {
 
 /** A session is tool-heavy when tool calls and their results carry at least this share of what it sends. */
 const TOOL_HEAVY_SHARE = 0.5;
+/** A long session: one that sends at least this many message tokens on resume (a trim matters there). */
+const LONG_SESSION_TOKENS = 20_000;
 
 const measured: Measured[] = [];
 const cli = claudeCliPath();
@@ -152,13 +154,16 @@ function summaryTable(rows: Measured[]): string {
   const fmt = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   const lines = [fmt(header), ...body.map(fmt)];
   for (const group of ['sample', 'corpus', 'corpus, files replayed'] as const) {
-    for (const heavyOnly of [false, true]) {
-      const inGroup = rows.filter((r) => r.group === group && (!heavyOnly || r.toolShare >= TOOL_HEAVY_SHARE));
+    for (const subset of ['all', 'tool-heavy', 'long and tool-heavy'] as const) {
+      const inSubset = (r: Measured) =>
+        subset === 'all' || (r.toolShare >= TOOL_HEAVY_SHARE && (subset === 'tool-heavy' || r.originalTokens >= LONG_SESSION_TOKENS));
+      const inGroup = rows.filter((r) => r.group === group && inSubset(r));
       if (inGroup.length === 0) continue;
+      const label = subset === 'all' ? '' : `, ${subset} (tools >= ${pct(TOOL_HEAVY_SHARE)} of sent tokens${subset === 'tool-heavy' ? '' : `, >= ${LONG_SESSION_TOKENS} tokens sent`})`;
       const sent = inGroup.map(reductionOf);
       const reported = inGroup.map((r) => r.reported);
       lines.push(
-        `${group}${heavyOnly ? `, tool-heavy (tools >= ${pct(TOOL_HEAVY_SHARE)} of sent tokens)` : ''}: ${inGroup.length} files, sent message tokens reduced by mean ${pct(mean(sent))}, median ${pct(median(sent))}` +
+        `${group}${label}: ${inGroup.length} files, sent message tokens reduced by mean ${pct(mean(sent))}, median ${pct(median(sent))}` +
           ` (trim's own estimate: mean ${pct(mean(reported))}, median ${pct(median(reported))})`,
       );
     }

@@ -19,11 +19,11 @@ import { debuggingScript, editScript, explorationScript } from './tool-heavy-scr
 
 /**
  * Floor of the mean reduction of the sent message tokens over the three sessions: what the trim
- * reaches (58.9%: exploration 86.2%, edit 50.1%, debugging 40.4%; 53.9% before the 500-char
- * threshold and the stubbing of applied edits), minus 2 points. Raise it as the trim improves
- * (issue #3 targets 0.75).
+ * reaches (60.2%: exploration 86.9%, edit 51.7%, debugging 42.1%; 58.9% before stubs named files
+ * from the working directory, 53.9% before the 500-char threshold and the stubbing of applied
+ * edits), minus 2 points. Raise it as the trim improves (issue #3 targets 0.75).
  */
-export const MIN_MEAN_REDUCTION = 0.56;
+export const MIN_MEAN_REDUCTION = 0.58;
 
 const PROMPT = 'hi';
 const RUN_TIMEOUT_MS = 60_000;

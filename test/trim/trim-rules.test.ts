@@ -110,13 +110,15 @@ describe('tool result stubs', () => {
     const grepStub = resultContent(records, grep.id) as string;
     expect(grepStub).toContain('"month_bounds"');
     expect(grepStub).toContain('57 matches');
-    expect(grepStub).toContain(paths[0]);
-    expect(grepStub).not.toContain(paths[30]);
+    // Paths as the working directory sees them.
+    expect(grepStub).toContain('first: src/modules/feature-1/month-bounds-helper.ts, src/modules/feature-2/');
+    expect(grepStub).not.toContain(CWD);
+    expect(grepStub).not.toContain('feature-31/');
     const globStub = resultContent(records, glob.id) as string;
     expect(globStub).toContain('**/*.ts');
     expect(globStub).toContain('40 paths');
-    expect(globStub).toContain(paths[0]);
-    expect(globStub).not.toContain(paths[30]);
+    expect(globStub).toContain('first: src/modules/feature-1/month-bounds-helper.ts,');
+    expect(globStub).not.toContain('feature-31/');
   });
 
   it('keeps results under the threshold whole and drops their toolUseResult sidecar', async () => {
