@@ -25,9 +25,14 @@ describe('replayedFiles', () => {
       { filePath: '/p/b.ts', oldString: 'x', newString: 'y', originalFile: 'x x x', replaceAll: true, structuredPatch: [], userModified: false },
       { filePath: '/p/c.ts', originalFileContents: 'a b c', edits: [{ old_string: 'a', new_string: 'A' }, { old_string: 'c', new_string: 'C' }], structuredPatch: [], userModified: false },
       'Error: String to replace not found in file.',
+      // A formatter rewrote d.ts; the whole-file Read after it saw what the disk holds.
+      { filePath: '/p/d.ts', oldString: 'x', newString: 'y  ', originalFile: 'x', replaceAll: false, structuredPatch: [], userModified: false },
+      { type: 'text', file: { filePath: '/p/d.ts', content: 'y', numLines: 1, startLine: 1, totalLines: 1 } },
+      // A partial Read says nothing about the rest of the file.
+      { type: 'text', file: { filePath: '/p/a.ts', content: 'one', numLines: 1, startLine: 1, totalLines: 3 } },
     ]);
     const files = replayedFiles(log);
-    expect(Object.fromEntries(files)).toEqual({ '/p/a.ts': 'one\nTWO\nthree\n', '/p/b.ts': 'y y y', '/p/c.ts': 'A b C' });
+    expect(Object.fromEntries(files)).toEqual({ '/p/a.ts': 'one\nTWO\nthree\n', '/p/b.ts': 'y y y', '/p/c.ts': 'A b C', '/p/d.ts': 'y' });
     const { fileHolds } = replayedDisk(log);
     expect(fileHolds('/p/a.ts', 'TWO\nthree')).toBe(true);
     expect(fileHolds('/p/a.ts', 'two')).toBe(false);
