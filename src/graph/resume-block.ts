@@ -119,6 +119,15 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
     chosen.decisions = decisions;
     text = render(chosen);
   }
+  // Files named by their base names to fit are named in full when the room left allows.
+  if (chosen.files.some((f) => f.text !== f.label)) {
+    const whole = { ...chosen, files: chosen.files.map((f) => ({ ...f, text: f.label })) };
+    const fuller = render(whole);
+    if (count(fuller) <= budget) {
+      chosen.files = whole.files;
+      text = fuller;
+    }
+  }
   const sections = Object.fromEntries(SECTION_NAMES.map((s) => [s, chosen[s].map((i) => i.label)])) as ResumeSections;
   // A goal the session carried out is one of its done tasks.
   sections.done = [...chosen.goal.filter((g) => g.done).map((g) => g.label), ...sections.done];
@@ -149,8 +158,8 @@ function renderLine(section: SectionName, items: Item[]): string {
   if (section === 'goal' && items[0]?.done) return `${HEADERS.goal}${DONE_MARK} ${items.map((i) => i.text).join('; ')}`;
   if (section !== 'files') return `${HEADERS[section]}: ${items.map((i) => i.text).join('; ')}`;
   // Paths share their folders ("api/{auth,models}.py"); files the session created come last.
-  const old = items.filter((i) => !i.created).map((i) => i.label);
-  const created = items.filter((i) => i.created).map((i) => i.label);
+  const old = items.filter((i) => !i.created).map((i) => i.text);
+  const created = items.filter((i) => i.created).map((i) => i.text);
   const parts = [old.length ? fileList(old) : '', created.length ? `new: ${fileList(created)}` : ''].filter(Boolean);
   return `${HEADERS.files}: ${parts.join('; ')}`;
 }
