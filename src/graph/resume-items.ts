@@ -88,7 +88,7 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
     // The why of a decision stated as such; one inferred from the tools a report names has none worth its tokens.
     decisions: [
       ...pinned.map((n) => ({ ...plain(n, 1), pinned: true })),
-      ...byLevel(decisions.filter((n) => !pinned.includes(n)).map((n) => choice(n, n.confidence >= EXPLICIT ? 1 : 2, withWhy && n.confidence >= EXPLICIT ? n.detail : undefined))),
+      ...byLevel(decisions.filter((n) => !pinned.includes(n)).map((n) => choice(n, n.confidence >= EXPLICIT && !bareCount(n.label) ? 1 : 2, withWhy && n.confidence >= EXPLICIT ? n.detail : undefined))),
     ],
     files: byLevel(files.map((n) => ({ label: n.label, text: compact ? shortPath(n.label, files) : n.label, level: n.status === 'modified' ? 1 : 2, created: withWhy && n.detail === 'created' }))),
     env: byLevel(env.map((n) => ({ label: n.label, text: withDetail(n.label, withWhy && n.type !== 'DEPENDENCY' ? n.detail : undefined), level: n.type === 'PROJECT' ? 1 : 2 }))),
@@ -106,6 +106,11 @@ function shortPath(path: string, files: GraphNode[]): string {
 function baseName(path: string): string {
   const end = path.endsWith('/') ? path.length - 1 : path.length;
   return path.slice(path.lastIndexOf('/', end - 1) + 1);
+}
+
+/** "3 AZs", "4-5 positive": a count of something is a detail of a plan, not a choice of how. */
+function bareCount(label: string): boolean {
+  return /^\d[\d.,-]*\s+\S+$/.test(label);
 }
 
 function byLevel(items: Item[]): Item[] {
@@ -138,6 +143,8 @@ function shortTask(label: string, compact: boolean): string {
 export function compactTask(label: string): string {
   let text = label.replace(/\s+[—–]\s+.*$|\s+\([^)]*\)$/, '');
   text = text.replace(/\s+(?:using|via)\s+\S.*$/i, '').replace(/\s+with\s+(?=[A-Z]|\S*[A-Z])[^,;]*$/, '');
+  // "DataLoader for ProductLoader and UserLoader": the names it was applied to are detail.
+  text = text.replace(/^(\S.*?)\s+(?:for|with|on|across)\s+[A-Z][\w.]*(?:(?:,\s*(?:and\s+)?|\s+and\s+)[A-Z][\w.]*)+(?:\s+[a-z]+)?$/, '$1');
   const place = /^(.+?)\s+(?:in|to|into|inside|under)\s+(\S+)$/.exec(text);
   if (place && isPath(place[2])) text = place[1];
   text = dropMakingVerb(mainClause(text));
@@ -152,7 +159,7 @@ function mainClause(text: string): string {
 
 /** "Add rate limiting" -> "rate limiting", "added chunking strategies" -> "chunking strategies": the section says the rest. */
 function dropMakingVerb(label: string): string {
-  const m = /^(?:add|added|create|created|write|wrote|build|built|implement|implemented|set up|setup|make|made|put in)\s+(?:a |an |the )?(.+)$/i.exec(label);
+  const m = /^(?:add|added|create|created|write|wrote|build|built|design|designed|implement|implemented|set up|setup|make|made|put in)\s+(?:a |an |the )?(.+)$/i.exec(label);
   if (!m || /^(?:to|for|in|on|at|with|from|into|it|this|that|them|up|sure|out)\b/i.test(m[1]) || contentWords(m[1]).size === 0) return label;
   return m[1];
 }
