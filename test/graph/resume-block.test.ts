@@ -115,6 +115,43 @@ describe('what a block holds', () => {
     expect(buildResume(graph, { budget: 20 }).sections.decisions).toEqual(['Go 1.22', 'chi router', 'sqlc', 'goose']);
   });
 
+  it('shows a named choice before a bare count ("3 AZs") when both cannot fit', () => {
+    const graph = buildGraph(scriptSession([{ user: 'Build an invoice service' }, { assistant: 'Decided: 3 replicas, PgBouncer, 2 regions.' }]));
+    const block = buildResume(graph, { budget: 12 });
+    expect(block.sections.decisions).toEqual(['PgBouncer']);
+  });
+
+  it('leaves out of a task at the critical tier the list of names it was applied to', () => {
+    const graph = buildGraph(
+      scriptSession([
+        { user: 'Build an invoice service' },
+        { assistant: 'Completed: DataLoader for InvoiceLoader and CustomerLoader. Completed: prisma/schema.prisma with Invoice, Customer, Payment models.' },
+      ]),
+    );
+    const critical = buildResume(graph, { tier: 'critical' });
+    expect(critical.sections.done).toEqual(expect.arrayContaining(['DataLoader', 'prisma/schema.prisma']));
+    expect(buildResume(graph, { tier: 'standard' }).sections.done).toContain('DataLoader for InvoiceLoader and CustomerLoader');
+  });
+
+  it('opens a section with its shortest first-hand item: the header costs the same whatever follows it', () => {
+    const graph = buildGraph(
+      scriptSession([
+        { user: 'Build an invoice service' },
+        { assistant: 'Files: src/api/invoices.ts, src/api/customers.ts, src/db/schema.ts, src/db/migrations/0001_init.sql, src/jobs/reconcile.ts, src/lib/money.ts' },
+        { user: 'Add CSV export' },
+        { assistant: 'Completed: CSV export.' },
+        { user: 'Add a nightly reconciliation job that compares every ledger entry against the payment provider' },
+        { assistant: 'Completed: nightly reconciliation job that compares every ledger entry against the payment provider.' },
+      ]),
+    );
+    // The long task would take the room of three files; the short one leaves it to them.
+    const block = buildResume(graph, { budget: 26 });
+    expect(block.sections.done).toEqual(['invoice service', 'CSV export']);
+    expect(block.sections.files).toHaveLength(5);
+    // A line still lists its items most important first: the latest work before earlier work.
+    expect(buildResume(graph, { tier: 'critical' }).text).toMatch(/Done: nightly reconciliation job[^\n]*; CSV export/);
+  });
+
   it('leaves the project folder out at the critical tier: the resumed session runs in it', () => {
     const graph = buildGraph(scriptSession([{ user: 'Build an invoice service' }, { assistant: 'Completed: invoice API.' }]));
     expect(buildResume(graph, { tier: 'critical' }).text).not.toContain(SCRIPT_CWD);
