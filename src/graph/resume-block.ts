@@ -68,47 +68,60 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
   const count = options.count ?? countTokens;
   const candidates = resumeCandidates(graph, tier);
   const chosen = Object.fromEntries(SECTION_NAMES.map((s) => [s, [] as Item[]])) as Record<SectionName, Item[]>;
-  const next = Object.fromEntries(SECTION_NAMES.map((s) => [s, 0])) as Record<SectionName, number>;
+  // What each section may still show, in its own order; an item leaves when shown or when it never can be.
+  const remaining = Object.fromEntries(SECTION_NAMES.map((s) => [s, [...candidates[s]]])) as Record<SectionName, Item[]>;
   // A newline always ends a token, so an item costs what its own line grows by (and a new line's newline).
   const lineTokens = Object.fromEntries(SECTION_NAMES.map((s) => [s, 0])) as Record<SectionName, number>;
   let text = '';
   let tokens = 0;
+  // A line shows its items in the section's own order, whatever order they were chosen in.
+  const withItem = (section: SectionName, item: Item) => [...chosen[section], item].sort((a, b) => candidates[section].indexOf(a) - candidates[section].indexOf(b));
   const costOf = (section: SectionName, item: Item) =>
-    count(renderLine(section, [...chosen[section], item])) - lineTokens[section] + (chosen[section].length === 0 && text !== '' ? 1 : 0);
-  // Greedy by worth per token, one section head at a time: each section keeps its own order.
+    count(renderLine(section, withItem(section, item))) - lineTokens[section] + (chosen[section].length === 0 && text !== '' ? 1 : 0);
+  // Greedy by worth per token. A section goes in its own order, first-hand items before details,
+  // but opens with whichever first-hand item is worth most per token: its header costs the same
+  // whatever follows it, and one long item should not keep the whole section out.
   for (;;) {
     let best: { section: SectionName; item: Item; score: number } | undefined;
     for (const section of SECTION_NAMES) {
-      const list = candidates[section];
-      while (next[section] < list.length) {
-        const item = list[next[section]];
-        const cost = costOf(section, item);
-        // An item that repeats one shown, or cannot fit even now, never will: skip it.
-        // A problem the goal states ("Goal: Production down") is open until the block says otherwise.
-        // Likewise a done task that restates a goal marked done.
-        // A choice of what to do next ("fine-tuning post next") and the open task it made are one thing.
-        const shown = [...chosen[section], ...(section === 'errors' || section === 'done' ? chosen.goal.filter((g) => section === 'errors' || g.done) : []), ...alsoShown(section, chosen)];
-        if (shown.some((other) => repeats(section, item, other)) || tokens + cost > budget) {
-          next[section]++;
-          continue;
+      // An item that repeats one shown, or cannot fit even now, never will: it leaves.
+      // A problem the goal states ("Goal: Production down") is open until the block says otherwise.
+      // Likewise a done task that restates a goal marked done.
+      // A choice of what to do next ("fine-tuning post next") and the open task it made are one thing.
+      const shown = [...chosen[section], ...(section === 'errors' || section === 'done' ? chosen.goal.filter((g) => section === 'errors' || g.done) : []), ...alsoShown(section, chosen)];
+      const opening = chosen[section].length === 0;
+      const list = remaining[section];
+      const kept: Item[] = [];
+      for (let i = 0; i < list.length; i++) {
+        const item = list[i];
+        // Once a section is open only its next item is in question; the rest wait their turn.
+        if (!opening && kept.length > 0) {
+          kept.push(...list.slice(i));
+          break;
         }
+        const cost = costOf(section, item);
+        if (shown.some((other) => repeats(section, item, other)) || tokens + cost > budget) continue;
+        kept.push(item);
+        if (item.level !== kept[0].level) continue;
         const score = worth(section, item, chosen[section]) / Math.max(1, cost);
         if (!best || score > best.score) best = { section, item, score };
-        break;
       }
+      remaining[section] = kept;
     }
     if (!best) break;
-    next[best.section]++;
-    chosen[best.section].push(best.item);
+    const { section, item } = best as { section: SectionName; item: Item };
+    remaining[section] = remaining[section].filter((i) => i !== item);
+    const before = chosen[section];
+    chosen[section] = withItem(section, item);
     const candidate = render(chosen);
     const total = count(candidate);
     if (total > budget) {
-      chosen[best.section].pop();
+      chosen[section] = before;
       continue;
     }
     text = candidate;
     tokens = total;
-    lineTokens[best.section] = count(renderLine(best.section, chosen[best.section]));
+    lineTokens[section] = count(renderLine(section, chosen[section]));
   }
   // A folder chosen before a file inside it says nothing the file does not; nor a choice of what
   // to do next chosen before the open task it made.
@@ -118,6 +131,15 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
     chosen.files = files;
     chosen.decisions = decisions;
     text = render(chosen);
+  }
+  // Files named by their base names to fit are named in full when the room left allows.
+  if (chosen.files.some((f) => f.text !== f.label)) {
+    const whole = { ...chosen, files: chosen.files.map((f) => ({ ...f, text: f.label })) };
+    const fuller = render(whole);
+    if (count(fuller) <= budget) {
+      chosen.files = whole.files;
+      text = fuller;
+    }
   }
   const sections = Object.fromEntries(SECTION_NAMES.map((s) => [s, chosen[s].map((i) => i.label)])) as ResumeSections;
   // A goal the session carried out is one of its done tasks.
@@ -149,8 +171,8 @@ function renderLine(section: SectionName, items: Item[]): string {
   if (section === 'goal' && items[0]?.done) return `${HEADERS.goal}${DONE_MARK} ${items.map((i) => i.text).join('; ')}`;
   if (section !== 'files') return `${HEADERS[section]}: ${items.map((i) => i.text).join('; ')}`;
   // Paths share their folders ("api/{auth,models}.py"); files the session created come last.
-  const old = items.filter((i) => !i.created).map((i) => i.label);
-  const created = items.filter((i) => i.created).map((i) => i.label);
+  const old = items.filter((i) => !i.created).map((i) => i.text);
+  const created = items.filter((i) => i.created).map((i) => i.text);
   const parts = [old.length ? fileList(old) : '', created.length ? `new: ${fileList(created)}` : ''].filter(Boolean);
   return `${HEADERS.files}: ${parts.join('; ')}`;
 }

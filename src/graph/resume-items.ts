@@ -46,8 +46,10 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   }
   // A task the user asked for (or one of the session's own todo list) comes before a detail of one.
   const topLevel = (n: GraphNode) => !partOf.has(n.id);
+  // Of two nodes alike in all else, the one the log named first (the graph lists nodes in that order).
+  const order = new Map(graph.nodes.map((n, i) => [n.id, i]));
   const rank = (a: GraphNode, b: GraphNode) =>
-    Number(topLevel(b)) - Number(topLevel(a)) || b.importance - a.importance || b.confidence - a.confidence || a.firstTurn - b.firstTurn || cmp(a.id, b.id);
+    Number(topLevel(b)) - Number(topLevel(a)) || b.importance - a.importance || b.confidence - a.confidence || a.firstTurn - b.firstTurn || order.get(a.id)! - order.get(b.id)!;
   const of = (type: GraphNode['type'], keep: (n: GraphNode) => boolean = () => true) => graph.nodes.filter((n) => n.type === type && keep(n)).sort(rank);
   const withDetail = (label: string, detail: string | undefined) => (detail ? `${label} (${detail})` : label);
   // The session's own task list (TodoWrite, TaskCreate) is as first-hand as what the user asked for.
@@ -71,7 +73,8 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   const decisions = of('DECISION', (n) => !superseded.has(n.id));
   const files = of('FILE').sort((a, b) => Number(b.status === 'modified') - Number(a.status === 'modified') || rank(a, b));
   const errors = of('ERROR', (n) => n.status === 'failed' && !beingFixed.has(n.id));
-  const env = [...of('PROJECT'), ...of('ENVIRONMENT'), ...of('DEPENDENCY')];
+  // At the critical tier the project folder goes: the resumed session runs in it.
+  const env = [...(compact ? [] : of('PROJECT')), ...of('ENVIRONMENT'), ...of('DEPENDENCY')];
   const goal = graph.nodes.find((n) => n.type === 'GOAL');
   const { text: goalText, pinned } = goalLine(goal, decisions, compact);
   const ask = graph.lastAsk;
@@ -85,12 +88,29 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
     // The why of a decision stated as such; one inferred from the tools a report names has none worth its tokens.
     decisions: [
       ...pinned.map((n) => ({ ...plain(n, 1), pinned: true })),
-      ...byLevel(decisions.filter((n) => !pinned.includes(n)).map((n) => choice(n, n.confidence >= EXPLICIT ? 1 : 2, withWhy && n.confidence >= EXPLICIT ? n.detail : undefined))),
+      ...byLevel(decisions.filter((n) => !pinned.includes(n)).map((n) => choice(n, n.confidence >= EXPLICIT && !bareCount(n.label) ? 1 : 2, withWhy && n.confidence >= EXPLICIT ? n.detail : undefined))),
     ],
-    files: byLevel(files.map((n) => ({ label: n.label, text: n.label, level: n.status === 'modified' ? 1 : 2, created: withWhy && n.detail === 'created' }))),
+    files: byLevel(files.map((n) => ({ label: n.label, text: compact ? shortPath(n.label, files) : n.label, level: n.status === 'modified' ? 1 : 2, created: withWhy && n.detail === 'created' }))),
     env: byLevel(env.map((n) => ({ label: n.label, text: withDetail(n.label, withWhy && n.type !== 'DEPENDENCY' ? n.detail : undefined), level: n.type === 'PROJECT' ? 1 : 2 }))),
     lastAsk: asked ? [{ label: ask, text: ask, level: 1 }] : [],
   };
+}
+
+/** At the critical tier a file is named by its base name when no other file of the session has it. */
+function shortPath(path: string, files: GraphNode[]): string {
+  const base = baseName(path);
+  return base !== path && files.every((f) => f.label === path || baseName(f.label) !== base) ? base : path;
+}
+
+/** "src/hooks/useWebSocket.ts" -> "useWebSocket.ts", a folder "models/v1/" -> "v1/". */
+function baseName(path: string): string {
+  const end = path.endsWith('/') ? path.length - 1 : path.length;
+  return path.slice(path.lastIndexOf('/', end - 1) + 1);
+}
+
+/** "3 AZs", "4-5 positive": a count of something is a detail of a plan, not a choice of how. */
+function bareCount(label: string): boolean {
+  return /^\d[\d.,-]*\s+\S+$/.test(label);
 }
 
 function byLevel(items: Item[]): Item[] {
@@ -103,7 +123,7 @@ function byLevel(items: Item[]): Item[] {
  */
 function goalLine(goal: GraphNode | undefined, decisions: GraphNode[], compact: boolean): { text: string; pinned: GraphNode[] } {
   if (!goal) return { text: '', pinned: [] };
-  const text = denseLabel(withoutAsking(compact ? goalHead(goal.label) : goal.label));
+  const text = denseLabel(compact ? dropMakingVerb(withoutAsking(goalHead(goal.label))) : withoutAsking(goal.label));
   const tail = compact ? /^(.{8,}?)\s+(?:with|using|via)\s+([^,;()]+)$/i.exec(text) : null;
   if (!tail) return { text, pinned: [] };
   const named = tail[2].split(/\s*,\s*(?:and\s+)?|\s+and\s+|\s*\+\s*/).map((name) => decisions.find((d) => d.label.toLowerCase() === name.toLowerCase()));
@@ -123,6 +143,8 @@ function shortTask(label: string, compact: boolean): string {
 export function compactTask(label: string): string {
   let text = label.replace(/\s+[—–]\s+.*$|\s+\([^)]*\)$/, '');
   text = text.replace(/\s+(?:using|via)\s+\S.*$/i, '').replace(/\s+with\s+(?=[A-Z]|\S*[A-Z])[^,;]*$/, '');
+  // "DataLoader for ProductLoader and UserLoader": the names it was applied to are detail.
+  text = text.replace(/^(\S.*?)\s+(?:for|with|on|across)\s+[A-Z][\w.]*(?:(?:,\s*(?:and\s+)?|\s+and\s+)[A-Z][\w.]*)+(?:\s+[a-z]+)?$/, '$1');
   const place = /^(.+?)\s+(?:in|to|into|inside|under)\s+(\S+)$/.exec(text);
   if (place && isPath(place[2])) text = place[1];
   text = dropMakingVerb(mainClause(text));
@@ -137,7 +159,7 @@ function mainClause(text: string): string {
 
 /** "Add rate limiting" -> "rate limiting", "added chunking strategies" -> "chunking strategies": the section says the rest. */
 function dropMakingVerb(label: string): string {
-  const m = /^(?:add|added|create|created|write|wrote|build|built|implement|implemented|set up|setup|make|made|put in)\s+(?:a |an |the )?(.+)$/i.exec(label);
+  const m = /^(?:add|added|create|created|write|wrote|build|built|design|designed|implement|implemented|set up|setup|make|made|put in)\s+(?:a |an |the )?(.+)$/i.exec(label);
   if (!m || /^(?:to|for|in|on|at|with|from|into|it|this|that|them|up|sure|out)\b/i.test(m[1]) || contentWords(m[1]).size === 0) return label;
   return m[1];
 }
@@ -164,8 +186,4 @@ export function goalHead(label: string): string {
   // "Implement the following plan: Consolidate logging ...": the head only points at the rest.
   if (/\b(?:following|below|this|these|plan|steps|instructions|request|task|spec)$/i.test(m[1])) return goalHead(m[2]) || label;
   return m[1];
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

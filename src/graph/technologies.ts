@@ -81,7 +81,7 @@ function leadingName(phrase: string, instrument: boolean): string | undefined {
 export function adoptedTechnologies(content: string, instrumentsOnly = false): string[] {
   const found: string[] = [];
   const add = (name: string | undefined) => {
-    if (!name || name.length < 2 || GENERIC.has(name)) return;
+    if (!name || name.length < 2 || GENERIC.has(name) || CODE_NAME.test(name)) return;
     if (!found.some((f) => f.toLowerCase() === name.toLowerCase())) found.push(name);
   };
   const text = content.replace(/\(\d+\)\s*/g, '');
@@ -111,6 +111,11 @@ export function adoptedTechnologies(content: string, instrumentsOnly = false): s
     if (!isName(word) || VERSION.test(word)) continue;
     let j = i;
     while (isName(words[j + 1])) j++;
+    // "Missing NSMotionUsageDescription": what a fix found absent or broken was not chosen.
+    if (PROBLEM.test(word)) {
+      i = j;
+      continue;
+    }
     const run = words.slice(i, j + 1) as string[];
     const next = words[j + 1];
     const built = typeof next === 'string' && ARTIFACT_KIND.test(next);
@@ -123,6 +128,12 @@ export function adoptedTechnologies(content: string, instrumentsOnly = false): s
   }
   return found;
 }
+
+/** "dropDuplicates", "setInterval": a function of the code the work wrote, not a tool it adopted. */
+const CODE_NAME = /^[a-z]+(?:[A-Z][a-z0-9]+)+$/;
+
+/** Words that say a thing is absent or broken. */
+const PROBLEM = /^(?:missing|broken|absent|lacking|failing|deprecated|outdated|unused|invalid|wrong|no)$/i;
 
 /** "X using Y": X is what was made, Y what it was made with. */
 function madeWith(next: string | null | undefined): boolean {

@@ -11,6 +11,10 @@ const GENERIC =
   /^(?:(?:fix|do|run|check|try|update|change|continue|go|finish|complete|proceed|start|make|implement|test|commit|review|look at|handle|repeat|retry|undo)(?:\s+(?:it|this|that|them|these|those|again|ahead|now|everything|all|the (?:changes?|issues?|things?|rest|same|code|bug|problem|tests?|above)))*|it|this|that|everything|nothing|something|the (?:changes?|rest|same)|yes|no|ok|okay|done|the fix|these|those|(?:\w+\s+)?(?:something|anything|stuff)(?:\s+(?:up|out|in|else))?|nice|great|cool|thanks|perfect|makes sense|sounds good|good catch|agreed|got it)$/i;
 /** A fragment: it ends on a word that needs something after it. */
 const DANGLING_END = /\s(?:a|an|the|to|of|for|with|and|or|in|on|at|by|from|as|is|are|was|that|which|when|if|into|via|than|then|but)$/i;
+/** A verdict over earlier work ("all leaks fixed", "everything green"): a status, not a piece of work. */
+const VERDICT = /^(?:all|every|everything|both)\b(?:\s+\S+){0,3}?\s+(?:are\s+|is\s+|now\s+)?(?:fixed|done|resolved|passing|pass|green|complete|completed|working|closed|addressed|merged|stable)$/i;
+/** "Clean it up", "ship that": a verb whose only object is a pronoun says nothing on its own. */
+const PRONOUN_OBJECT = /^[a-z]+\s+(?:it|this|that|them|these|those)(?:\s+(?:up|out|down|over|away|again|now|too|please))*$/i;
 const VAGUE_START = /^(?:it|this|that|they|these|those|which|here|there)\b/i;
 
 const PROSE_TYPES: ReadonlySet<NodeType> = new Set<NodeType>(['TASK', 'DECISION', 'ERROR', 'METRIC', 'API']);
@@ -19,7 +23,7 @@ const PROSE_TYPES: ReadonlySet<NodeType> = new Set<NodeType>(['TASK', 'DECISION'
 export function labelScore(node: DraftNode): number {
   const label = node.label;
   if (label.length < 2 || !/[\p{L}\p{N}]/u.test(label)) return 0;
-  if (GENERIC.test(label)) return 0;
+  if (GENERIC.test(label) || (node.type === 'TASK' && (VERDICT.test(label) || PRONOUN_OBJECT.test(label)))) return 0;
   let score = node.confidence;
   if (DANGLING_END.test(label)) score -= 0.3;
   if (VAGUE_START.test(label) && wordCount(label) <= 4) score -= 0.3;

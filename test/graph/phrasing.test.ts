@@ -207,4 +207,16 @@ describe('files named in prose', () => {
     expect(labels(graphOf([GOAL, { assistant: 'Completed: QA — 4 flaky specs found.' }]), 'DECISION')).toEqual([]);
     expect(labels(graphOf([GOAL, { assistant: 'Completed: FAISS index for lookups.' }]), 'DECISION')).toEqual(['FAISS']);
   });
+
+  it('does not take a function of the code ("using dropDuplicates") for a tool adopted', () => {
+    expect(labels(graphOf([GOAL, { assistant: 'Completed: dedup using dropDuplicates on event ids.' }]), 'DECISION')).toEqual([]);
+    expect(labels(graphOf([GOAL, { assistant: 'Completed: dedup using DuckDB on event ids.' }]), 'DECISION')).toEqual(['DuckDB']);
+  });
+
+  it('does not take a name a fix found missing or broken for a tool adopted', () => {
+    const graph = graphOf([GOAL, { user: 'Uploads crash on Android' }, { assistant: 'Fixed: Missing ReadMediaImages permission in AndroidManifest.xml.' }]);
+    expect(labels(graph, 'DECISION')).toEqual([]);
+    // The same name set up by the work is one.
+    expect(labels(graphOf([GOAL, { assistant: 'Completed: upload screen with ReadMediaImages Permission.' }]), 'DECISION')).toEqual(['ReadMediaImages Permission']);
+  });
 });

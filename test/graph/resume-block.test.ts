@@ -9,7 +9,7 @@ import { buildResume, TIER_BUDGETS, type ResumeTier } from '../../src/graph/resu
 import { expandFileList } from '../../src/graph/file-list.js';
 import { countTokens } from '../../src/tokens/counter.js';
 import { HAS_CORPUS, SAMPLE_DIR, corpusFiles, sampleFiles } from '../helpers/corpus.js';
-import { scriptSession } from './script-session.js';
+import { SCRIPT_CWD, scriptSession } from './script-session.js';
 
 const TIERS = Object.keys(TIER_BUDGETS) as ResumeTier[];
 
@@ -22,6 +22,10 @@ function shownFiles(text: string): string[] {
     .split(/; new: |^new: /)
     .flatMap((part) => expandFileList(part));
 }
+function baseName(path: string): string {
+  return path.replace(/^.*\/(?=[^/]+\/?$)/, '');
+}
+
 const files = [...sampleFiles(), ...(HAS_CORPUS ? corpusFiles() : [])];
 
 describe('every tier fits its budget, with whole items only', () => {
@@ -34,8 +38,10 @@ describe('every tier fits its budget, with whole items only', () => {
       // Each item a section names is in the text whole; files as their list expands.
       const { files, ...rest } = block.sections;
       for (const items of Object.values(rest)) for (const item of items) expect(block.text, tier).toContain(item);
-      expect(shownFiles(block.text), tier).toEqual(expect.arrayContaining(files));
-      expect(shownFiles(block.text)).toHaveLength(files.length);
+      // A file is named in full, or by its base name at the critical tier when that is short of room.
+      const shown = shownFiles(block.text);
+      expect(shown).toHaveLength(files.length);
+      for (const path of files) expect(shown.includes(path) || (tier === 'critical' && shown.includes(baseName(path))), `${tier}: ${path}`).toBe(true);
     }
     for (const budget of [40, 78]) expect(buildResume(graph, { budget }).tokens).toBeLessThanOrEqual(budget);
   });
@@ -87,7 +93,69 @@ describe('what a block holds', () => {
     expect(block.text).toContain('Files: api/{auth,models}.py');
     expect(block.sections.files).toEqual(['api/auth.py', 'api/models.py']);
     // The first reply changed two files: the opening request is done, the goal first among done tasks.
-    expect(block.sections.done).toEqual(['Build invoice service', 'refresh tokens to API']);
+    expect(block.sections.done).toEqual(['invoice service', 'refresh tokens to API']);
+  });
+
+  it('names changed files by their base names at the critical tier when full paths do not fit, and in full when they do', () => {
+    const paths = ['src/features/billing/hooks/useInvoiceTotals.ts', 'src/features/billing/components/InvoiceTable.tsx', 'server/routes/invoices/export.ts', 'server/jobs/nightly/reconcile.ts', 'docs/billing/README.md'];
+    const graph = buildGraph(scriptSession([{ user: 'Build an invoice service' }, { assistant: `Files: ${paths.join(', ')}` }]));
+    const tight = buildResume(graph, { budget: 30 });
+    expect(tight.sections.files).toEqual(expect.arrayContaining(paths));
+    expect(tight.text).toContain('useInvoiceTotals.ts');
+    expect(tight.text).not.toContain('src/features');
+    const roomy = buildResume(graph, { tier: 'critical' });
+    expect(shownFiles(roomy.text)).toEqual(expect.arrayContaining(paths));
+    // Two files of one name keep their folders.
+    const twins = buildGraph(scriptSession([{ user: 'Build an invoice service' }, { assistant: 'Files: api/src/features/billing/index.ts, web/src/features/billing/index.ts' }]));
+    expect(shownFiles(buildResume(twins, { budget: 30 }).text)).toEqual(['api/src/features/billing/index.ts', 'web/src/features/billing/index.ts']);
+  });
+
+  it('shows choices alike in every other way in the order the session made them', () => {
+    const graph = buildGraph(scriptSession([{ user: 'Build an invoice service' }, { assistant: 'Decided: Go 1.22, chi router, sqlc, goose, zerolog, testify.' }]));
+    expect(buildResume(graph, { budget: 20 }).sections.decisions).toEqual(['Go 1.22', 'chi router', 'sqlc', 'goose']);
+  });
+
+  it('shows a named choice before a bare count ("3 AZs") when both cannot fit', () => {
+    const graph = buildGraph(scriptSession([{ user: 'Build an invoice service' }, { assistant: 'Decided: 3 replicas, PgBouncer, 2 regions.' }]));
+    const block = buildResume(graph, { budget: 12 });
+    expect(block.sections.decisions).toEqual(['PgBouncer']);
+  });
+
+  it('leaves out of a task at the critical tier the list of names it was applied to', () => {
+    const graph = buildGraph(
+      scriptSession([
+        { user: 'Build an invoice service' },
+        { assistant: 'Completed: DataLoader for InvoiceLoader and CustomerLoader. Completed: prisma/schema.prisma with Invoice, Customer, Payment models.' },
+      ]),
+    );
+    const critical = buildResume(graph, { tier: 'critical' });
+    expect(critical.sections.done).toEqual(expect.arrayContaining(['DataLoader', 'prisma/schema.prisma']));
+    expect(buildResume(graph, { tier: 'standard' }).sections.done).toContain('DataLoader for InvoiceLoader and CustomerLoader');
+  });
+
+  it('opens a section with its shortest first-hand item: the header costs the same whatever follows it', () => {
+    const graph = buildGraph(
+      scriptSession([
+        { user: 'Build an invoice service' },
+        { assistant: 'Files: src/api/invoices.ts, src/api/customers.ts, src/db/schema.ts, src/db/migrations/0001_init.sql, src/jobs/reconcile.ts, src/lib/money.ts' },
+        { user: 'Add CSV export' },
+        { assistant: 'Completed: CSV export.' },
+        { user: 'Add a nightly reconciliation job that compares every ledger entry against the payment provider' },
+        { assistant: 'Completed: nightly reconciliation job that compares every ledger entry against the payment provider.' },
+      ]),
+    );
+    // The long task would take the room of three files; the short one leaves it to them.
+    const block = buildResume(graph, { budget: 26 });
+    expect(block.sections.done).toEqual(['invoice service', 'CSV export']);
+    expect(block.sections.files).toHaveLength(5);
+    // A line still lists its items most important first: the latest work before earlier work.
+    expect(buildResume(graph, { tier: 'critical' }).text).toMatch(/Done: nightly reconciliation job[^\n]*; CSV export/);
+  });
+
+  it('leaves the project folder out at the critical tier: the resumed session runs in it', () => {
+    const graph = buildGraph(scriptSession([{ user: 'Build an invoice service' }, { assistant: 'Completed: invoice API.' }]));
+    expect(buildResume(graph, { tier: 'critical' }).text).not.toContain(SCRIPT_CWD);
+    expect(buildResume(graph, { tier: 'standard' }).text).toContain(SCRIPT_CWD);
   });
 
   it('drops a temporal clause from a task and the count a choice applied to, at the critical tier only', () => {
@@ -125,7 +193,8 @@ describe('what a block holds', () => {
   it("says a goal's named choices once, on the Chosen line, at the critical tier", () => {
     const graph = buildGraph(scriptSession([{ user: 'Build a FastAPI authentication service with JWT and PostgreSQL' }, { assistant: 'Started.' }]));
     const critical = buildResume(graph, { tier: 'critical' });
-    expect(critical.sections.goal).toEqual(['Build FastAPI authentication service']);
+    // The goal says what is made, as a task does.
+    expect(critical.sections.goal).toEqual(['FastAPI authentication service']);
     expect(critical.sections.decisions.slice(0, 2)).toEqual(['JWT', 'PostgreSQL']);
     expect(buildResume(graph, { tier: 'standard' }).sections.goal).toEqual(['Build FastAPI authentication service with JWT and PostgreSQL']);
   });

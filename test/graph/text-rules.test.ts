@@ -165,6 +165,19 @@ describe('the validator', () => {
     expect(labels(graph, 'TASK')).toEqual(['Add CSV export']);
   });
 
+  it('rejects a verb whose only object is a pronoun ("Clean it up") and a verdict over earlier work ("all leaks fixed")', () => {
+    const graph = graphOf([
+      { user: 'Our settings page keeps stale state. Clean it up' },
+      { assistant: 'Completed: settings store.' },
+      { user: 'Memory keeps growing' },
+      { assistant: 'Completed: all leaks fixed. Added: memory alert at 1GB.' },
+    ]);
+    const tasks = labels(graph, 'TASK');
+    expect(tasks).not.toContain('Clean it up');
+    expect(tasks).not.toContain('all leaks fixed');
+    expect(tasks).toEqual(expect.arrayContaining(['settings store', 'memory alert at 1GB']));
+  });
+
   it('folds two labels of one thing into one node', () => {
     const graph = graphOf([GOAL, { assistant: 'Decided: Prisma.' }, { user: 'ok' }, { assistant: 'Decided: Prisma ORM.' }]);
     expect(labels(graph, 'DECISION')).toEqual(['Prisma']);
