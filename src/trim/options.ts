@@ -33,6 +33,7 @@ export type RemovalRule =
   | 'userImages'
   | 'toolInputsStubbed'
   | 'repeatedTextsStubbed'
+  | 'heldRunsStubbed'
   | 'errorsClipped'
   | 'toolUseResultSidecars'
   | 'emptiedLines'
@@ -54,6 +55,7 @@ export function emptyCounts(): RemovalCounts {
     userImages: 0,
     toolInputsStubbed: 0,
     repeatedTextsStubbed: 0,
+    heldRunsStubbed: 0,
     errorsClipped: 0,
     toolUseResultSidecars: 0,
     emptiedLines: 0,

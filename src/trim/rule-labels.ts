@@ -10,6 +10,7 @@ export const RULE_LABELS: Record<RemovalRule, string> = {
   userImages: 'pasted images stubbed',
   toolInputsStubbed: 'tool inputs stubbed (the file holds them)',
   repeatedTextsStubbed: 'edit texts pointing back to the earlier call that wrote them',
+  heldRunsStubbed: 'tool inputs partly stubbed (the runs of lines the file holds)',
   errorsClipped: 'long error outputs clipped',
   toolUseResultSidecars: 'toolUseResult sidecars dropped',
   emptiedLines: 'lines left empty, removed',

@@ -88,12 +88,56 @@ function stripToolResult(block: Json, ctx: StripContext): boolean {
   return changed;
 }
 
+/** A run of lines shorter than this is kept even when the file holds it: its stub would save little. */
+const MIN_HELD_RUN_CHARS = 200;
+
+/**
+ * A written text the file on disk no longer holds whole (a later edit changed part of it): each
+ * run of whole lines the file still holds, in one piece, is stubbed; the lines it no longer holds
+ * stay, so what the disk cannot give back is still there. Undefined when no run is worth a stub.
+ */
+function stubHeldRuns(text: string, path: string, ctx: StripContext): string | undefined {
+  const lines = text.split('\n');
+  const held = (from: number, to: number) => ctx.fileHolds(path, lines.slice(from, to + 1).join('\n'));
+  const out: string[] = [];
+  let elided = false;
+  for (let i = 0; i < lines.length; ) {
+    // The shortest run from here worth a stub; if the file does not hold it, line i stays.
+    let end = i;
+    let chars = lines[i].length;
+    while (chars < MIN_HELD_RUN_CHARS && end + 1 < lines.length) chars += lines[++end].length + 1;
+    if (chars < MIN_HELD_RUN_CHARS || !held(i, end)) {
+      out.push(lines[i++]);
+      continue;
+    }
+    // Held runs only shrink as they grow: the longest is found by halving.
+    let [lo, hi] = [end, lines.length - 1];
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (held(i, mid)) lo = mid;
+      else hi = mid - 1;
+    }
+    out.push(stubToolInput(lines.slice(i, lo + 1).join('\n')));
+    elided = true;
+    i = lo + 1;
+  }
+  const stubbed = out.join('\n');
+  return elided && stubbed.length < text.length ? stubbed : undefined;
+}
+
+/** Write content (or a notebook cell): stubbed when the file holds it, else its runs the file holds. */
 function stubInputField(input: Json, field: string, path: string | undefined, ctx: StripContext): boolean {
   const value = input[field];
   if (typeof value !== 'string' || value.length <= ctx.options.threshold || isStub(value) || !path) return false;
-  if (!ctx.fileHolds(path, value)) return false;
-  input[field] = stubToolInput(value);
-  ctx.counts.toolInputsStubbed++;
+  if (ctx.fileHolds(path, value)) {
+    input[field] = stubToolInput(value);
+    ctx.counts.toolInputsStubbed++;
+    return true;
+  }
+  const partly = stubHeldRuns(value, path, ctx);
+  if (!partly) return false;
+  input[field] = partly;
+  ctx.counts.heldRunsStubbed++;
   return true;
 }
 
@@ -124,16 +168,27 @@ function stubEdit(edit: Json, path: string | undefined, ctx: StripContext): bool
 }
 
 /**
- * An edit the file no longer holds keeps its strings, but an old_string that repeats text an
- * earlier call wrote (and the trim kept) points back to that call; its new_string is then
- * remembered for the edits after it.
+ * An edit the file no longer holds whole keeps its old_string, but one that repeats text an
+ * earlier call wrote (and the trim kept) points back to that call; of its new_string, the runs of
+ * lines the file still holds are stubbed, or, when none is, the whole text is remembered for the
+ * edits after it.
  */
 function stubOrRemember(edit: Json, path: string | undefined, call: { id: string; tool: string }, ctx: StripContext): boolean {
   if (stubEdit(edit, path, ctx)) return true;
-  const written = ctx.written;
-  if (!written || !path || !ctx.uuid) return false;
+  if (!path) return false;
   let changed = false;
   const before = edit.old_string;
+  const after = edit.new_string;
+  if (typeof before === 'string' && typeof after === 'string' && after !== '' && before.length + after.length > ctx.options.threshold && !isStub(after)) {
+    const partly = stubHeldRuns(after, path, ctx);
+    if (partly) {
+      edit.new_string = partly;
+      ctx.counts.heldRunsStubbed++;
+      changed = true;
+    }
+  }
+  const written = ctx.written;
+  if (!written || !ctx.uuid) return changed;
   if (typeof before === 'string' && before.length > ctx.options.threshold && !isStub(before)) {
     const earlier = written.find(path, before, ctx.uuid);
     const stub = earlier && stubRepeatedText(before, earlier);
@@ -143,8 +198,8 @@ function stubOrRemember(edit: Json, path: string | undefined, call: { id: string
       changed = true;
     }
   }
-  const after = edit.new_string;
-  if (typeof after === 'string' && after.length > ctx.options.threshold && !isStub(after)) written.add(path, after, call.id, call.tool, ctx.uuid);
+  const kept = edit.new_string;
+  if (kept === after && typeof after === 'string' && after.length > ctx.options.threshold && !isStub(after)) written.add(path, after, call.id, call.tool, ctx.uuid);
   return changed;
 }
 
@@ -157,6 +212,7 @@ function stripToolUse(block: Json, ctx: StripContext): boolean {
   switch (name) {
     case 'Write': {
       if (stubInputField(input, 'content', path, ctx)) return true;
+      // Kept whole: the text later edits of this file may repeat.
       const content = input.content;
       if (ctx.written && ctx.uuid && path && id && typeof content === 'string' && content.length > ctx.options.threshold && !isStub(content)) ctx.written.add(path, content, id, name, ctx.uuid);
       return false;

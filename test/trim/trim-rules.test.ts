@@ -326,6 +326,58 @@ describe('tool inputs', () => {
   });
 });
 
+describe('written texts the file holds in part', () => {
+  const inputOf = (records: Json[], id: string): Json => {
+    for (const r of records) for (const block of r.message?.content ?? []) if (block?.type === 'tool_use' && block.id === id) return block.input;
+    throw new Error(`no tool_use ${id}`);
+  };
+  const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `  const ${word}${i} = step(${i}); // ${word}`);
+  const done = 'The file has been updated successfully.';
+  // The edit wrote 30 lines; a later change (not in this log) rewrote line 12, so the file holds two runs of it.
+  const written = lines(30, 'fresh');
+  const onDisk = ['// header', ...written.slice(0, 12), '  const fresh12 = step(12) * 2; // changed since', ...written.slice(13), '// footer'].join('\n');
+  const disk = (_path: string, text: string) => onDisk.includes(text);
+
+  it('stubs the runs of lines the file still holds and keeps the line it no longer holds', async () => {
+    const b = conversation();
+    const edit = b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: lines(20, 'stale').join('\n'), new_string: written.join('\n') }, done);
+    b.assistant([{ type: 'text', text: 'Rewrote the steps.' }]);
+    const result = await trimSession(b.write(), {}, { fileHolds: disk });
+    const input = inputOf(recordsOf(result.lines), edit.id);
+    expect(input.new_string.split('\n')).toEqual([
+      expect.stringMatching(/^\[cmv: 12 lines \/ .* elided; the file on disk holds them\]$/),
+      written[12],
+      expect.stringMatching(/^\[cmv: 17 lines \/ .* elided; the file on disk holds them\]$/),
+    ]);
+    // The old text is not stubbed: the file does not hold the whole new text it was replaced by.
+    expect(input.old_string).toBe(lines(20, 'stale').join('\n'));
+    expect(result.removed.heldRunsStubbed).toBe(1);
+    expect(result.removed.toolInputsStubbed).toBe(0);
+    expect(result.verify.ok).toBe(true);
+
+    // A trimmed log trimmed again does not change.
+    const path = `${b.write()}.once.jsonl`;
+    writeFileSync(path, result.lines.map((l) => `${l.toString()}\n`).join(''));
+    const twice = await trimSession(path, {}, { fileHolds: disk });
+    expect(twice.lines.map((l) => l.toString())).toEqual(result.lines.map((l) => l.toString()));
+  });
+
+  it('does the same for Write content, and keeps runs too short to be worth a stub', async () => {
+    const b = conversation();
+    const write = b.toolCall('Write', { file_path: P('src/steps.ts'), content: written.join('\n') }, `File created successfully at: ${P('src/steps.ts')}`);
+    const result = await trimSession(b.write(), {}, { fileHolds: disk });
+    expect(inputOf(recordsOf(result.lines), write.id).content).toMatch(/^\[cmv: 12 lines .*\]\n {2}const fresh12 = step\(12\); \/\/ fresh\n\[cmv: 17 lines .*\]$/);
+
+    // Every other line changed since: no run of 200 chars is held, so the content stays whole.
+    const scattered = written.map((line, i) => (i % 2 === 0 ? line : `${line} // edited`)).join('\n');
+    const short = conversation();
+    const kept = short.toolCall('Write', { file_path: P('src/steps.ts'), content: written.join('\n') }, 'File created successfully.');
+    const shortResult = await trimSession(short.write(), {}, { fileHolds: (_p, text) => scattered.includes(text) });
+    expect(inputOf(recordsOf(shortResult.lines), kept.id).content).toBe(written.join('\n'));
+    expect(shortResult.removed.heldRunsStubbed).toBe(0);
+  });
+});
+
 describe('edit texts an earlier call wrote', () => {
   const inputOf = (records: Json[], id: string): Json => {
     for (const r of records) for (const block of r.message?.content ?? []) if (block?.type === 'tool_use' && block.id === id) return block.input;
