@@ -193,6 +193,22 @@ function readBlocks(content: unknown): { blocks: BlockInfo[]; contentIsString: b
   return { blocks, contentIsString: false };
 }
 
+/**
+ * Values that repeat on every line of a log (its session id, working directory, version, branch,
+ * model): one string per distinct value instead of one per line, so the index of a long log stays
+ * small. Bounded, since a log has only a handful of each.
+ */
+const INTERNED = new Map<string, string>();
+const MAX_INTERNED = 4096;
+
+function shared(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const known = INTERNED.get(value);
+  if (known !== undefined) return known;
+  if (INTERNED.size < MAX_INTERNED) INTERNED.set(value, value);
+  return value;
+}
+
 /** Builds the entry summary of one parsed JSON record. */
 export function toEntry(value: unknown, line: number, record: number): SessionEntry | undefined {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
@@ -203,26 +219,26 @@ export function toEntry(value: unknown, line: number, record: number): SessionEn
   return {
     line,
     record,
-    type: str(o.type) ?? 'unknown',
-    subtype: str(o.subtype),
+    type: shared(o.type) ?? 'unknown',
+    subtype: shared(o.subtype),
     uuid: str(o.uuid),
     parentUuid: parent === null ? null : str(parent),
     logicalParentUuid: str(o.logicalParentUuid),
-    sessionId: str(o.sessionId),
+    sessionId: shared(o.sessionId),
     timestamp: str(o.timestamp),
-    version: str(o.version),
-    cwd: str(o.cwd),
-    gitBranch: str(o.gitBranch),
+    version: shared(o.version),
+    cwd: shared(o.cwd),
+    gitBranch: shared(o.gitBranch),
     isSidechain: o.isSidechain === true,
-    agentId: str(o.agentId),
+    agentId: shared(o.agentId),
     isMeta: o.isMeta === true,
     isCompactSummary: o.isCompactSummary === true,
     isVisibleInTranscriptOnly: o.isVisibleInTranscriptOnly === true,
     isApiErrorMessage: o.isApiErrorMessage === true,
-    role: str(message?.role),
+    role: shared(message?.role),
     messageId: str(message?.id),
     requestId: str(o.requestId),
-    model: str(message?.model),
+    model: shared(message?.model),
     usage: readUsage(message?.usage),
     blocks,
     contentIsString,

@@ -15,10 +15,16 @@ export class AtomicWriter {
   readonly path: string;
   readonly tempPath: string;
   private handle?: FileHandle;
-  private batch: Buffer[] = [];
+  /**
+   * Pieces are copied into the batch: a caller's piece is often a view into a larger buffer (a line
+   * of a 4 MB read chunk), and keeping the view until the batch fills would keep the whole chunk.
+   */
+  private batch: Buffer = Buffer.allocUnsafe(BATCH_BYTES);
   private batchBytes = 0;
   /** The batch being written while the next one fills (I/O overlaps the caller's work). */
   private writing?: Promise<void>;
+  /** The buffer of the write in flight, reused as the next batch once that write is done. */
+  private spare?: Buffer;
   bytesWritten = 0;
 
   private constructor(path: string, tempPath: string, handle: FileHandle) {
@@ -49,25 +55,43 @@ export class AtomicWriter {
 
   async write(chunk: Buffer | string): Promise<void> {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    this.batch.push(buffer);
-    this.batchBytes += buffer.length;
     this.bytesWritten += buffer.length;
-    if (this.batchBytes >= BATCH_BYTES) await this.flush();
+    if (this.batchBytes + buffer.length > BATCH_BYTES) await this.flush();
+    if (buffer.length >= BATCH_BYTES) {
+      // A piece as large as a batch goes out on its own (held only while it is written).
+      await this.flush(buffer);
+      return;
+    }
+    buffer.copy(this.batch, this.batchBytes);
+    this.batchBytes += buffer.length;
   }
 
-  /** Starts writing the batch once the previous write is done; resolves when that previous write is. */
-  private async flush(): Promise<void> {
+  /**
+   * Starts writing the batch (or `whole`, a piece too large to batch) once the previous write is
+   * done; resolves when that previous write is.
+   */
+  private async flush(whole?: Buffer): Promise<void> {
     await this.settle();
-    if (this.batchBytes === 0 || !this.handle) return;
-    const data = this.batch.length === 1 ? this.batch[0] : Buffer.concat(this.batch, this.batchBytes);
-    this.batch = [];
-    this.batchBytes = 0;
+    if (!this.handle) return;
+    let data: Buffer;
+    if (whole) {
+      data = whole;
+    } else {
+      if (this.batchBytes === 0) return;
+      data = this.batch.subarray(0, this.batchBytes);
+      // The next batch fills the buffer of the write just settled while this one is written.
+      const next = this.spare ?? Buffer.allocUnsafe(BATCH_BYTES);
+      this.spare = this.batch;
+      this.batch = next;
+      this.batchBytes = 0;
+    }
     const handle = this.handle;
-    this.writing = (async () => {
+    const written = (async () => {
       // write() may take fewer bytes than given (a full disk): write the rest, or let it throw.
       for (let offset = 0; offset < data.length; ) offset += (await handle.write(data, offset, data.length - offset)).bytesWritten;
     })();
-    this.writing.catch(() => undefined); // surfaced by the next settle()
+    written.catch(() => undefined); // surfaced by the next settle()
+    this.writing = written;
   }
 
   /** Waits for the write in flight; a failed write aborts the file and throws. */
