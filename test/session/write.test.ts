@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupFile, writeFileAtomic } from '../../src/session/write.js';
+import { AtomicWriter, backupFile, writeFileAtomic } from '../../src/session/write.js';
 import { CmvError } from '../../src/errors.js';
 
 describe('writeFileAtomic', () => {
@@ -24,6 +24,25 @@ describe('writeFileAtomic', () => {
     expect(written).toBe(expected.length);
     expect(readFileSync(path).equals(expected)).toBe(true);
     expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it('copies what it is given: a view into a larger buffer is not kept (nor changed) until the batch is written', async () => {
+    const path = join(dir, 'views.jsonl');
+    const writer = await AtomicWriter.open(path);
+    // Lines as the reader yields them: views into one large read chunk, reused once read.
+    const chunk = Buffer.from('{"n":1}\n{"n":2}\n{"n":3}\n'.padEnd(4096, ' '));
+    for (let at = 0; at < 24; at += 8) await writer.write(chunk.subarray(at, at + 8));
+    chunk.fill(0x78);
+    // A piece larger than a batch goes out on its own, between the batched ones.
+    const big = Buffer.alloc(2 << 20, 0x61);
+    await writer.write(big);
+    await writer.write('\n');
+    await writer.commit();
+    const text = readFileSync(path, 'utf8');
+    expect(text.slice(0, 24)).toBe('{"n":1}\n{"n":2}\n{"n":3}\n');
+    expect(text.length).toBe(24 + (2 << 20) + 1);
+    expect(text.slice(24, 30)).toBe('aaaaaa');
+    expect(writer.bytesWritten).toBe(text.length);
   });
 
   it('creates missing folders', async () => {
