@@ -182,7 +182,15 @@ function repeats(section: SectionName, item: Item, other: Item): boolean {
   if (section === 'files') return item.label === other.label || (item.label.endsWith('/') && other.label.startsWith(item.label));
   if (item.label.toLowerCase() === other.label.toLowerCase()) return true;
   if (contentWords(item.label).size === 0) return false;
-  return wordOverlap(item.label, other.label) >= RESTATED && sameNumbers(item.label, other.label);
+  return (wordOverlap(item.label, other.label) >= RESTATED || clippedWord(item.label, other.label)) && sameNumbers(item.label, other.label);
+}
+
+/** "dedup" and "Deduplication": a one-word label that is the clipped form of the other's only word. */
+function clippedWord(a: string, b: string): boolean {
+  const [wa, wb] = [[...contentWords(a)], [...contentWords(b)]];
+  if (wa.length !== 1 || wb.length !== 1) return false;
+  const [short, long] = wa[0].length <= wb[0].length ? [wa[0], wb[0]] : [wb[0], wa[0]];
+  return short.length >= 5 && long.startsWith(short);
 }
 
 /** Two thirds of the shorter label's words in the other: one thing said twice. */

@@ -219,6 +219,13 @@ describe('what a block holds', () => {
     expect(block.sections.files).toEqual(['src/export/csv.ts']);
   });
 
+  it('leaves out a clipped word for the task it names ("config" after "configuration") at the critical tier', () => {
+    const graph = buildGraph(
+      scriptSession([{ user: 'Build a billing service' }, { user: 'Add configuration' }, { assistant: 'Completed: config via environment variables.' }]),
+    );
+    expect(buildResume(graph, { tier: 'critical' }).sections.done).toEqual(['configuration']);
+  });
+
   it('is the same text for the same log', async () => {
     const file = join(SAMPLE_DIR, 'resumed.jsonl');
     const a = buildResume(buildGraph(await openSession(file)), { tier: 'full' });
