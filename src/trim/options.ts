@@ -34,6 +34,7 @@ export type RemovalRule =
   | 'toolInputsStubbed'
   | 'repeatedTextsStubbed'
   | 'heldRunsStubbed'
+  | 'todoListsShortened'
   | 'errorsClipped'
   | 'toolUseResultSidecars'
   | 'emptiedLines'
@@ -56,6 +57,7 @@ export function emptyCounts(): RemovalCounts {
     toolInputsStubbed: 0,
     repeatedTextsStubbed: 0,
     heldRunsStubbed: 0,
+    todoListsShortened: 0,
     errorsClipped: 0,
     toolUseResultSidecars: 0,
     emptiedLines: 0,

@@ -12,6 +12,7 @@ import { emptyCounts, type TrimOptions, type RemovalCounts } from './options.js'
 import { digestText, type TextDigest } from './verify.js';
 import type { ToolCall } from './stubs.js';
 import { WrittenTexts } from './written-texts.js';
+import { SHORTENED_TODO_MARK, todosOf } from './todo-lists.js';
 import type { Spill } from './spill.js';
 import { recordTokens, type RecordTokens } from '../tokens/breakdown.js';
 
@@ -53,6 +54,53 @@ export interface PassOneResult {
   beforeBoundary: SessionEntry[];
   /** Tokens of entries from `countFrom` on, as read and as stripped (null: emptied). */
   tokens: Map<SessionEntry, { before: RecordTokens; after: RecordTokens | null }>;
+  /** TodoWrite calls in file order, with the entries of the call and of its result; empty if too many to keep. */
+  todoCalls: TodoCallSeen[];
+}
+
+export interface TodoCallSeen {
+  toolId: string;
+  todos: JsonObject[];
+  use: SessionEntry;
+  result?: SessionEntry;
+  /** Its result carries the note of an earlier trim. */
+  shortened: boolean;
+}
+
+/** Characters of TodoWrite lists kept at most; past that no list is shortened (memory stays bounded). */
+const MAX_TODO_CHARS = 4 * 1024 * 1024;
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  const first = Array.isArray(content) ? (content[0] as JsonObject | undefined) : undefined;
+  return typeof first?.text === 'string' ? first.text : '';
+}
+
+/** Notes the TodoWrite calls of a record, and the results that answer them. */
+function noteTodoCalls(record: JsonObject, entry: SessionEntry, seen: Map<string, TodoCallSeen>, order: TodoCallSeen[], budget: { chars: number }): void {
+  if (budget.chars < 0) return;
+  const content = (record.message as JsonObject | undefined)?.content;
+  if (!Array.isArray(content)) return;
+  for (const block of content as JsonObject[]) {
+    if (block?.type === 'tool_use' && block.name === 'TodoWrite' && typeof block.id === 'string') {
+      const todos = todosOf(block.input);
+      if (!todos) continue;
+      budget.chars -= JSON.stringify(todos).length;
+      if (budget.chars < 0) {
+        order.length = 0;
+        seen.clear();
+        return;
+      }
+      const call: TodoCallSeen = { toolId: block.id, todos, use: entry, shortened: false };
+      seen.set(block.id, call);
+      order.push(call);
+    } else if (block?.type === 'tool_result' && typeof block.tool_use_id === 'string') {
+      const call = seen.get(block.tool_use_id);
+      if (!call) continue;
+      call.result = entry;
+      call.shortened = textOf(block.content).startsWith(SHORTENED_TODO_MARK);
+    }
+  }
 }
 
 export interface PassOneSetup {
@@ -140,7 +188,10 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     malformedLines: [],
     beforeBoundary: [],
     tokens: new Map(),
+    todoCalls: [],
   };
+  const todoCallsById = new Map<string, TodoCallSeen>();
+  const todoBudget = { chars: MAX_TODO_CHARS };
   const countFrom = setup.countFrom ?? Infinity;
   const toolNames = { get: (id: string) => calls.get(id)?.name };
   const dropBefore = setup.dropBefore ?? -1;
@@ -170,6 +221,9 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     const entry = parsed.entries[0];
     const record = parsed.record;
     written.noteLine(entry.uuid, entry.parentUuid, raw.index);
+    if (entry.blocks.some((b) => (b.type === 'tool_use' && b.name === 'TodoWrite') || (b.type === 'tool_result' && b.toolId && todoCallsById.has(b.toolId)))) {
+      noteTodoCalls(record, entry, todoCallsById, result.todoCalls, todoBudget);
+    }
     if (hasTexts(entry)) result.originalTexts.set(entry, textsOfRecord(record, entry).map(digestText));
     const reason = droppedByType(entry);
     if (reason) {

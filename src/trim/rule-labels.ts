@@ -11,6 +11,7 @@ export const RULE_LABELS: Record<RemovalRule, string> = {
   toolInputsStubbed: 'tool inputs stubbed (the file holds them)',
   repeatedTextsStubbed: 'edit texts pointing back to the earlier call that wrote them',
   heldRunsStubbed: 'tool inputs partly stubbed (the runs of lines the file holds)',
+  todoListsShortened: 'superseded todo lists cut to the items each call changed',
   errorsClipped: 'long error outputs clipped',
   toolUseResultSidecars: 'toolUseResult sidecars dropped',
   emptiedLines: 'lines left empty, removed',

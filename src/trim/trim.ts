@@ -25,6 +25,7 @@ import { METADATA_TYPES, hasTexts, parseWhole, passOne, type PassOneResult, type
 import { lastBoundaryOffset, lastCompactionLine } from './last-boundary.js';
 import { evictToBudget, type BudgetReport } from './budget.js';
 import { fileSpill, memorySpill, type Spill } from './spill.js';
+import { SHORTENED_TODO_NOTE, planTodoChanges } from './todo-lists.js';
 
 export interface TrimResult {
   input: { path: string; bytes: number; tokens: number; lines: number };
@@ -174,6 +175,9 @@ async function finishTrim(
   };
   const lastResponse = [...c.responses].reverse().find((r) => r.usage && !r.synthetic && (!r.isSidechain || c.isSubagentTranscript));
   const usageLines = new Set(lastResponse?.entries ?? []);
+  const todoRewrites = todoListRewrites(pass1, new Set(c.sentMessages));
+  // Records rewritten in pass 2, by entry: their tokens are counted again.
+  const rewritten = new Map<SessionEntry, JsonObject>();
   const inheritedDangling = c.danglingParents.map((e) => e.uuid ?? '');
   const newSessionId = target.newSessionId;
   const newSessionIdJson = newSessionId ? JSON.stringify(newSessionId) : undefined;
@@ -283,8 +287,18 @@ async function finishTrim(
       continue;
     }
     if (line.removed) addCounts(counts, line.removed);
+    const rewrite = todoRewrites.get(entry);
+    if (rewrite) {
+      const record = parseRecords(bytes)[0] as JsonObject;
+      if (rewrite(record)) {
+        rewritten.set(entry, record);
+        await push({ entry, bytes, changed: true, record });
+        continue;
+      }
+    }
     await push({ entry, bytes, changed: line.changed });
   }
+  counts.todoListsShortened = [...todoRewrites.values()].filter((r) => r.shortensList).length;
 
   // Tokens of what Claude Code sends, as it was and as trimmed: counted in pass 1 where it could,
   // otherwise read again (only the sent lines, which the context window bounds).
@@ -294,7 +308,12 @@ async function finishTrim(
   try {
     for (const entry of sentOrder) {
       let counted = pass1.tokens.get(entry);
-      if (!counted) {
+      const again = rewritten.get(entry);
+      if (again) {
+        const isAssistant = entry.type === 'assistant';
+        const original = counted?.before ?? recordTokens(isAssistant, reader.record(lines[entry.line], entry.record), toolNames);
+        counted = { before: original, after: recordTokens(isAssistant, again, toolNames) };
+      } else if (!counted) {
         const isAssistant = entry.type === 'assistant';
         const original = recordTokens(isAssistant, reader.record(lines[entry.line], entry.record), toolNames);
         const stripped = strippedBytes(entry);
@@ -377,6 +396,58 @@ async function finishTrim(
     index,
     tokens: { before, after },
   };
+}
+
+type RecordRewrite = ((record: JsonObject) => boolean) & { shortensList?: boolean };
+
+/**
+ * Superseded todo lists Claude Code sends: each call but the first and the last shows only what it
+ * changed (todo-lists.ts), and its result says so. Rewrites by entry, for the call's line and its
+ * result's line; a rewrite returns false when the record turns out not to need it.
+ */
+function todoListRewrites(pass1: PassOneResult, sent: Set<SessionEntry>): Map<SessionEntry, RecordRewrite> {
+  // One record per line (a glued line is copied as it is, never rewritten).
+  const calls = pass1.todoCalls.filter((call) => sent.has(call.use) && call.result && sent.has(call.result) && call.use.record === 0 && call.result.record === 0);
+  const plan = planTodoChanges(calls);
+  const rewrites = new Map<SessionEntry, RecordRewrite>();
+  const add = (entry: SessionEntry, step: (record: JsonObject) => boolean, shortensList = false) => {
+    const earlier = rewrites.get(entry);
+    const rewrite: RecordRewrite = (record) => {
+      const before = earlier ? earlier(record) : false;
+      return step(record) || before;
+    };
+    rewrite.shortensList = shortensList || earlier?.shortensList;
+    rewrites.set(entry, rewrite);
+  };
+  const blocksOf = (record: JsonObject): JsonObject[] => {
+    const content = (record.message as JsonObject | undefined)?.content;
+    return Array.isArray(content) ? (content as JsonObject[]) : [];
+  };
+  for (const call of calls) {
+    const todos = plan.get(call.toolId);
+    if (!todos) continue;
+    add(
+      call.use,
+      (record) => {
+        const use = blocksOf(record).find((b) => b?.type === 'tool_use' && b.id === call.toolId);
+        const input = use?.input as JsonObject | undefined;
+        if (!input || JSON.stringify(input.todos) === JSON.stringify(todos)) return false;
+        input.todos = todos;
+        return true;
+      },
+      !call.shortened,
+    );
+    add(call.result!, (record) => {
+      const result = blocksOf(record).find((b) => b?.type === 'tool_result' && b.tool_use_id === call.toolId);
+      if (!result || call.shortened) return false;
+      const content = result.content;
+      if (typeof content === 'string') result.content = `${SHORTENED_TODO_NOTE}\n${content}`;
+      else if (Array.isArray(content)) result.content = [{ type: 'text', text: SHORTENED_TODO_NOTE }, ...content];
+      else return false;
+      return true;
+    });
+  }
+  return rewrites;
 }
 
 function fraction(part: number, whole: number): number {

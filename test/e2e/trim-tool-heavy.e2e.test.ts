@@ -19,11 +19,12 @@ import { debuggingScript, editScript, explorationScript } from './tool-heavy-scr
 
 /**
  * Floor of the mean reduction of the sent message tokens over the three sessions: what the trim
- * reaches (60.2%: exploration 86.9%, edit 51.7%, debugging 42.1%; 58.9% before stubs named files
- * from the working directory, 53.9% before the 500-char threshold and the stubbing of applied
- * edits), minus 2 points. Raise it as the trim improves (issue #3 targets 0.75).
+ * reaches (61.9%: exploration 87.1%, edit 56.5%, debugging 42.2%; 60.2% before superseded todo
+ * lists were cut to their changes, 58.9% before stubs named files from the working directory,
+ * 53.9% before the 500-char threshold and the stubbing of applied edits), minus 2 points. Raise it
+ * as the trim improves (issue #3 targets 0.75 on long tool-heavy sessions).
  */
-export const MIN_MEAN_REDUCTION = 0.58;
+export const MIN_MEAN_REDUCTION = 0.6;
 
 const PROMPT = 'hi';
 const RUN_TIMEOUT_MS = 60_000;

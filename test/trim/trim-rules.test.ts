@@ -731,3 +731,63 @@ describe('verify on a hand-broken trimmed log', () => {
     expect(kinds(report)).toContain('chain-break');
   });
 });
+
+describe('superseded todo lists', () => {
+  type Todo = { content: string; status: string; activeForm: string };
+  const item = (content: string, status = 'pending'): Todo => ({ content, status, activeForm: `${content}ing` });
+  const names = ['Read the report code', 'Fix the end bound', 'Add a test', 'Run the tests', 'Update the changelog'];
+  const step = (done: number, extra: Todo[] = []): Todo[] => [...names.map((n, i) => item(n, i < done ? 'completed' : i === done ? 'in_progress' : 'pending')), ...extra];
+  const RESULT = 'Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable';
+  const useOf = (records: Json[], id: string): Json => {
+    for (const r of records) for (const block of r.message?.content ?? []) if (block?.type === 'tool_use' && block.id === id) return block.input;
+    throw new Error(`no tool_use ${id}`);
+  };
+
+  function session(lists: Todo[][]): { path: string; ids: string[] } {
+    const b = conversation();
+    const ids = lists.map((todos) => b.toolCall('TodoWrite', { todos }, RESULT, { toolUseResult: { oldTodos: [], newTodos: todos } }).id);
+    b.assistant([{ type: 'text', text: 'All done.' }]);
+    return { path: b.write(), ids };
+  }
+
+  it('keeps the first and the last list whole and cuts each one between to the items it changed, saying so in its result', async () => {
+    const lists = [step(0), step(1), step(2, [item('Tag the release')]), step(5, [item('Tag the release', 'completed')])];
+    const { path, ids } = session(lists);
+    const result = await trimSession(path);
+    const records = recordsOf(result.lines);
+    expect(useOf(records, ids[0]).todos).toEqual(lists[0]);
+    // The second call completed one item and started the next.
+    expect(useOf(records, ids[1]).todos).toEqual([item(names[0], 'completed'), item(names[1], 'in_progress')]);
+    // The third changed two and added one (additions last).
+    expect(useOf(records, ids[2]).todos).toEqual([item(names[1], 'completed'), item(names[2], 'in_progress'), item('Tag the release')]);
+    // Claude Code restores the todo list from the last TodoWrite it sends: whole.
+    expect(useOf(records, ids[3]).todos).toEqual(lists[3]);
+    expect(resultContent(records, ids[0])).toBe(RESULT);
+    expect(resultContent(records, ids[1])).toBe(`[cmv: this TodoWrite shows only the items it added or changed; the earlier lists give the rest, and the last TodoWrite lists them all]\n${RESULT}`);
+    expect(resultContent(records, ids[3])).toBe(RESULT);
+    expect(result.removed.todoListsShortened).toBe(2);
+    expect(result.verify.ok).toBe(true);
+    expect(result.tokens.after.total).toBeLessThan(result.tokens.before.total);
+
+    // Trimming the trimmed log changes nothing.
+    const again = `${path}.trimmed.jsonl`;
+    writeFileSync(again, result.lines.map((l) => `${l.toString()}\n`).join(''));
+    const twice = await trimSession(again);
+    expect(twice.lines.map((l) => l.toString())).toEqual(result.lines.map((l) => l.toString()));
+    expect(twice.removed.todoListsShortened).toBe(0);
+  });
+
+  it('keeps a list whole when it drops an item, reorders items, or changes too little of a short list', async () => {
+    // The second list of each: a shortened call could not give it back, or would save too little.
+    const dropped = [step(0), step(1).slice(1), step(5)];
+    const reordered = [step(0), [...step(1)].reverse(), step(5)];
+    const short = [[item('A'), item('B')], [item('A', 'completed'), item('B')], [item('A', 'completed'), item('B', 'completed')]];
+    for (const lists of [dropped, reordered, short]) {
+      const { path, ids } = session(lists);
+      const result = await trimSession(path);
+      const records = recordsOf(result.lines);
+      expect(ids.map((id) => useOf(records, id).todos)).toEqual(lists);
+      expect(result.removed.todoListsShortened).toBe(0);
+    }
+  });
+});
