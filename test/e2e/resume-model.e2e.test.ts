@@ -3,18 +3,14 @@
 // what `sentTexts` predicts it sends. Slow (seconds per file); skipped when the CLI is not installed.
 
 import { existsSync, readdirSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSession } from '../../src/session/session.js';
 import { sentTexts } from '../../src/session/payload.js';
 import { claudeCliPath, resumeAndCapture } from './claude-client.js';
 import { conversationTexts, normaliseTexts, diffTexts, requestSizes, summarizeRequest, type RequestText, type TextMismatch } from './request-texts.js';
-import { isSubagentFile } from '../helpers/corpus.js';
+import { CORPUS_DIR, SAMPLE_DIR, isSubagentFile } from '../helpers/corpus.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SAMPLE_DIR = join(ROOT, 'sample-sessions');
-const CORPUS_DIR = '/work/shared/corpus/claude-code';
 const RESUME_TIMEOUT_MS = 60_000;
 const VERBOSE = process.env.CMV_E2E_VERBOSE === '1';
 
