@@ -6,10 +6,23 @@ import { isAbsolute } from 'node:path';
 
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
 
-export function diskChecker(): (path: string, text: string) => boolean {
+export interface DiskChecker {
+  /** True when the file at `path` holds `text`. */
+  holds: (path: string, text: string) => boolean;
+  /** The file's lines, to rule out cheaply the texts it cannot hold (undefined: no such file). */
+  lines: (path: string) => ReadonlySet<string> | undefined;
+}
+
+/** Lines of a text, as a set: a text whose whole lines are not all among them is not in the text. */
+export function lineSetOf(content: string): ReadonlySet<string> {
+  return new Set(content.split('\n'));
+}
+
+export function diskChecker(): DiskChecker {
   const cache = new Map<string, string | null>();
-  return (path, text) => {
-    if (!isAbsolute(path)) return false;
+  const lineSets = new Map<string, ReadonlySet<string> | undefined>();
+  const read = (path: string): string | null => {
+    if (!isAbsolute(path)) return null;
     let content = cache.get(path);
     if (content === undefined) {
       try {
@@ -19,6 +32,16 @@ export function diskChecker(): (path: string, text: string) => boolean {
       }
       cache.set(path, content);
     }
-    return content !== null && content.includes(text);
+    return content;
+  };
+  return {
+    holds: (path, text) => read(path)?.includes(text) ?? false,
+    lines: (path) => {
+      if (!lineSets.has(path)) {
+        const content = read(path);
+        lineSets.set(path, content === null ? undefined : lineSetOf(content));
+      }
+      return lineSets.get(path);
+    },
   };
 }

@@ -106,6 +106,7 @@ function noteTodoCalls(record: JsonObject, entry: SessionEntry, seen: Map<string
 export interface PassOneSetup {
   options: TrimOptions;
   fileHolds: (path: string, text: string) => boolean;
+  fileLines?: (path: string) => ReadonlySet<string> | undefined;
   /**
    * Byte offset of the last compaction boundary when the trim drops what comes before it: those
    * lines are only indexed (metadata lines are kept as they are).
@@ -166,7 +167,7 @@ export function parseWhole(bytes: Buffer, line: number): ParsedLine & { record?:
 /** Strips one parsed record; returns the bytes to spill, or undefined when nothing is left to send. */
 function stripRecord(record: JsonObject, original: Buffer, setup: PassOneSetup, calls: Map<string, ToolCall>, written: WrittenTexts): { bytes?: Buffer; changed: boolean; removed: Partial<RemovalCounts> } {
   const removed = emptyCounts();
-  const ctx: StripContext = { options: setup.options, counts: removed, calls, fileHolds: setup.fileHolds, written };
+  const ctx: StripContext = { options: setup.options, counts: removed, calls, fileHolds: setup.fileHolds, fileLines: setup.fileLines, written };
   const result = stripMessageRecord(record, ctx);
   // Only the rules that applied: one of these is kept per stripped line.
   for (const key in removed) if (removed[key as keyof RemovalCounts] === 0) delete removed[key as keyof RemovalCounts];

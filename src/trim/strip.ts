@@ -14,6 +14,8 @@ export interface StripContext {
   calls: Map<string, ToolCall>;
   /** True when the file at `path` on disk contains `text` (so a large input can be stubbed). */
   fileHolds: (path: string, text: string) => boolean;
+  /** The lines of the file at `path`, when known: texts with a line it lacks are not asked about. */
+  fileLines?: (path: string) => ReadonlySet<string> | undefined;
   /** The working directory of the record being stripped, for the paths stubs show. */
   cwd?: string;
   /** Texts earlier calls wrote and the trim kept verbatim; absent: old_strings are never pointed back. */
@@ -98,7 +100,14 @@ const MIN_HELD_RUN_CHARS = 200;
  */
 function stubHeldRuns(text: string, path: string, ctx: StripContext): string | undefined {
   const lines = text.split('\n');
-  const held = (from: number, to: number) => ctx.fileHolds(path, lines.slice(from, to + 1).join('\n'));
+  // Where the file's lines are known, a run may only span lines the file has (whole): `reach[k]`
+  // is the last line of the stretch of such lines that line k is in, so most asks are never made.
+  const fileLines = ctx.fileLines?.(path);
+  const reach = new Array<number>(lines.length).fill(lines.length - 1);
+  if (fileLines) {
+    for (let k = lines.length - 1; k >= 0; k--) reach[k] = !fileLines.has(lines[k]) ? k - 1 : k === lines.length - 1 ? k : reach[k + 1];
+  }
+  const held = (from: number, to: number) => to <= reach[from] && ctx.fileHolds(path, lines.slice(from, to + 1).join('\n'));
   const out: string[] = [];
   let elided = false;
   for (let i = 0; i < lines.length; ) {
@@ -111,7 +120,7 @@ function stubHeldRuns(text: string, path: string, ctx: StripContext): string | u
       continue;
     }
     // Held runs only shrink as they grow: the longest is found by halving.
-    let [lo, hi] = [end, lines.length - 1];
+    let [lo, hi] = [end, reach[i]];
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
       if (held(i, mid)) lo = mid;

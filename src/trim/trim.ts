@@ -59,6 +59,8 @@ export interface TrimTarget {
   newSessionId?: string;
   /** Tells whether a file on disk holds a text; defaults to never (inputs are then kept whole). */
   fileHolds?: (path: string, text: string) => boolean;
+  /** With `fileHolds`: the lines of a file it answers for, to rule out cheaply what it cannot hold. */
+  fileLines?: (path: string) => ReadonlySet<string> | undefined;
   /**
    * Stream the trimmed log into this writer, so memory stays bounded by the largest line; it is
    * finished (synced, not committed) once written, and committed by the caller once verified. Not with a budget.
@@ -105,16 +107,18 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
     throw new CmvError('INTERNAL', 'a budget trim works on the output in memory', { hint: 'trim without a writer' });
   }
   const size = await logSize(path);
-  const fileHolds = target.fileHolds ?? (target.fileHoldsOnDisk ? diskChecker() : () => false);
+  const disk = !target.fileHolds && target.fileHoldsOnDisk ? diskChecker() : undefined;
+  const fileHolds = target.fileHolds ?? disk?.holds ?? (() => false);
+  const fileLines = target.fileHolds ? target.fileLines : disk?.lines;
   const dropBefore = options.keepHistory ? undefined : await lastBoundaryOffset(path, size);
   // What follows the last boundary is what Claude Code sends: small enough, its tokens are counted as it is read.
   const countFrom = dropBefore !== undefined && size - dropBefore <= COUNT_AHEAD_MAX_BYTES ? dropBefore : undefined;
   // Streamed to a writer, nothing reads the dropped lines' content afterwards: index their place in the chain only.
   const chainOnlyBeforeBoundary = target.writer !== undefined;
-  const trimmed = await trimOnce(path, size, options, target, { options, fileHolds, dropBefore, countFrom, chainOnlyBeforeBoundary });
+  const trimmed = await trimOnce(path, size, options, target, { options, fileHolds, fileLines, dropBefore, countFrom, chainOnlyBeforeBoundary });
   // The index disagreed with the boundary found before reading (a resumed path before it, a
   // boundary written some other way): read everything in full.
-  return trimmed ?? (await trimOnce(path, size, options, target, { options, fileHolds }))!;
+  return trimmed ?? (await trimOnce(path, size, options, target, { options, fileHolds, fileLines }))!;
 }
 
 async function trimOnce(path: string, size: number, options: TrimOptions, target: TrimTarget, setup: PassOneSetup): Promise<TrimResult | undefined> {

@@ -80,7 +80,8 @@ async function compareResumes(file: string, groups: Group[]): Promise<void> {
 async function compareTrimmed(file: string, group: Group, original: Awaited<ReturnType<typeof resumeAndCapture>>): Promise<void> {
   const name = basename(file);
   const newSessionId = randomUUID();
-  const target = group === 'corpus, files replayed' ? { newSessionId, fileHolds: replayedDisk(file).fileHolds } : { newSessionId };
+  const replayed = group === 'corpus, files replayed' ? replayedDisk(file) : undefined;
+  const target = replayed ? { newSessionId, fileHolds: replayed.fileHolds, fileLines: replayed.fileLines } : { newSessionId };
   const result = await trimSession(file, {}, target);
   expect(result.verify.ok, `${name}: trimSession's own verification failed`).toBe(true);
   const trimmedFile = join(scratch, `${newSessionId}.jsonl`);

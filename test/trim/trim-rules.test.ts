@@ -376,6 +376,20 @@ describe('written texts the file holds in part', () => {
     expect(inputOf(recordsOf(shortResult.lines), kept.id).content).toBe(written.join('\n'));
     expect(shortResult.removed.heldRunsStubbed).toBe(0);
   });
+
+  it('asks the file only about runs of lines it has, when its lines are known', async () => {
+    const b = conversation();
+    const write = b.toolCall('Write', { file_path: P('src/steps.ts'), content: written.join('\n') }, 'File created successfully.');
+    const path = b.write();
+    const asked: string[] = [];
+    const fileLines = () => new Set(onDisk.split('\n'));
+    const result = await trimSession(path, {}, { fileHolds: (p, text) => (asked.push(text), disk(p, text)), fileLines });
+    // The same stubs as asking about every window, with no ask about a window holding the changed line.
+    const unaided = await trimSession(path, {}, { fileHolds: disk });
+    expect(inputOf(recordsOf(result.lines), write.id).content).toBe(inputOf(recordsOf(unaided.lines), write.id).content);
+    expect(result.removed.heldRunsStubbed).toBe(1);
+    expect(asked.filter((text) => text.includes(written[12]) && text !== written.join('\n'))).toEqual([]);
+  });
 });
 
 describe('edit texts an earlier call wrote', () => {
