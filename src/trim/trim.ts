@@ -82,9 +82,6 @@ const DROPPED_SYSTEM_SUBTYPES = new Set(['turn_duration', 'stop_hook_summary', '
 
 const NEWLINE = Buffer.from('\n');
 
-/** Counting ahead costs little over what the resumed path needs up to about this much of the log. */
-const COUNT_AHEAD_MAX_BYTES = 8 * 1024 * 1024;
-
 interface OutputItem {
   entry?: SessionEntry;
   bytes: Buffer;
@@ -111,8 +108,9 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
   const fileHolds = target.fileHolds ?? disk?.holds ?? (() => false);
   const fileLines = target.fileHolds ? target.fileLines : disk?.lines;
   const dropBefore = options.keepHistory ? undefined : await lastBoundaryOffset(path, size);
-  // What follows the last boundary is what Claude Code sends: small enough, its tokens are counted as it is read.
-  const countFrom = dropBefore !== undefined && size - dropBefore <= COUNT_AHEAD_MAX_BYTES ? dropBefore : undefined;
+  // What follows the last boundary (all of a log without one) is what Claude Code sends, bar dead
+  // branches: its tokens are counted as pass 1 parses it, rather than read and parsed again after.
+  const countFrom = options.keepHistory ? undefined : (dropBefore ?? 0);
   // Streamed to a writer, nothing reads the dropped lines' content afterwards: index their place in the chain only.
   const chainOnlyBeforeBoundary = target.writer !== undefined;
   const trimmed = await trimOnce(path, size, options, target, { options, fileHolds, fileLines, dropBefore, countFrom, chainOnlyBeforeBoundary });
