@@ -1,5 +1,6 @@
 // Pass 2, one record at a time: keep what carries understanding, stub what the environment can
-// give back, drop what the API never sees. Pure apart from `fileHolds`, which the caller injects.
+// give back, drop what the API never sees. Pure apart from what the caller injects: `fileHolds`
+// (the disk) and `written` (what earlier records of the same pass kept).
 
 import type { TrimOptions, RemovalCounts } from './options.js';
 import { stubToolText, stubImage, stubToolInput, stubReplacedText, stubRepeatedText, clipError, isStub, type ToolCall } from './stubs.js';
