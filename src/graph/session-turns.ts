@@ -4,7 +4,7 @@
 
 import type { Session } from '../session/session.js';
 import type { SessionEntry } from '../session/entry.js';
-import { contentBlocks, readRecord, type JsonObject } from '../session/payload.js';
+import { contentBlocks, contentText, readRecord, type JsonObject } from '../session/payload.js';
 import { redactSecrets, redactValue } from './redact.js';
 
 export interface TextStep {
@@ -94,7 +94,7 @@ function toolStep(session: Session, block: JsonObject, resultOf: Map<string, Ses
   step.resultUuid = resultEntry.uuid;
   step.isError = result?.is_error === true;
   if (step.isError || RESULT_TEXT_TOOLS.has(name) || name.startsWith('mcp__')) {
-    const text = textOf(result?.content);
+    const text = contentText(result?.content);
     step.result = redactSecrets(text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS / 2)}\n…\n${text.slice(-MAX_RESULT_CHARS / 2)}` : text);
   }
   if (record.toolUseResult && typeof record.toolUseResult === 'object' && !Array.isArray(record.toolUseResult)) {
@@ -110,15 +110,6 @@ function pick(object: JsonObject, keys: string[]): JsonObject {
     if (value !== undefined && (typeof value !== 'string' || value.length < 500)) out[key] = value;
   }
   return out;
-}
-
-export function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((p): p is JsonObject => !!p && typeof p === 'object' && (p as JsonObject).type === 'text' && typeof (p as JsonObject).text === 'string')
-    .map((p) => p.text as string)
-    .join('\n');
 }
 
 /** Markup Claude Code wraps around what the user typed: its content is not the user's words. */

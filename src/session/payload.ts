@@ -21,6 +21,16 @@ export function contentBlocks(record: JsonObject): JsonObject[] {
   return Array.isArray(content) ? content.filter((b): b is JsonObject => !!b && typeof b === 'object') : [];
 }
 
+/** The text parts of a message's or tool result's content, joined by newlines (a string is its own text). */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((p): p is JsonObject => !!p && typeof p === 'object' && (p as JsonObject).type === 'text' && typeof (p as JsonObject).text === 'string')
+    .map((p) => p.text as string)
+    .join('\n');
+}
+
 export interface MessageText {
   role: 'user' | 'assistant';
   text: string;

@@ -6,7 +6,7 @@ import { readRawLines } from '../session/line-reader.js';
 import { skimEntry } from '../session/skim.js';
 import { parseLine, toEntry, type ParsedLine, type SessionEntry } from '../session/entry.js';
 import type { SessionLine } from '../session/conversation.js';
-import { textsOfRecord, type JsonObject } from '../session/payload.js';
+import { contentBlocks, contentText, textsOfRecord, type JsonObject } from '../session/payload.js';
 import { stripMessageRecord, type StripContext } from './strip.js';
 import { emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
 import { digestText, type TextDigest } from './verify.js';
@@ -70,19 +70,11 @@ export interface TodoCallSeen {
 /** Characters of TodoWrite lists kept at most; past that no list is shortened (memory stays bounded). */
 const MAX_TODO_CHARS = 4 * 1024 * 1024;
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  const first = Array.isArray(content) ? (content[0] as JsonObject | undefined) : undefined;
-  return typeof first?.text === 'string' ? first.text : '';
-}
-
 /** Notes the TodoWrite calls of a record, and the results that answer them. */
 function noteTodoCalls(record: JsonObject, entry: SessionEntry, seen: Map<string, TodoCallSeen>, order: TodoCallSeen[], budget: { chars: number }): void {
   if (budget.chars < 0) return;
-  const content = (record.message as JsonObject | undefined)?.content;
-  if (!Array.isArray(content)) return;
-  for (const block of content as JsonObject[]) {
-    if (block?.type === 'tool_use' && block.name === 'TodoWrite' && typeof block.id === 'string') {
+  for (const block of contentBlocks(record)) {
+    if (block.type === 'tool_use' && block.name === 'TodoWrite' && typeof block.id === 'string') {
       const todos = todosOf(block.input);
       if (!todos) continue;
       budget.chars -= JSON.stringify(todos).length;
@@ -94,11 +86,11 @@ function noteTodoCalls(record: JsonObject, entry: SessionEntry, seen: Map<string
       const call: TodoCallSeen = { toolId: block.id, todos, use: entry, shortened: false };
       seen.set(block.id, call);
       order.push(call);
-    } else if (block?.type === 'tool_result' && typeof block.tool_use_id === 'string') {
+    } else if (block.type === 'tool_result' && typeof block.tool_use_id === 'string') {
       const call = seen.get(block.tool_use_id);
       if (!call) continue;
       call.result = entry;
-      call.shortened = textOf(block.content).startsWith(SHORTENED_TODO_MARK);
+      call.shortened = contentText(block.content).startsWith(SHORTENED_TODO_MARK);
     }
   }
 }

@@ -5,6 +5,7 @@
 import type { TrimOptions, RemovalCounts } from './options.js';
 import { stubToolText, stubImage, stubToolInput, stubReplacedText, stubRepeatedText, clipError, isStub, type ToolCall } from './stubs.js';
 import type { WrittenTexts } from './written-texts.js';
+import { contentText } from '../session/payload.js';
 
 type Json = Record<string, unknown>;
 
@@ -41,15 +42,6 @@ export function summariseInput(input: unknown): Json {
   return summary;
 }
 
-function textOfContent(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((p): p is Json => !!p && typeof p === 'object' && (p as Json).type === 'text')
-    .map((p) => (typeof p.text === 'string' ? p.text : ''))
-    .join('\n');
-}
-
 function stripToolResult(block: Json, ctx: StripContext): boolean {
   const id = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
   const call = ctx.calls.get(id);
@@ -71,7 +63,7 @@ function stripToolResult(block: Json, ctx: StripContext): boolean {
     });
   }
 
-  const text = parts ? textOfContent(parts) : textOfContent(content);
+  const text = parts ? contentText(parts) : contentText(content);
   if (isError) {
     if (text.length > ctx.options.maxErrorChars) {
       block.content = clipError(text, ctx.options.maxErrorChars);
@@ -208,9 +200,14 @@ function stubOrRemember(edit: Json, path: string | undefined, call: { id: string
       changed = true;
     }
   }
-  const kept = edit.new_string;
-  if (kept === after && typeof after === 'string' && after.length > ctx.options.threshold && !isStub(after)) written.add(path, after, call.id, call.tool, ctx.uuid);
+  if (edit.new_string === after) remember(path, after, call, ctx);
   return changed;
+}
+
+/** A large text a call wrote and the trim keeps verbatim, for later edits that repeat it. */
+function remember(path: string, text: unknown, call: { id: string; tool: string }, ctx: StripContext): void {
+  if (!ctx.written || !ctx.uuid || !call.id || typeof text !== 'string' || text.length <= ctx.options.threshold || isStub(text)) return;
+  ctx.written.add(path, text, call.id, call.tool, ctx.uuid);
 }
 
 function stripToolUse(block: Json, ctx: StripContext): boolean {
@@ -222,9 +219,7 @@ function stripToolUse(block: Json, ctx: StripContext): boolean {
   switch (name) {
     case 'Write': {
       if (stubInputField(input, 'content', path, ctx)) return true;
-      // Kept whole: the text later edits of this file may repeat.
-      const content = input.content;
-      if (ctx.written && ctx.uuid && path && id && typeof content === 'string' && content.length > ctx.options.threshold && !isStub(content)) ctx.written.add(path, content, id, name, ctx.uuid);
+      if (path) remember(path, input.content, { id, tool: name }, ctx);
       return false;
     }
     case 'Edit':

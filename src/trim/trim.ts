@@ -12,7 +12,7 @@ import { parseLine, parseRecords, type SessionEntry } from '../session/entry.js'
 import { withTopLevelValues } from '../session/skim.js';
 import { stat } from 'node:fs/promises';
 import type { SessionLine } from '../session/conversation.js';
-import { textsOfRecord, type JsonObject } from '../session/payload.js';
+import { contentBlocks, textsOfRecord, type JsonObject } from '../session/payload.js';
 import { addCounted, newBreakdown, recordTokens, toolNamesOf, type TokenBreakdown } from '../tokens/breakdown.js';
 import { lineReader } from '../session/line-at.js';
 import { promptTokens } from '../tokens/usage.js';
@@ -177,7 +177,7 @@ async function finishTrim(
   };
   const lastResponse = [...c.responses].reverse().find((r) => r.usage && !r.synthetic && (!r.isSidechain || c.isSubagentTranscript));
   const usageLines = new Set(lastResponse?.entries ?? []);
-  const todoRewrites = todoListRewrites(pass1, new Set(c.sentMessages));
+  const todoLists = todoListRewrites(pass1, new Set(c.sentMessages));
   // Records rewritten in pass 2, by entry: their tokens are counted again.
   const rewritten = new Map<SessionEntry, JsonObject>();
   const inheritedDangling = c.danglingParents.map((e) => e.uuid ?? '');
@@ -289,7 +289,7 @@ async function finishTrim(
       continue;
     }
     if (line.removed) addCounts(counts, line.removed);
-    const rewrite = todoRewrites.get(entry);
+    const rewrite = todoLists.rewrites.get(entry);
     if (rewrite) {
       const record = parseRecords(bytes)[0] as JsonObject;
       if (rewrite(record)) {
@@ -300,7 +300,7 @@ async function finishTrim(
     }
     await push({ entry, bytes, changed: line.changed });
   }
-  counts.todoListsShortened = [...todoRewrites.values()].filter((r) => r.shortensList).length;
+  counts.todoListsShortened = todoLists.shortened;
 
   // Tokens of what Claude Code sends, as it was and as trimmed: counted in pass 1 where it could,
   // otherwise read again (only the sent lines, which the context window bounds).
@@ -400,56 +400,45 @@ async function finishTrim(
   };
 }
 
-type RecordRewrite = ((record: JsonObject) => boolean) & { shortensList?: boolean };
-
 /**
  * Superseded todo lists Claude Code sends: each call but the first and the last shows only what it
- * changed (todo-lists.ts), and its result says so. Rewrites by entry, for the call's line and its
- * result's line; a rewrite returns false when the record turns out not to need it.
+ * changed (todo-lists.ts), and its result says so. What to rewrite, by entry (the call's line and
+ * its result's line), and how many lists this trim shortens (not those an earlier trim did).
  */
-function todoListRewrites(pass1: PassOneResult, sent: Set<SessionEntry>): Map<SessionEntry, RecordRewrite> {
+function todoListRewrites(pass1: PassOneResult, sent: Set<SessionEntry>): { rewrites: Map<SessionEntry, (record: JsonObject) => boolean>; shortened: number } {
   // One record per line (a glued line is copied as it is, never rewritten).
   const calls = pass1.todoCalls.filter((call) => sent.has(call.use) && call.result && sent.has(call.result) && call.use.record === 0 && call.result.record === 0);
   const plan = planTodoChanges(calls);
-  const rewrites = new Map<SessionEntry, RecordRewrite>();
-  const add = (entry: SessionEntry, step: (record: JsonObject) => boolean, shortensList = false) => {
-    const earlier = rewrites.get(entry);
-    const rewrite: RecordRewrite = (record) => {
-      const before = earlier ? earlier(record) : false;
-      return step(record) || before;
-    };
-    rewrite.shortensList = shortensList || earlier?.shortensList;
-    rewrites.set(entry, rewrite);
-  };
-  const blocksOf = (record: JsonObject): JsonObject[] => {
-    const content = (record.message as JsonObject | undefined)?.content;
-    return Array.isArray(content) ? (content as JsonObject[]) : [];
-  };
+  // The todos each call keeps, and the calls whose result gains the note, by the entry of their line.
+  const todosAt = new Map<SessionEntry, Map<string, unknown[]>>();
+  const notedAt = new Map<SessionEntry, Set<string>>();
+  let shortened = 0;
   for (const call of calls) {
     const todos = plan.get(call.toolId);
-    if (!todos) continue;
-    add(
-      call.use,
-      (record) => {
-        const use = blocksOf(record).find((b) => b?.type === 'tool_use' && b.id === call.toolId);
-        const input = use?.input as JsonObject | undefined;
-        if (!input || JSON.stringify(input.todos) === JSON.stringify(todos)) return false;
-        input.todos = todos;
-        return true;
-      },
-      !call.shortened,
-    );
-    add(call.result!, (record) => {
-      const result = blocksOf(record).find((b) => b?.type === 'tool_result' && b.tool_use_id === call.toolId);
-      if (!result || call.shortened) return false;
-      const content = result.content;
-      if (typeof content === 'string') result.content = `${SHORTENED_TODO_NOTE}\n${content}`;
-      else if (Array.isArray(content)) result.content = [{ type: 'text', text: SHORTENED_TODO_NOTE }, ...content];
-      else return false;
-      return true;
-    });
+    if (!todos || call.shortened) continue;
+    shortened++;
+    todosAt.set(call.use, (todosAt.get(call.use) ?? new Map()).set(call.toolId, todos));
+    notedAt.set(call.result!, (notedAt.get(call.result!) ?? new Set()).add(call.toolId));
   }
-  return rewrites;
+  // Returns whether the record changed.
+  const rewrite = (record: JsonObject, todos: Map<string, unknown[]> | undefined, noted: Set<string> | undefined): boolean => {
+    let changed = false;
+    for (const block of contentBlocks(record)) {
+      if (block.type === 'tool_use' && todos?.has(String(block.id)) && block.input && typeof block.input === 'object') {
+        (block.input as JsonObject).todos = todos.get(String(block.id));
+        changed = true;
+      } else if (block.type === 'tool_result' && noted?.has(String(block.tool_use_id))) {
+        if (typeof block.content === 'string') block.content = `${SHORTENED_TODO_NOTE}\n${block.content}`;
+        else if (Array.isArray(block.content)) block.content = [{ type: 'text', text: SHORTENED_TODO_NOTE }, ...block.content];
+        else continue;
+        changed = true;
+      }
+    }
+    return changed;
+  };
+  const rewrites = new Map<SessionEntry, (record: JsonObject) => boolean>();
+  for (const entry of new Set([...todosAt.keys(), ...notedAt.keys()])) rewrites.set(entry, (record) => rewrite(record, todosAt.get(entry), notedAt.get(entry)));
+  return { rewrites, shortened };
 }
 
 function fraction(part: number, whole: number): number {
