@@ -47,14 +47,14 @@ function timed(args) {
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'claude-code');
 const NO_COMPACTION = /ada8171575|fe5e1c67-v1.0.98-long|26dcd5518f|91b42542f2/;
 
-/** Stitches corpus logs into a ~50 MB session with bench/stitch.js (once; kept in the temp folder). */
-function stitched(name, pick) {
+/** Stitches corpus logs into a session of about `mb` MB with bench/stitch.js (once; kept in the temp folder). */
+function stitched(name, pick, mb = 50) {
   const out = join(tmpdir(), name);
   if (existsSync(out)) return out;
   const sources = readdirSync(CORPUS)
     .filter((f) => f.endsWith('.jsonl') && !f.includes('agent-') && pick(f))
     .map((f) => join(CORPUS, f));
-  const made = spawnSync(process.execPath, [join(ROOT, 'bench', 'stitch.js'), out, '50', ...sources], { encoding: 'utf8' });
+  const made = spawnSync(process.execPath, [join(ROOT, 'bench', 'stitch.js'), out, String(mb), ...sources], { encoding: 'utf8' });
   if (made.status !== 0) throw new Error(made.stderr);
   return out;
 }
@@ -69,7 +69,27 @@ function defaultFiles() {
   return [stitched('cmv-bench-trim-all.jsonl', () => true), stitched('cmv-bench-trim-no-compaction.jsonl', (f) => NO_COMPACTION.test(f))];
 }
 
+/** The all-corpus stitch at several sizes: peak RSS of `cmv trim` as the log grows. */
+const SCALING_MB = [12, 25, 50, 100, 200];
+
+function memoryScaling(work, rssHook) {
+  console.log('peak RSS of cmv trim as the log grows (all-corpus stitch; one run each):');
+  const points = [];
+  for (const mb of SCALING_MB) {
+    const file = mb === 50 ? stitched('cmv-bench-trim-all.jsonl', () => true) : stitched(`cmv-bench-trim-all-${mb}.jsonl`, () => true, mb);
+    const run = timed(['--import', pathToFileURL(rssHook).href, join(ROOT, 'bin', 'cmv.js'), 'trim', file, '-o', join(work, 'trimmed.jsonl'), '--force', '--json']);
+    const lines = JSON.parse(run.stdout).input.lines;
+    points.push({ mb: statSync(file).size / MB, lines, rss: run.maxRssMb });
+    console.log(`  ${(statSync(file).size / MB).toFixed(0).padStart(4)} MB, ${String(lines).padStart(6)} lines: ${run.maxRssMb.toFixed(0)} MB peak RSS, ${run.seconds.toFixed(2)} s`);
+  }
+  const first = points[0];
+  const last = points[points.length - 1];
+  const perLine = ((last.rss - first.rss) * MB) / (last.lines - first.lines);
+  console.log(`  growth: ${(last.rss - first.rss).toFixed(0)} MB of RSS for ${(last.mb - first.mb).toFixed(0)} MB more log, about ${perLine.toFixed(0)} bytes per line (the index; no line's bytes are kept)`);
+}
+
 export async function benchTrim(files) {
+  const scaling = files.length === 0;
   if (files.length === 0) files = defaultFiles();
   console.log(`cmv trim benchmark (node ${process.version}, load average ${loadavg()[0].toFixed(1)})`);
   const work = mkdtempSync(join(tmpdir(), 'cmv-bench-trim-'));
@@ -97,6 +117,7 @@ export async function benchTrim(files) {
       console.log(`  ratio trim/floor: ${(trimS / floorS).toFixed(2)} (target <= 0.70); ${(mb / trimS).toFixed(1)} MB/s`);
       console.log(`  tokens ${report.input.tokens} -> ${report.output.tokens} (-${(report.reduction.tokens * 100).toFixed(1)}%), verify ${report.verify.ok ? 'ok' : 'FAILED'}`);
     }
+    if (scaling) memoryScaling(work, rssHook);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

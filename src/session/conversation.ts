@@ -261,6 +261,12 @@ export function buildConversation(lines: SessionLine[]): Conversation {
   const byUuid = new Map<string, SessionEntry>();
   // The last record with a uuid wins, as in a Map filled in file order (a resumed session may rewrite a line).
   for (const entry of entries) if (entry.uuid) byUuid.set(entry.uuid, entry);
+  // Each child holds the same value as its parent's uuid: sharing that one string halves the
+  // uuid strings a long log's index keeps.
+  for (const entry of entries) {
+    const parent = typeof entry.parentUuid === 'string' ? byUuid.get(entry.parentUuid) : undefined;
+    if (parent) entry.parentUuid = parent.uuid;
+  }
 
   const { responses, responseOf } = groupResponses(entries);
   const pairs = pairTools(entries);

@@ -2,6 +2,7 @@
 // kind, its place in the parent chain, and the shape (not the payload) of its message content.
 
 import { skimEntry } from './skim.js';
+import { shared } from './interned.js';
 
 export const KNOWN_ENTRY_TYPES = [
   'user',
@@ -178,12 +179,12 @@ function readBlocks(content: unknown): { blocks: BlockInfo[]; contentIsString: b
   for (const item of content) {
     if (!item || typeof item !== 'object') continue;
     const block = item as Record<string, unknown>;
-    const type = str(block.type) ?? 'unknown';
+    const type = shared(block.type) ?? 'unknown';
     const info: BlockInfo = { type, chars: blockChars(block) };
     if (type === 'text') info.blank = typeof block.text !== 'string' || block.text.trim() === '';
     if (type === 'tool_use' || type === 'server_tool_use') {
       info.toolId = str(block.id);
-      info.name = str(block.name);
+      info.name = shared(block.name);
     } else if (type === 'tool_result' || type.endsWith('_tool_result')) {
       info.toolId = str(block.tool_use_id);
       if (block.is_error === true) info.isError = true;
@@ -191,22 +192,6 @@ function readBlocks(content: unknown): { blocks: BlockInfo[]; contentIsString: b
     blocks.push(info);
   }
   return { blocks, contentIsString: false };
-}
-
-/**
- * Values that repeat on every line of a log (its session id, working directory, version, branch,
- * model): one string per distinct value instead of one per line, so the index of a long log stays
- * small. Bounded, since a log has only a handful of each.
- */
-const INTERNED = new Map<string, string>();
-const MAX_INTERNED = 4096;
-
-function shared(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const known = INTERNED.get(value);
-  if (known !== undefined) return known;
-  if (INTERNED.size < MAX_INTERNED) INTERNED.set(value, value);
-  return value;
 }
 
 /** Builds the entry summary of one parsed JSON record. */

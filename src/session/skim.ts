@@ -4,6 +4,7 @@
 // to JSON.parse, so the skim can only be faster, never different.
 
 import { readUsage, type BlockInfo, type SessionEntry } from './entry.js';
+import { shared } from './interned.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -236,7 +237,7 @@ function skimBlock(s: Skim, start: number): { block: BlockInfo; end: number } {
   const end = s.fields(start, (key, vs, ve) => {
     switch (key) {
       case 'type':
-        type = s.str(vs, ve) ?? 'unknown';
+        type = shared(s.str(vs, ve)) ?? 'unknown';
         break;
       case 'id':
         toolId ??= s.str(vs, ve);
@@ -245,7 +246,7 @@ function skimBlock(s: Skim, start: number): { block: BlockInfo; end: number } {
         toolId = s.str(vs, ve);
         break;
       case 'name':
-        name = s.str(vs, ve);
+        name = shared(s.str(vs, ve));
         break;
       case 'is_error':
         isError = s.isTrue(vs, ve);
@@ -309,10 +310,10 @@ export function skimEntry(bytes: Buffer, line: number, chainOnly = false): Sessi
     const end = s.fields(first, (key, vs, ve) => {
       switch (key) {
         case 'type':
-          entry.type = s.str(vs, ve) ?? 'unknown';
+          entry.type = shared(s.str(vs, ve)) ?? 'unknown';
           break;
         case 'subtype':
-          entry.subtype = s.str(vs, ve);
+          entry.subtype = shared(s.str(vs, ve));
           break;
         case 'uuid':
           entry.uuid = s.str(vs, ve);
@@ -324,22 +325,22 @@ export function skimEntry(bytes: Buffer, line: number, chainOnly = false): Sessi
           entry.logicalParentUuid = s.str(vs, ve);
           break;
         case 'sessionId':
-          entry.sessionId = s.str(vs, ve);
+          entry.sessionId = shared(s.str(vs, ve));
           break;
         case 'timestamp':
           entry.timestamp = s.str(vs, ve);
           break;
         case 'version':
-          if (!chainOnly) entry.version = s.str(vs, ve);
+          if (!chainOnly) entry.version = shared(s.str(vs, ve));
           break;
         case 'cwd':
-          if (!chainOnly) entry.cwd = s.str(vs, ve);
+          if (!chainOnly) entry.cwd = shared(s.str(vs, ve));
           break;
         case 'gitBranch':
-          if (!chainOnly) entry.gitBranch = s.str(vs, ve);
+          if (!chainOnly) entry.gitBranch = shared(s.str(vs, ve));
           break;
         case 'agentId':
-          entry.agentId = s.str(vs, ve);
+          entry.agentId = shared(s.str(vs, ve));
           break;
         case 'requestId':
           entry.requestId = s.str(vs, ve);
@@ -382,13 +383,13 @@ function skimMessage(s: Skim, start: number, entry: SessionEntry): number {
     (key, vs, ve) => {
       switch (key) {
         case 'role':
-          entry.role = s.str(vs, ve);
+          entry.role = shared(s.str(vs, ve));
           break;
         case 'id':
           entry.messageId = s.str(vs, ve);
           break;
         case 'model':
-          entry.model = s.str(vs, ve);
+          entry.model = shared(s.str(vs, ve));
           break;
         case 'usage':
           entry.usage = readUsage(s.json(vs, ve));
