@@ -170,15 +170,17 @@ function stubEdit(edit: Json, path: string | undefined, ctx: StripContext): bool
 }
 
 /**
- * An edit the file no longer holds whole keeps its old_string, but one that repeats text an
- * earlier call wrote (and the trim kept) points back to that call; of its new_string, the runs of
- * lines the file still holds are stubbed, or, when none is, the whole text is remembered for the
- * edits after it.
+ * An edit the file no longer holds whole: of its new_string, the runs of lines the file still
+ * holds are stubbed, or, when none is, the whole text is remembered for the edits after it. Its
+ * old_string, when it repeats text an earlier call wrote (and the trim kept), points back to that
+ * call; otherwise, when the file holds runs of the new text (so the edit was applied, and the old
+ * text is gone from the file as after any applied edit), it is stubbed as replaced text.
  */
 function stubOrRemember(edit: Json, path: string | undefined, call: { id: string; tool: string }, ctx: StripContext): boolean {
   if (stubEdit(edit, path, ctx)) return true;
   if (!path) return false;
   let changed = false;
+  let appliedInPart = false;
   const before = edit.old_string;
   const after = edit.new_string;
   if (typeof before === 'string' && typeof after === 'string' && after !== '' && before.length + after.length > ctx.options.threshold && !isStub(after)) {
@@ -187,16 +189,20 @@ function stubOrRemember(edit: Json, path: string | undefined, call: { id: string
       edit.new_string = partly;
       ctx.counts.heldRunsStubbed++;
       changed = true;
+      appliedInPart = true;
     }
   }
-  const written = ctx.written;
-  if (!written || !ctx.uuid) return changed;
-  if (typeof before === 'string' && before.length > ctx.options.threshold && !isStub(before)) {
-    const earlier = written.find(path, before, ctx.uuid);
-    const stub = earlier && stubRepeatedText(before, earlier);
-    if (stub && stub.length < before.length) {
-      edit.old_string = stub;
+  if (typeof before === 'string' && !isStub(before)) {
+    const earlier = ctx.written && ctx.uuid && before.length > ctx.options.threshold ? ctx.written.find(path, before, ctx.uuid) : undefined;
+    const repeated = earlier && stubRepeatedText(before, earlier);
+    const replaced = appliedInPart ? stubReplacedText(before, true) : undefined;
+    if (repeated && repeated.length < before.length) {
+      edit.old_string = repeated;
       ctx.counts.repeatedTextsStubbed++;
+      changed = true;
+    } else if (replaced && replaced.length < before.length) {
+      edit.old_string = replaced;
+      ctx.counts.toolInputsStubbed++;
       changed = true;
     }
   }

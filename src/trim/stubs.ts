@@ -151,9 +151,12 @@ export function stubToolInput(value: string): string {
   return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} elided; the file on disk holds them]`;
 }
 
-/** The stub for the text an applied edit replaced (the file holds the new text, git the old). */
-export function stubReplacedText(value: string): string {
-  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced; the file on disk holds the new text]`;
+/**
+ * The stub for the text an applied edit replaced (the file holds the new text, git the old);
+ * `inPart` when a later edit changed some of the new text since.
+ */
+export function stubReplacedText(value: string, inPart = false): string {
+  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced; the file on disk holds the new text${inPart ? ' in part' : ''}]`;
 }
 
 /**

@@ -349,10 +349,11 @@ describe('written texts the file holds in part', () => {
       written[12],
       expect.stringMatching(/^\[cmv: 17 lines \/ .* elided; the file on disk holds them\]$/),
     ]);
-    // The old text is not stubbed: the file does not hold the whole new text it was replaced by.
-    expect(input.old_string).toBe(lines(20, 'stale').join('\n'));
+    // The file holds runs of the new text, so the edit was applied: the text it replaced is gone
+    // from the file as after any applied edit, and is stubbed as replaced, saying the file holds the new text in part.
+    expect(input.old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the file on disk holds the new text in part\]$/);
     expect(result.removed.heldRunsStubbed).toBe(1);
-    expect(result.removed.toolInputsStubbed).toBe(0);
+    expect(result.removed.toolInputsStubbed).toBe(1);
     expect(result.verify.ok).toBe(true);
 
     // A trimmed log trimmed again does not change.
