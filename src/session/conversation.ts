@@ -138,7 +138,7 @@ function pairTools(entries: SessionEntry[]): Pick<Conversation, 'toolPairs' | 'u
 }
 
 /** Claude Code's fallback for a parent missing from the file: an entry at most this much older. */
-const DANGLING_FALLBACK_MS = 5000;
+export const DANGLING_FALLBACK_MS = 5000;
 
 interface ChainIndex {
   byUuid: Map<string, SessionEntry>;
@@ -158,6 +158,11 @@ function parentOf(entry: SessionEntry, index: ChainIndex): { parent?: SessionEnt
     parentUuid = parent.parentUuid;
   }
   return {};
+}
+
+/** The uuid an entry's parent names, resolved through progress lines, when no entry of `byUuid` has it. */
+export function missingParentOf(entry: SessionEntry, byUuid: Map<string, SessionEntry>): string | undefined {
+  return parentOf(entry, { byUuid, byTime: [] }).missing;
 }
 
 /**
@@ -229,6 +234,11 @@ function withParallelSiblings(
 
 /** Leaf candidates: what Claude Code considers the end of a conversation. */
 const LEAF_TYPES = new Set(['user', 'assistant', 'attachment', 'system']);
+
+/** Whether an entry of this type may be the leaf Claude Code resumes from (if on the main chain). */
+export function isLeafType(type: string): boolean {
+  return LEAF_TYPES.has(type);
+}
 
 /**
  * Whether Claude Code sends an entry of the resumed path to the API. It sends user and assistant

@@ -18,12 +18,26 @@ export interface RawLine {
 const CHUNK_BYTES = 4 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
+export interface ReadOptions {
+  chunkBytes?: number;
+  /**
+   * Read into two buffers in turn instead of a new one per chunk, so a long file costs no more
+   * memory than a short one: a line's bytes are then valid only until the next line is asked for.
+   */
+  recycle?: boolean;
+}
+
 /**
  * Yields every physical line of a file. Lines are views into the chunks read (no copy), except a
  * line that spans chunks, which is joined once. An empty file yields nothing; a file ending in
  * '\n' yields no extra empty line.
  */
-export async function* readRawLines(path: string, chunkBytes = CHUNK_BYTES): AsyncGenerator<RawLine> {
+export async function* readRawLines(path: string, options: ReadOptions = {}): AsyncGenerator<RawLine> {
+  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
+  // With `recycle`, the chunk read ahead goes into the buffer of the chunk before the current one,
+  // whose lines have all been handed out (and, by contract, let go).
+  const buffers = options.recycle ? [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)] : undefined;
+  let reads = 0;
   let handle;
   try {
     handle = await open(path, 'r');
@@ -38,7 +52,7 @@ export async function* readRawLines(path: string, chunkBytes = CHUNK_BYTES): Asy
     // The next chunk is read while the caller works through this one's lines.
     let position = 0;
     const readChunk = (): Promise<{ chunk: Buffer; bytesRead: number }> => {
-      const chunk = Buffer.allocUnsafe(chunkBytes);
+      const chunk = buffers ? buffers[reads++ % 2] : Buffer.allocUnsafe(chunkBytes);
       const at = position;
       position += chunkBytes;
       return handle.read(chunk, 0, chunkBytes, at).then(({ bytesRead }) => ({ chunk, bytesRead }));

@@ -148,7 +148,7 @@ export async function findSubagentFiles(sessionPath: string): Promise<SubagentFi
 }
 
 async function readFirstSessionId(path: string): Promise<string | undefined> {
-  for await (const raw of readRawLines(path, 64 * 1024)) {
+  for await (const raw of readRawLines(path, { chunkBytes: 64 * 1024 })) {
     const parsed = parseLine(raw.bytes, raw.index);
     const id = parsed.entries.find((e) => e.sessionId)?.sessionId;
     if (id) return id;

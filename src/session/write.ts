@@ -58,8 +58,10 @@ export class AtomicWriter {
     this.bytesWritten += buffer.length;
     if (this.batchBytes + buffer.length > BATCH_BYTES) await this.flush();
     if (buffer.length >= BATCH_BYTES) {
-      // A piece as large as a batch goes out on its own (held only while it is written).
+      // A piece as large as a batch goes out on its own, written before this resolves: a caller
+      // may reuse the piece's memory once write() is done (the reader recycles its read chunks).
       await this.flush(buffer);
+      await this.settle();
       return;
     }
     buffer.copy(this.batch, this.batchBytes);

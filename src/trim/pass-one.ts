@@ -14,6 +14,7 @@ import type { ToolCall } from './stubs.js';
 import { WrittenTexts } from './written-texts.js';
 import { SHORTENED_TODO_MARK, todosOf } from './todo-lists.js';
 import type { Spill } from './spill.js';
+import { DroppedHistory } from './dropped-history.js';
 import { recordTokens, type RecordTokens } from '../tokens/breakdown.js';
 
 const DROPPED_TYPES: Record<string, keyof RemovalCounts> = {
@@ -36,8 +37,12 @@ interface SpilledLine {
 }
 
 export interface PassOneResult {
-  /** Every line of the log, without its bytes. */
+  /** Every line of the log, without its bytes, bar those `dropped` stands for. */
   lines: SessionLine[];
+  /** Lines read, all of them. */
+  lineCount: number;
+  /** With `chainOnlyBeforeBoundary`: the lines before the boundary, dropped unread and not in `lines`. */
+  dropped?: DroppedHistory;
   /** One per spilled line, in order. */
   spilled: SpilledLine[];
   /** Entries whose spilled line changed, by spill index. */
@@ -50,7 +55,7 @@ export interface PassOneResult {
   originalTexts: Map<SessionEntry, TextDigest[]>;
   /** 1-based numbers of lines that are not one JSON record. */
   malformedLines: number[];
-  /** Entries before `dropBefore`: indexed only, neither stripped nor spilled. */
+  /** Entries before `dropBefore`, without `chainOnlyBeforeBoundary`: indexed only, neither stripped nor spilled. */
   beforeBoundary: SessionEntry[];
   /** Tokens of entries from `countFrom` on, as read and as stripped (null: emptied). */
   tokens: Map<SessionEntry, { before: RecordTokens; after: RecordTokens | null }>;
@@ -104,7 +109,10 @@ export interface PassOneSetup {
    * lines are only indexed (metadata lines are kept as they are).
    */
   dropBefore?: number;
-  /** Lines before `dropBefore` are indexed for their place in the chain only (no content shape, no usage). */
+  /**
+   * Lines before `dropBefore` are not indexed (their metadata lines bar): pass 2 only needs to
+   * know that what follows resumes the same way without them (`DroppedHistory`).
+   */
   chainOnlyBeforeBoundary?: boolean;
   /**
    * Count the tokens of messages from this byte offset on while their records are parsed anyway:
@@ -173,6 +181,8 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
   const written = new WrittenTexts();
   const result: PassOneResult = {
     lines: [],
+    lineCount: 0,
+    dropped: setup.chainOnlyBeforeBoundary && setup.dropBefore !== undefined ? new DroppedHistory() : undefined,
     spilled: [],
     spillIndexOf: new Map(),
     emptied: new Map(),
@@ -188,10 +198,16 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
   const countFrom = setup.countFrom ?? Infinity;
   const toolNames = { get: (id: string) => calls.get(id)?.name };
   const dropBefore = setup.dropBefore ?? -1;
-  for await (const raw of readRawLines(path)) {
+  // A spill that copies what it is given lets the reader reuse its two read buffers: no line's bytes outlive its turn.
+  for await (const raw of readRawLines(path, { recycle: spill.copies })) {
+    result.lineCount++;
     const dropped = raw.offset < dropBefore;
     // A line the trim drops needs only its place in the chain: skimmed, its payload never decoded.
     const parsed: ParsedLine & { record?: JsonObject } = dropped ? skimChain(raw.bytes, raw.index, setup.chainOnlyBeforeBoundary === true) : parseWhole(raw.bytes, raw.index);
+    if (dropped && result.dropped && (parsed.status === 'blank' || (parsed.status === 'entry' && !METADATA_TYPES.has(parsed.entries[0].type)))) {
+      if (parsed.status === 'entry') result.dropped.note(parsed.entries[0]);
+      continue;
+    }
     result.lines.push({ index: raw.index, offset: raw.offset, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error });
     if (parsed.status === 'blank') continue;
     if (dropped && parsed.status === 'entry') {

@@ -7,6 +7,8 @@ import { readRawLines } from '../session/line-reader.js';
 import { AtomicWriter } from '../session/write.js';
 
 export interface Spill {
+  /** True when append() copies the bytes it is given (the caller may then reuse their memory). */
+  readonly copies: boolean;
   append(bytes: Buffer): Promise<void>;
   /** Done appending. */
   finish(): Promise<void>;
@@ -19,6 +21,7 @@ export interface Spill {
 export function memorySpill(): Spill {
   const kept: Buffer[] = [];
   return {
+    copies: false,
     append: async (bytes) => void kept.push(bytes),
     finish: async () => undefined,
     at: (index) => kept[index],
@@ -38,6 +41,7 @@ export async function fileSpill(path: string): Promise<Spill> {
   const lengths: number[] = [];
   let fd: number | undefined;
   return {
+    copies: true,
     append: async (bytes) => {
       offsets.push(writer.bytesWritten);
       lengths.push(bytes.length);

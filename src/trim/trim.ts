@@ -43,8 +43,8 @@ export interface TrimResult {
   trimmed: Session;
   /**
    * The original as indexed in pass 1 (no bytes kept), for analyses that follow the trim. When the
-   * trim streamed to a writer, lines before the last compaction boundary (dropped unread) carry
-   * their place in the chain only: no content blocks, usage or message ids.
+   * trim streamed to a writer, lines before the last compaction boundary (dropped unread) are not
+   * in it, its metadata lines bar: it holds what Claude Code resumes, not the history.
    */
   index: Session;
   /**
@@ -146,13 +146,18 @@ async function finishTrim(
 
   const index = sessionFromLines(path, size, lines);
   const c = index.conversation;
+  // Lines by their number in the file (`lines` lacks those `pass1.dropped` stands for).
+  const byNumber = lines.length === pass1.lineCount ? undefined : new Map(lines.map((line) => [line.index, line]));
+  const lineAt = (number: number): SessionLine => (byNumber ? byNumber.get(number)! : lines[number]);
   const boundaryLine = lastCompactionLine(c.entries);
   const beforeBoundary = (entry: SessionEntry) => !options.keepHistory && entry.line < boundaryLine && !METADATA_TYPES.has(entry.type);
   if (dropBefore !== undefined) {
     // Lines were dropped unread on the strength of the boundary found first: only if the index agrees.
-    const boundaryOffset = boundaryLine >= 0 ? lines[boundaryLine].offset : -1;
+    const boundaryOffset = boundaryLine >= 0 ? lineAt(boundaryLine).offset : -1;
     if (boundaryOffset !== dropBefore || c.sentMessages.some((e) => e.line < boundaryLine)) return undefined;
+    if (pass1.dropped && !pass1.dropped.agreesWith(c)) return undefined;
   }
+  counts.linesBeforeBoundary += pass1.dropped?.count ?? 0;
   for (const entry of pass1.beforeBoundary) {
     counts.linesBeforeBoundary++;
     if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
@@ -313,11 +318,11 @@ async function finishTrim(
       const again = rewritten.get(entry);
       if (again) {
         const isAssistant = entry.type === 'assistant';
-        const original = counted?.before ?? recordTokens(isAssistant, reader.record(lines[entry.line], entry.record), toolNames);
+        const original = counted?.before ?? recordTokens(isAssistant, reader.record(lineAt(entry.line), entry.record), toolNames);
         counted = { before: original, after: recordTokens(isAssistant, again, toolNames) };
       } else if (!counted) {
         const isAssistant = entry.type === 'assistant';
-        const original = recordTokens(isAssistant, reader.record(lines[entry.line], entry.record), toolNames);
+        const original = recordTokens(isAssistant, reader.record(lineAt(entry.line), entry.record), toolNames);
         const stripped = strippedBytes(entry);
         counted = { before: original, after: emptied.has(entry) ? null : stripped ? recordTokens(isAssistant, JSON.parse(stripped.toString('utf8')) as JsonObject, toolNames) : original };
       }
@@ -386,7 +391,7 @@ async function finishTrim(
     if (written !== outBytes) verify = { ...verify, ok: false, faults: [...verify.faults, { kind: 'malformed-line', message: `wrote ${written} bytes, expected ${outBytes}` }] };
   }
   return {
-    input: { path, bytes: size, tokens: before.total, lines: lines.length },
+    input: { path, bytes: size, tokens: before.total, lines: pass1.lineCount },
     output: { bytes: outBytes, tokens: afterTokens, lines: outLines.length, sessionId: newSessionId ?? trimmed.facts.sessionId },
     reduction: { tokens: fraction(before.total - afterTokens, before.total), bytes: fraction(size - outBytes, size) },
     removed: counts,

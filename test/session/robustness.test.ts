@@ -156,7 +156,19 @@ describe('reading damaged logs', () => {
       const path = await write(data);
       const chunk = pick(random, [1, 2, 7, 13, 64, 4096]);
       const expected = splitRawLines(data).map((l) => ({ ...l, bytes: Buffer.from(l.bytes) }));
-      expect(await collect(readRawLines(path, chunk)), `round ${round}, chunk ${chunk}`).toEqual(expected);
+      expect(await collect(readRawLines(path, { chunkBytes: chunk })), `round ${round}, chunk ${chunk}`).toEqual(expected);
+    }
+  });
+
+  it('splits the same when its two read buffers are recycled, each line copied before the next is asked for', async () => {
+    const random = prng(11);
+    for (let round = 0; round < 40; round++) {
+      const pieces = Array.from({ length: 4 + intBelow(random, 12) }, () => randomPiece(random, lines).bytes);
+      const data = Buffer.concat(pieces.flatMap((p) => [p, Buffer.from('\n')]));
+      const path = await write(data);
+      const chunk = pick(random, [1, 7, 13, 64]);
+      const expected = splitRawLines(data).map((l) => ({ ...l, bytes: Buffer.from(l.bytes) }));
+      expect(await collect(readRawLines(path, { chunkBytes: chunk, recycle: true })), `round ${round}, chunk ${chunk}`).toEqual(expected);
     }
   });
 
@@ -164,7 +176,7 @@ describe('reading damaged logs', () => {
     const files = [...corpusFiles(), ...sampleFiles()].filter((f) => readFileSync(f).length < 120_000).slice(0, 5);
     for (const file of files) {
       const expected = splitRawLines(readFileSync(file)).map((l) => ({ ...l, bytes: Buffer.from(l.bytes) }));
-      expect(await collect(readRawLines(file, 7)), file).toEqual(expected);
+      expect(await collect(readRawLines(file, { chunkBytes: 7 })), file).toEqual(expected);
     }
   });
 

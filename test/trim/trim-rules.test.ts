@@ -3,7 +3,7 @@
 // repaired, and what verification catches in a hand-broken result.
 
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimSession } from '../../src/trim/trim.js';
 import { AtomicWriter } from '../../src/session/write.js';
@@ -585,6 +585,86 @@ describe('lines the API never sees', () => {
     expect(streamed.index.conversation.leaf?.uuid).toBe('late-branch');
     // Read in full, the dropped lines carry their content shape (a chain-only index would have none).
     expect(streamed.index.conversation.entries.find((e) => e.uuid === before.uuid)?.blocks.length).toBeGreaterThan(0);
+  });
+
+  it('streams without indexing the lines before the boundary, and reads them in full when one of them is the latest line', async () => {
+    const streamedAndInMemory = async (path: string) => {
+      const inMemory = await trimSession(path);
+      const writer = await AtomicWriter.open(`${path}.streamed`);
+      const streamed = await trimSession(path, {}, { writer });
+      await writer.abort();
+      return { inMemory, streamed };
+    };
+    const { b, before } = compacted();
+    const plain = await streamedAndInMemory(b.write());
+    // The dropped lines are counted, not indexed: the index holds what Claude Code resumes.
+    expect(plain.streamed.removed).toEqual(plain.inMemory.removed);
+    expect(plain.streamed.input.lines).toBe(plain.inMemory.input.lines);
+    expect(plain.streamed.index.conversation.entries.some((e) => e.uuid === before.uuid)).toBe(false);
+    expect(plain.inMemory.index.conversation.entries.some((e) => e.uuid === before.uuid)).toBe(true);
+
+    // A line before the boundary stamped later than everything after it is the leaf Claude Code
+    // resumes (its chain is not the compacted one): nothing may be dropped unread then.
+    const late = new SessionBuilder();
+    late.user('Why does the January report miss the 31st?');
+    const old = late.assistant([{ type: 'text', text: 'The end bound is exclusive.' }]);
+    old.timestamp = '2099-01-01T00:00:00.000Z';
+    late.compact('1. The user asked why the January report misses the 31st.');
+    late.user('Now fix it.');
+    late.assistant([{ type: 'text', text: 'Fixed after the compaction.' }]);
+    const path = late.write();
+    const { inMemory, streamed } = await streamedAndInMemory(path);
+    expect(inMemory.index.conversation.leaf?.uuid).toBe(old.uuid);
+    expect(streamed.index.conversation.leaf?.uuid).toBe(old.uuid);
+    expect(streamed.removed).toEqual(inMemory.removed);
+    // Dropping the history would lose what that leaf's chain sends: both say so instead of writing.
+    expect(inMemory.verify.ok).toBe(false);
+    expect(streamed.verify).toEqual(inMemory.verify);
+  });
+
+  it('drops the history unread past a parent missing from the whole file, unless Claude Code could fall back to a dropped line by time', async () => {
+    const withMissingParent = async (gapMs: number) => {
+      const { b, before, read } = compacted();
+      // A hook's progress line answering a message the log never wrote, and a prompt chained to it.
+      const hook = b.raw({ parentUuid: 'never-written', isSidechain: false, type: 'progress', data: { type: 'hook_progress' }, uuid: randomUUID(), timestamp: new Date().toISOString(), sessionId: b.sessionId });
+      b.tip = hook.uuid as string;
+      const prompt = b.user('Carry on.');
+      prompt.timestamp = new Date(Date.parse(read.result.timestamp as string) + gapMs).toISOString();
+      // The answer is the latest line: the resumed path runs through the prompt.
+      const answer = b.assistant([{ type: 'text', text: 'Carrying on.' }]);
+      answer.timestamp = new Date(Date.parse(prompt.timestamp as string) + 3_600_000).toISOString();
+      const path = b.write();
+      const inMemory = await trimSession(path);
+      const writer = await AtomicWriter.open(`${path}.streamed`);
+      const streamed = await trimSession(path, {}, { writer });
+      await writer.commit();
+      expect(readFileSync(writer.path).equals(Buffer.concat(inMemory.lines.flatMap((l) => [l, Buffer.from('\n')])))).toBe(true);
+      expect(streamed.removed).toEqual(inMemory.removed);
+      expect(streamed.index.conversation.activePath.map((e) => e.uuid).slice(-2)).toEqual([prompt.uuid, answer.uuid]);
+      return streamed.index.conversation.entries.some((e) => e.uuid === before.uuid);
+    };
+    // An hour after the last dropped line: Claude Code's 5 s fallback cannot reach it.
+    expect(await withMissingParent(3_600_000)).toBe(false);
+    // 2 s after it: the fallback could, so everything is read.
+    expect(await withMissingParent(2_000)).toBe(true);
+  });
+
+  it('streams a log of many read chunks to the same bytes as an in-memory trim', async () => {
+    // Over 8 MB, so the reader's two buffers are each reused for later chunks.
+    const { b } = compacted();
+    for (let i = 0; i < 14; i++) {
+      b.user(`Step ${i}: read the next part.`);
+      b.toolCall('Read', { file_path: P(`src/part${i}.ts`) }, readOutput(9000));
+      b.assistant([{ type: 'text', text: `Part ${i} read.` }]);
+    }
+    const path = b.write();
+    expect(statSync(path).size).toBeGreaterThan(8 * 1024 * 1024);
+    const inMemory = await trimSession(path);
+    const writer = await AtomicWriter.open(`${path}.streamed`);
+    const streamed = await trimSession(path, {}, { writer });
+    await writer.commit();
+    expect(readFileSync(writer.path).equals(Buffer.concat(inMemory.lines.flatMap((l) => [l, Buffer.from('\n')])))).toBe(true);
+    expect(streamed.verify.ok && inMemory.verify.ok).toBe(true);
   });
 
   it('keeps the lines before the last compact_boundary with keepHistory, still stripped', async () => {
