@@ -84,8 +84,8 @@ function memoryScaling(work, rssHook) {
   }
   const first = points[0];
   const last = points[points.length - 1];
-  const perLine = ((last.rss - first.rss) * MB) / (last.lines - first.lines);
-  console.log(`  growth: ${(last.rss - first.rss).toFixed(0)} MB of RSS for ${(last.mb - first.mb).toFixed(0)} MB more log, about ${perLine.toFixed(0)} bytes per line (the index; no line's bytes are kept)`);
+  const perMb = (last.rss - first.rss) / (last.mb - first.mb);
+  console.log(`  growth: ${(last.rss - first.rss).toFixed(0)} MB of RSS for ${(last.mb - first.mb).toFixed(0)} MB more log (${perMb.toFixed(2)} MB per MB; the lines before the last compaction are not indexed)`);
 }
 
 export async function benchTrim(files) {
