@@ -2,7 +2,7 @@
 // budget. Items go in by what they are worth per token; an item that does not fit whole is left out.
 
 import { countTokens } from '../tokens/counter.js';
-import { contentWords, wordOverlap } from './labels.js';
+import { contentWords, sameThing, wordOverlap } from './labels.js';
 import { fileList } from './file-list.js';
 import type { SessionGraph } from './model.js';
 import { SECTION_NAMES, resumeCandidates, type Item, type ResumeTier, type SectionName } from './resume-items.js';
@@ -48,7 +48,7 @@ const HEADERS: Record<SectionName, string> = {
  * does not crowd out the others; a detail (level 2) is worth LEVEL_2 of a first-hand item, and a
  * detail of a task already shown DETAIL of that again.
  */
-/** Marks a goal the session carried out. */
+/** Marks a goal the session carried out, and a choice a done task made ("DataLoader✓"). */
 export const DONE_MARK = '✓';
 
 const WEIGHT: Record<SectionName, number> = { goal: 100, inProgress: 1, pending: 0.9, errors: 0.9, done: 0.8, decisions: 0.8, files: 0.6, env: 0.1, lastAsk: 0.2 };
@@ -70,14 +70,12 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
   const chosen = Object.fromEntries(SECTION_NAMES.map((s) => [s, [] as Item[]])) as Record<SectionName, Item[]>;
   // What each section may still show, in its own order; an item leaves when shown or when it never can be.
   const remaining = Object.fromEntries(SECTION_NAMES.map((s) => [s, [...candidates[s]]])) as Record<SectionName, Item[]>;
-  // A newline always ends a token, so an item costs what its own line grows by (and a new line's newline).
-  const lineTokens = Object.fromEntries(SECTION_NAMES.map((s) => [s, 0])) as Record<SectionName, number>;
   let text = '';
   let tokens = 0;
   // A line shows its items in the section's own order, whatever order they were chosen in.
   const withItem = (section: SectionName, item: Item) => [...chosen[section], item].sort((a, b) => candidates[section].indexOf(a) - candidates[section].indexOf(b));
-  const costOf = (section: SectionName, item: Item) =>
-    count(renderLine(section, withItem(section, item))) - lineTokens[section] + (chosen[section].length === 0 && text !== '' ? 1 : 0);
+  // The whole block is counted: a done task may be shown as a mark on another line (see render).
+  const costOf = (section: SectionName, item: Item) => count(render({ ...chosen, [section]: withItem(section, item) })) - tokens;
   // Greedy by worth per token. A section goes in its own order, first-hand items before details,
   // but opens with whichever first-hand item is worth most per token: its header costs the same
   // whatever follows it, and one long item should not keep the whole section out.
@@ -121,7 +119,6 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
     }
     text = candidate;
     tokens = total;
-    lineTokens[section] = count(renderLine(section, chosen[section]));
   }
   // A folder chosen before a file inside it says nothing the file does not; nor a choice of what
   // to do next chosen before the open task it made.
@@ -142,6 +139,8 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
     }
   }
   const sections = Object.fromEntries(SECTION_NAMES.map((s) => [s, chosen[s].map((i) => i.label)])) as ResumeSections;
+  // A done task shown as a mark on its choice is named as the choice is.
+  sections.done = chosen.done.map((d) => doneChoice(d, chosen.decisions)?.label ?? d.label);
   // A goal the session carried out is one of its done tasks.
   sections.done = [...chosen.goal.filter((g) => g.done).map((g) => g.label), ...sections.done];
   return { text, tokens: text === '' ? 0 : count(text), tier, budget, sections };
@@ -161,9 +160,21 @@ function worth(section: SectionName, item: Item, shown: Item[]): number {
 }
 
 function render(chosen: Record<SectionName, Item[]>): string {
-  return SECTION_NAMES.filter((s) => chosen[s].length > 0)
-    .map((s) => renderLine(s, chosen[s]))
+  // "Done: DataLoader" beside "Chosen: DataLoader" says one thing twice: the choice carries the mark instead.
+  const marked = new Set(chosen.done.map((d) => doneChoice(d, chosen.decisions)).filter((c) => c !== undefined));
+  const shown = {
+    ...chosen,
+    done: chosen.done.filter((d) => !doneChoice(d, chosen.decisions)),
+    decisions: chosen.decisions.map((c) => (marked.has(c) ? { ...c, text: `${c.label}${DONE_MARK}${c.text.slice(c.label.length)}` } : c)),
+  };
+  return SECTION_NAMES.filter((s) => shown[s].length > 0)
+    .map((s) => renderLine(s, shown[s]))
     .join('\n');
+}
+
+/** The shown choice a done task names ("DataLoader" for "DataLoader for ProductLoader and UserLoader"), if any. */
+function doneChoice(task: Item, decisions: Item[]): Item | undefined {
+  return decisions.find((c) => !c.pinned && sameThing(c.label, task.label));
 }
 
 function renderLine(section: SectionName, items: Item[]): string {

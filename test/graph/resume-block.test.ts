@@ -133,6 +133,22 @@ describe('what a block holds', () => {
     expect(buildResume(graph, { tier: 'standard' }).sections.done).toContain('DataLoader for InvoiceLoader and CustomerLoader');
   });
 
+  it('marks a choice done rather than naming it again among done tasks', () => {
+    const graph = buildGraph(
+      scriptSession([
+        { user: 'Build an invoice service' },
+        { assistant: 'Decided: DataLoader, Prisma. Completed: DataLoader for InvoiceLoader and CustomerLoader. Completed: CSV export.' },
+      ]),
+    );
+    const block = buildResume(graph, { tier: 'critical' });
+    expect(block.text).toMatch(/^Chosen: [^\n]*DataLoader✓/m);
+    expect(block.text).not.toMatch(/^Done: [^\n]*DataLoader/m);
+    expect(block.sections.done).toContain('DataLoader');
+    expect(block.sections.decisions).toContain('DataLoader');
+    // A task that names no choice keeps its place among done work.
+    expect(block.text).toMatch(/^Done: [^\n]*CSV export/m);
+  });
+
   it('opens a section with its shortest first-hand item: the header costs the same whatever follows it', () => {
     const graph = buildGraph(
       scriptSession([
