@@ -81,8 +81,9 @@ export class DroppedHistory {
   /**
    * Whether the conversation of the kept lines, indexed without the dropped ones, resumes as the
    * whole log would: the same kind of transcript, a leaf later than any dropped line could be,
-   * and no line of the resumed path whose missing parent may be a dropped line, or is missing
-   * from the whole file where Claude Code's fallback by time could reach a dropped line.
+   * no kept line whose parent may be a dropped line (it would need re-linking), and no line of
+   * the resumed path whose parent is missing from the whole file where Claude Code's fallback by
+   * time could reach a dropped line.
    */
   agreesWith(c: Conversation): boolean {
     // As buildConversation decides it, over the whole log.
@@ -91,10 +92,11 @@ export class DroppedHistory {
     const subagentTranscript = !keptMain && !this.hasMainConversational && (keptSidechain || this.hasSidechainConversational);
     if (subagentTranscript !== c.isSubagentTranscript) return false;
 
+    // A kept line whose parent was dropped is re-linked to its nearest kept ancestor, which takes the dropped lines' chain.
+    if (c.danglingParents.some((entry) => typeof entry.parentUuid === 'string' && this.mayHave(entry.parentUuid))) return false;
     for (const entry of c.activePath) {
       const missing = missingParentOf(entry, c.byUuid);
       if (missing === undefined) continue;
-      if (this.mayHave(missing)) return false;
       const ms = entry.timestamp ? Date.parse(entry.timestamp) : NaN;
       if (this.fallbacks.seen && !(ms - this.fallbacks.of(subagentTranscript) > DANGLING_FALLBACK_MS)) return false;
     }

@@ -649,6 +649,20 @@ describe('lines the API never sees', () => {
     expect(await withMissingParent(2_000)).toBe(true);
   });
 
+  it('reads every line in full when a kept line off the resumed path has a dropped parent, so it is re-linked as in memory', async () => {
+    const { b, before } = compacted();
+    // A subagent's line written after the compaction, answering a message from before it.
+    b.raw({ parentUuid: before.uuid, isSidechain: true, agentId: 'a1b2c3', type: 'user', message: { role: 'user', content: 'Look at the old report.' }, uuid: randomUUID(), timestamp: '2026-03-01T09:00:00.000Z', sessionId: b.sessionId });
+    const path = b.write();
+    const inMemory = await trimSession(path);
+    const writer = await AtomicWriter.open(`${path}.streamed`);
+    const streamed = await trimSession(path, {}, { writer });
+    await writer.commit();
+    expect(streamed.verify.ok && inMemory.verify.ok).toBe(true);
+    expect(readFileSync(writer.path).equals(Buffer.concat(inMemory.lines.flatMap((l) => [l, Buffer.from('\n')])))).toBe(true);
+    expect(streamed.removed).toEqual(inMemory.removed);
+  });
+
   it('streams a log of many read chunks to the same bytes as an in-memory trim', async () => {
     // Over 8 MB, so the reader's two buffers are each reused for later chunks.
     const { b } = compacted();
