@@ -3,6 +3,7 @@
 
 import { contentWords, denseLabel, sameThing, wordCount, wordOverlap } from './labels.js';
 import { isPath } from './mentions.js';
+import { INSTRUCTION_VERBS } from './work-verbs.js';
 import type { GraphNode, SessionGraph } from './model.js';
 
 export type ResumeTier = 'critical' | 'standard' | 'full';
@@ -145,11 +146,28 @@ export function compactTask(label: string): string {
   text = text.replace(/\s+(?:using|via)\s+\S.*$/i, '').replace(/\s+with\s+(?=[A-Z]|\S*[A-Z])[^,;]*$/, '');
   // "DataLoader for ProductLoader and UserLoader": the names it was applied to are detail.
   text = text.replace(/^(\S.*?)\s+(?:for|with|on|across)\s+[A-Z][\w.]*(?:(?:,\s*(?:and\s+)?|\s+and\s+)[A-Z][\w.]*)+(?:\s+[a-z]+)?$/, '$1');
+  text = withoutParticiplePhrase(text);
   const place = /^(.+?)\s+(?:in|to|into|inside|under)\s+(\S+)$/.exec(text);
   if (place && isPath(place[2])) text = place[1];
   text = dropMakingVerb(mainClause(text));
   return text.trim() === '' ? label : text;
 }
+
+/**
+ * "ingestion layer auto-detecting JSON/CSV" -> "ingestion layer": a thing made (two words or
+ * more), then what it does to an object. Not after a verb ("fix Charts showing blank": the -ing
+ * words are the point), nor a gerund naming the work ("batch processing with …", "error
+ * handling improvements", "dead-letter handling for …").
+ */
+function withoutParticiplePhrase(text: string): string {
+  const m = /^(\S+(?:\s+\S+){1,2}?)\s+(?:[a-z]+-)?[a-z]{3,}ing\s+(\S+)/.exec(text);
+  if (!m || PREPOSITION.test(m[2])) return text;
+  const first = m[1].split(/\s+/)[0].toLowerCase();
+  if (INSTRUCTION_VERBS.has(first) || /(?:ed|ing)$/.test(first)) return text;
+  return contentWords(m[1]).size >= 2 ? m[1] : text;
+}
+
+const PREPOSITION = /^(?:for|with|to|of|in|on|at|from|into|by|via|across|between|through|over|under|and|or)$/i;
 
 /** "handle conflicts when two devices edit one note" -> "handle conflicts", "fix OOM crash during training" -> "fix OOM crash", when the main clause has three words or more. */
 function mainClause(text: string): string {

@@ -7,6 +7,7 @@ import { openSession } from '../../src/session/session.js';
 import { buildGraph } from '../../src/graph/build-graph.js';
 import { buildResume, TIER_BUDGETS, type ResumeTier } from '../../src/graph/resume-block.js';
 import { expandFileList } from '../../src/graph/file-list.js';
+import { compactTask } from '../../src/graph/resume-items.js';
 import { countTokens } from '../../src/tokens/counter.js';
 import { HAS_CORPUS, SAMPLE_DIR, corpusFiles, sampleFiles } from '../helpers/corpus.js';
 import { SCRIPT_CWD, scriptSession } from './script-session.js';
@@ -252,5 +253,18 @@ describe('what a block holds', () => {
   it('is empty for a session without a prompt', () => {
     const block = buildResume(buildGraph(scriptSession([])), { tier: 'critical' });
     expect(block).toMatchObject({ text: '', tokens: 0 });
+  });
+});
+
+describe('a task as the critical tier shows it', () => {
+  it('keeps the thing made and drops what it does to an object ("ingestion layer auto-detecting JSON/CSV")', () => {
+    expect(compactTask('ingestion layer auto-detecting JSON/CSV')).toBe('ingestion layer');
+    expect(compactTask('cron job cleaning temp files')).toBe('cron job');
+  });
+
+  it('keeps -ing words that are the point: after a verb, or a gerund naming the work', () => {
+    for (const label of ['fix Charts showing blank', 'batch processing with indicatif progress bar', 'Error handling improvements', 'dead-letter handling for tasks that exhaust their retries', 'The Alertmanager routing to Slack']) {
+      expect(compactTask(label), label).toBe(label);
+    }
   });
 });
