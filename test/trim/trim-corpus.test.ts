@@ -82,14 +82,16 @@ function checkTrim(file: string): () => Promise<void> {
     expect(changed, `${name}: the second trim changed line ${changed + 1}`).toBe(-1);
     expect(second.reduction.tokens).toBe(0);
 
-    // Streamed to a file (scratch spill, dropped lines indexed for their chain place only), the
-    // output is the same, byte for byte, and so are the token counts.
+    // Streamed to a file (scratch spill, recycled read buffers, the lines before the last
+    // compaction not indexed), the output is the same, byte for byte, and so are the counts.
     const writer = await AtomicWriter.open(join(scratch, `${newSessionId}-streamed.jsonl`));
     const streamed = await trimSession(file, {}, { newSessionId, writer });
     await writer.commit();
     expect(streamed.verify.faults, `${name}: verify faults of the streamed trim`).toEqual([]);
     expect(readFileSync(writer.path).equals(joinLines(first.lines)), `${name}: streamed output differs from the in-memory one`).toBe(true);
     expect([streamed.tokens.before.total, streamed.tokens.after.total]).toEqual([first.tokens.before.total, first.tokens.after.total]);
+    expect(streamed.removed, `${name}: what the streamed trim says it removed`).toEqual(first.removed);
+    expect(streamed.input.lines).toBe(first.input.lines);
 
     // The tokens the trim reports as sent before it match a count over the full model of the log.
     expect(first.tokens.before.total, `${name}: sent tokens before`).toBe(tokenBreakdown(await openSession(file)).total);
