@@ -18,10 +18,25 @@ export function lineSetOf(content: string): ReadonlySet<string> {
   return new Set(content.split('\n'));
 }
 
+/** A checker over file contents from `read` (null: no such file), each file's line set made once. */
+export function fileChecker(read: (path: string) => string | null): DiskChecker {
+  const lineSets = new Map<string, ReadonlySet<string> | undefined>();
+  return {
+    holds: (path, text) => read(path)?.includes(text) ?? false,
+    lines: (path) => {
+      if (!lineSets.has(path)) {
+        const content = read(path);
+        lineSets.set(path, content === null ? undefined : lineSetOf(content));
+      }
+      return lineSets.get(path);
+    },
+  };
+}
+
+/** The checker over the files on this disk: absolute paths only, each small file read once. */
 export function diskChecker(): DiskChecker {
   const cache = new Map<string, string | null>();
-  const lineSets = new Map<string, ReadonlySet<string> | undefined>();
-  const read = (path: string): string | null => {
+  return fileChecker((path) => {
     if (!isAbsolute(path)) return null;
     let content = cache.get(path);
     if (content === undefined) {
@@ -33,15 +48,5 @@ export function diskChecker(): DiskChecker {
       cache.set(path, content);
     }
     return content;
-  };
-  return {
-    holds: (path, text) => read(path)?.includes(text) ?? false,
-    lines: (path) => {
-      if (!lineSets.has(path)) {
-        const content = read(path);
-        lineSets.set(path, content === null ? undefined : lineSetOf(content));
-      }
-      return lineSets.get(path);
-    },
-  };
+  });
 }

@@ -1,10 +1,10 @@
 // The three-pass trim. Pass 1 (pass-one.ts) reads the log once: it indexes every line for the
 // conversation model and strips each record as it goes (a record is parsed once, never twice),
-// spilling the lines as they may be written; lines before the last compaction boundary are only
-// placed in the chain. Pass 2 reads the spill, drops what the index says Claude Code will not see
+// spilling the lines as they may be written; lines before the last compaction boundary are not
+// parsed (streamed, not even indexed: dropped-history.ts). Pass 2 reads the spill, drops what the index says Claude Code will not see
 // and repairs the chain (parents, usage, sessionId: rewritten in place, without parsing) as it
 // writes. Pass 3 verifies the output, modelled from the exact bytes written, before anything is
-// committed. Memory holds the index, never the file.
+// committed. Memory holds the index of what Claude Code resumes, never the file.
 
 import type { Session } from '../session/session.js';
 import { logSize, sessionFromLines } from '../session/session.js';
@@ -62,23 +62,13 @@ export interface TrimTarget {
   /** With `fileHolds`: the lines of a file it answers for, to rule out cheaply what it cannot hold. */
   fileLines?: (path: string) => ReadonlySet<string> | undefined;
   /**
-   * Stream the trimmed log into this writer, so memory stays bounded by the largest line; it is
+   * Stream the trimmed log into this writer, so memory holds no line longer than it takes; it is
    * finished (synced, not committed) once written, and committed by the caller once verified. Not with a budget.
    */
   writer?: AtomicWriter;
-  /** Stub large Write/Edit inputs whose file on disk holds them (checked in whichever thread reads the line). */
+  /** Stub large Write/Edit inputs whose file on disk holds them (read from disk as pass 1 strips). */
   fileHoldsOnDisk?: boolean;
 }
-
-const DROPPED_TYPES: Record<string, keyof RemovalCounts> = {
-  'file-history-snapshot': 'fileHistorySnapshots',
-  'queue-operation': 'queueOperations',
-  progress: 'progressLines',
-};
-
-/** System notices the API never sees. */
-const DROPPED_SYSTEM_SUBTYPES = new Set(['turn_duration', 'stop_hook_summary', 'api_error']);
-
 
 const NEWLINE = Buffer.from('\n');
 
@@ -96,7 +86,7 @@ function addCounts(into: RemovalCounts, from: Partial<RemovalCounts>): void {
 
 /** Trims a log in memory: the result carries the trimmed lines. */
 export function trimSession(path: string, overrides?: Partial<TrimOptions>, target?: TrimTarget & { writer?: undefined }): Promise<TrimResult & { lines: Buffer[] }>;
-/** Trims a log into a writer (memory bounded by the largest line): the result carries no lines. */
+/** Trims a log into a writer (no line is kept in memory): the result carries no lines. */
 export function trimSession(path: string, overrides: Partial<TrimOptions>, target: TrimTarget): Promise<TrimResult>;
 export async function trimSession(path: string, overrides: Partial<TrimOptions> = {}, target: TrimTarget = {}): Promise<TrimResult> {
   const options = trimOptions(overrides);
@@ -111,7 +101,7 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
   // What follows the last boundary (all of a log without one) is what Claude Code sends, bar dead
   // branches: its tokens are counted as pass 1 parses it, rather than read and parsed again after.
   const countFrom = options.keepHistory ? undefined : (dropBefore ?? 0);
-  // Streamed to a writer, nothing reads the dropped lines' content afterwards: index their place in the chain only.
+  // Streamed to a writer, nothing reads the dropped lines afterwards: they are not indexed at all.
   const chainOnlyBeforeBoundary = target.writer !== undefined;
   const trimmed = await trimOnce(path, size, options, target, { options, fileHolds, fileLines, dropBefore, countFrom, chainOnlyBeforeBoundary });
   // The index disagreed with the boundary found before reading (a resumed path before it, a

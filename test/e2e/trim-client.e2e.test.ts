@@ -81,7 +81,7 @@ async function compareTrimmed(file: string, group: Group, original: Awaited<Retu
   const name = basename(file);
   const newSessionId = randomUUID();
   const replayed = group === 'corpus, files replayed' ? replayedDisk(file) : undefined;
-  const target = replayed ? { newSessionId, fileHolds: replayed.fileHolds, fileLines: replayed.fileLines } : { newSessionId };
+  const target = replayed ? { newSessionId, fileHolds: replayed.holds, fileLines: replayed.lines } : { newSessionId };
   const result = await trimSession(file, {}, target);
   expect(result.verify.ok, `${name}: trimSession's own verification failed`).toBe(true);
   const trimmedFile = join(scratch, `${newSessionId}.jsonl`);

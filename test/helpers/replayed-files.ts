@@ -7,7 +7,7 @@
 // commands (a formatter, a checkout) are seen only when the session read the whole file after them.
 
 import { readFileSync } from 'node:fs';
-import { lineSetOf } from '../../src/trim/disk.js';
+import { fileChecker, type DiskChecker } from '../../src/trim/disk.js';
 
 type Json = Record<string, unknown>;
 
@@ -60,19 +60,8 @@ export function replayedFiles(logPath: string): Map<string, string> {
   return files;
 }
 
-/** `fileHolds` and `fileLines` for the trim that answer from the replayed files instead of the disk. */
-export function replayedDisk(logPath: string): {
-  files: Map<string, string>;
-  fileHolds: (path: string, text: string) => boolean;
-  fileLines: (path: string) => ReadonlySet<string> | undefined;
-} {
+/** The trim's disk checker answering from the replayed files instead of the disk. */
+export function replayedDisk(logPath: string): DiskChecker {
   const files = replayedFiles(logPath);
-  const lineSets = new Map<string, ReadonlySet<string>>();
-  const fileLines = (path: string) => {
-    const content = files.get(path);
-    if (content === undefined) return undefined;
-    if (!lineSets.has(path)) lineSets.set(path, lineSetOf(content));
-    return lineSets.get(path);
-  };
-  return { files, fileHolds: (path, text) => files.get(path)?.includes(text) ?? false, fileLines };
+  return fileChecker((path) => files.get(path) ?? null);
 }

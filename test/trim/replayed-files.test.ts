@@ -33,7 +33,7 @@ describe('replayedFiles', () => {
     ]);
     const files = replayedFiles(log);
     expect(Object.fromEntries(files)).toEqual({ '/p/a.ts': 'one\nTWO\nthree\n', '/p/b.ts': 'y y y', '/p/c.ts': 'A b C', '/p/d.ts': 'y' });
-    const { fileHolds } = replayedDisk(log);
+    const { holds: fileHolds } = replayedDisk(log);
     expect(fileHolds('/p/a.ts', 'TWO\nthree')).toBe(true);
     expect(fileHolds('/p/a.ts', 'two')).toBe(false);
     expect(fileHolds('/p/missing.ts', '')).toBe(false);

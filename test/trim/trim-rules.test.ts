@@ -506,6 +506,16 @@ describe('lines the API never sees', () => {
     expect(result.removed).toMatchObject({ queueOperations: 2, fileHistorySnapshots: 1, progressLines: 1, systemNoticeLines: 1 });
   });
 
+  /** The same log trimmed in memory and streamed to a file, and whether the file holds the in-memory lines byte for byte. */
+  const trimBothWays = async (path: string) => {
+    const inMemory = await trimSession(path);
+    const writer = await AtomicWriter.open(`${path}.streamed`);
+    const streamed = await trimSession(path, {}, { writer });
+    await writer.commit();
+    const sameBytes = readFileSync(writer.path).equals(Buffer.concat(inMemory.lines.flatMap((l) => [l, Buffer.from('\n')])));
+    return { inMemory, streamed, sameBytes };
+  };
+
   const compacted = () => {
     const b = conversation();
     const before = b.assistant([{ type: 'text', text: 'Before the compaction.' }]);
@@ -538,16 +548,13 @@ describe('lines the API never sees', () => {
     const after = b.user('Now fix it.');
     b.assistant([{ type: 'text', text: 'Fixed after the compaction.' }]);
     const path = b.write();
-    const inMemory = await trimSession(path);
+    const { inMemory, sameBytes } = await trimBothWays(path);
     const records = recordsOf(inMemory.lines);
     expect(byUuid(records, before.uuid)).toBeUndefined();
     for (const kept of [summary, after]) expect(byUuid(records, kept.uuid)).toBeDefined();
     expect(inMemory.removed.linesBeforeBoundary).toBeGreaterThan(0);
     expect(inMemory.verify.ok).toBe(true);
-    const writer = await AtomicWriter.open(`${path}.streamed`);
-    const streamed = await trimSession(path, {}, { writer });
-    await writer.commit();
-    expect(readFileSync(writer.path).equals(Buffer.concat(inMemory.lines.flatMap((l) => [l, Buffer.from('\n')])))).toBe(true);
+    expect(sameBytes).toBe(true);
     // With --keep-history nothing before it goes.
     expect(recordsOf((await trimSession(path, { keepHistory: true })).lines).some((r) => r.uuid === before.uuid)).toBe(true);
   });
@@ -557,11 +564,8 @@ describe('lines the API never sees', () => {
     // A subagent's progress line can carry whole records: a boundary nested there is not the log's.
     b.raw({ parentUuid: after.uuid, isSidechain: false, type: 'progress', data: { type: 'agent_progress', message: { type: 'system', subtype: 'compact_boundary', uuid: 'nested' } }, uuid: 'progress-1', timestamp: new Date().toISOString(), sessionId: b.sessionId });
     const path = b.write();
-    const inMemory = await trimSession(path);
-    const writer = await AtomicWriter.open(`${path}.streamed`);
-    const streamed = await trimSession(path, {}, { writer });
-    await writer.commit();
-    expect(readFileSync(writer.path).equals(Buffer.concat(inMemory.lines.flatMap((l) => [l, Buffer.from('\n')])))).toBe(true);
+    const { inMemory, streamed, sameBytes } = await trimBothWays(path);
+    expect(sameBytes).toBe(true);
     const records = recordsOf(inMemory.lines);
     for (const kept of [boundary, summary, after]) expect(byUuid(records, kept.uuid)).toBeDefined();
     expect(inMemory.removed).toMatchObject({ linesBeforeBoundary: 7, progressLines: 1 });
@@ -574,10 +578,7 @@ describe('lines the API never sees', () => {
     // The latest line answers a message from before the compaction: Claude Code resumes that branch.
     b.raw({ parentUuid: before.uuid, isSidechain: false, userType: 'external', cwd: CWD, sessionId: b.sessionId, version: '2.1.100', type: 'user', message: { role: 'user', content: 'Back to the old branch.' }, uuid: 'late-branch', timestamp: '2099-01-01T00:00:00.000Z' });
     const path = b.write();
-    const inMemory = await trimSession(path);
-    const writer = await AtomicWriter.open(`${path}.streamed`);
-    const streamed = await trimSession(path, {}, { writer });
-    await writer.abort();
+    const { inMemory, streamed } = await trimBothWays(path);
     // Dropping the history would lose what that branch sends: the trim says so instead of writing.
     expect(inMemory.verify.ok).toBe(false);
     expect(inMemory.verify.faults.some((f) => f.kind === 'missing-text')).toBe(true);
@@ -588,15 +589,8 @@ describe('lines the API never sees', () => {
   });
 
   it('streams without indexing the lines before the boundary, and reads them in full when one of them is the latest line', async () => {
-    const streamedAndInMemory = async (path: string) => {
-      const inMemory = await trimSession(path);
-      const writer = await AtomicWriter.open(`${path}.streamed`);
-      const streamed = await trimSession(path, {}, { writer });
-      await writer.abort();
-      return { inMemory, streamed };
-    };
     const { b, before } = compacted();
-    const plain = await streamedAndInMemory(b.write());
+    const plain = await trimBothWays(b.write());
     // The dropped lines are counted, not indexed: the index holds what Claude Code resumes.
     expect(plain.streamed.removed).toEqual(plain.inMemory.removed);
     expect(plain.streamed.input.lines).toBe(plain.inMemory.input.lines);
@@ -613,7 +607,7 @@ describe('lines the API never sees', () => {
     late.user('Now fix it.');
     late.assistant([{ type: 'text', text: 'Fixed after the compaction.' }]);
     const path = late.write();
-    const { inMemory, streamed } = await streamedAndInMemory(path);
+    const { inMemory, streamed } = await trimBothWays(path);
     expect(inMemory.index.conversation.leaf?.uuid).toBe(old.uuid);
     expect(streamed.index.conversation.leaf?.uuid).toBe(old.uuid);
     expect(streamed.removed).toEqual(inMemory.removed);
@@ -634,11 +628,8 @@ describe('lines the API never sees', () => {
       const answer = b.assistant([{ type: 'text', text: 'Carrying on.' }]);
       answer.timestamp = new Date(Date.parse(prompt.timestamp as string) + 3_600_000).toISOString();
       const path = b.write();
-      const inMemory = await trimSession(path);
-      const writer = await AtomicWriter.open(`${path}.streamed`);
-      const streamed = await trimSession(path, {}, { writer });
-      await writer.commit();
-      expect(readFileSync(writer.path).equals(Buffer.concat(inMemory.lines.flatMap((l) => [l, Buffer.from('\n')])))).toBe(true);
+      const { inMemory, streamed, sameBytes } = await trimBothWays(path);
+      expect(sameBytes).toBe(true);
       expect(streamed.removed).toEqual(inMemory.removed);
       expect(streamed.index.conversation.activePath.map((e) => e.uuid).slice(-2)).toEqual([prompt.uuid, answer.uuid]);
       return streamed.index.conversation.entries.some((e) => e.uuid === before.uuid);
@@ -654,12 +645,9 @@ describe('lines the API never sees', () => {
     // A subagent's line written after the compaction, answering a message from before it.
     b.raw({ parentUuid: before.uuid, isSidechain: true, agentId: 'a1b2c3', type: 'user', message: { role: 'user', content: 'Look at the old report.' }, uuid: randomUUID(), timestamp: '2026-03-01T09:00:00.000Z', sessionId: b.sessionId });
     const path = b.write();
-    const inMemory = await trimSession(path);
-    const writer = await AtomicWriter.open(`${path}.streamed`);
-    const streamed = await trimSession(path, {}, { writer });
-    await writer.commit();
+    const { inMemory, streamed, sameBytes } = await trimBothWays(path);
     expect(streamed.verify.ok && inMemory.verify.ok).toBe(true);
-    expect(readFileSync(writer.path).equals(Buffer.concat(inMemory.lines.flatMap((l) => [l, Buffer.from('\n')])))).toBe(true);
+    expect(sameBytes).toBe(true);
     expect(streamed.removed).toEqual(inMemory.removed);
   });
 
@@ -673,11 +661,8 @@ describe('lines the API never sees', () => {
     }
     const path = b.write();
     expect(statSync(path).size).toBeGreaterThan(8 * 1024 * 1024);
-    const inMemory = await trimSession(path);
-    const writer = await AtomicWriter.open(`${path}.streamed`);
-    const streamed = await trimSession(path, {}, { writer });
-    await writer.commit();
-    expect(readFileSync(writer.path).equals(Buffer.concat(inMemory.lines.flatMap((l) => [l, Buffer.from('\n')])))).toBe(true);
+    const { inMemory, streamed, sameBytes } = await trimBothWays(path);
+    expect(sameBytes).toBe(true);
     expect(streamed.verify.ok && inMemory.verify.ok).toBe(true);
   });
 
