@@ -47,9 +47,9 @@ function timed(args) {
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'claude-code');
 const NO_COMPACTION = /ada8171575|fe5e1c67-v1.0.98-long|26dcd5518f|91b42542f2/;
 
-/** Stitches corpus logs into a session of about `mb` MB with bench/stitch.js (once; kept in the temp folder). */
+/** Stitches corpus logs into `<name>-<mb>.jsonl`, a session of about `mb` MB, with bench/stitch.js (once; kept in the temp folder). */
 function stitched(name, pick, mb = 50) {
-  const out = join(tmpdir(), name);
+  const out = join(tmpdir(), `${name}-${mb}.jsonl`);
   if (existsSync(out)) return out;
   const sources = readdirSync(CORPUS)
     .filter((f) => f.endsWith('.jsonl') && !f.includes('agent-') && pick(f))
@@ -66,7 +66,12 @@ function stitched(name, pick, mb = 50) {
  */
 function defaultFiles() {
   if (!existsSync(CORPUS)) throw new Error('usage: npm run bench -- trim <file...> (or put the corpus at ../shared/corpus)');
-  return [stitched('cmv-bench-trim-all.jsonl', () => true), stitched('cmv-bench-trim-no-compaction.jsonl', (f) => NO_COMPACTION.test(f))];
+  return [stitched('cmv-bench-trim-all', () => true), stitched('cmv-bench-trim-no-compaction', (f) => NO_COMPACTION.test(f))];
+}
+
+/** The whole `cmv trim` process on `file`, reporting its peak memory through `rssHook`. */
+function trimArgs(file, work, rssHook) {
+  return ['--import', pathToFileURL(rssHook).href, join(ROOT, 'bin', 'cmv.js'), 'trim', file, '-o', join(work, 'trimmed.jsonl'), '--force', '--json'];
 }
 
 /** The all-corpus stitch at several sizes: peak RSS of `cmv trim` as the log grows. */
@@ -76,11 +81,12 @@ function memoryScaling(work, rssHook) {
   console.log('peak RSS of cmv trim as the log grows (all-corpus stitch; one run each):');
   const points = [];
   for (const mb of SCALING_MB) {
-    const file = mb === 50 ? stitched('cmv-bench-trim-all.jsonl', () => true) : stitched(`cmv-bench-trim-all-${mb}.jsonl`, () => true, mb);
-    const run = timed(['--import', pathToFileURL(rssHook).href, join(ROOT, 'bin', 'cmv.js'), 'trim', file, '-o', join(work, 'trimmed.jsonl'), '--force', '--json']);
+    const file = stitched('cmv-bench-trim-all', () => true, mb);
+    const run = timed(trimArgs(file, work, rssHook));
     const lines = JSON.parse(run.stdout).input.lines;
-    points.push({ mb: statSync(file).size / MB, lines, rss: run.maxRssMb });
-    console.log(`  ${(statSync(file).size / MB).toFixed(0).padStart(4)} MB, ${String(lines).padStart(6)} lines: ${run.maxRssMb.toFixed(0)} MB peak RSS, ${run.seconds.toFixed(2)} s`);
+    const point = { mb: statSync(file).size / MB, lines, rss: run.maxRssMb };
+    points.push(point);
+    console.log(`  ${point.mb.toFixed(0).padStart(4)} MB, ${String(lines).padStart(6)} lines: ${run.maxRssMb.toFixed(0)} MB peak RSS, ${run.seconds.toFixed(2)} s`);
   }
   const first = points[0];
   const last = points[points.length - 1];
@@ -105,7 +111,7 @@ export async function benchTrim(files) {
       let report;
       for (let run = 0; run < RUNS; run++) {
         floor.push(timed([floorScript, file, join(work, 'floor.jsonl')]));
-        const t = timed(['--import', pathToFileURL(rssHook).href, join(ROOT, 'bin', 'cmv.js'), 'trim', file, '-o', join(work, 'trimmed.jsonl'), '--force', '--json']);
+        const t = timed(trimArgs(file, work, rssHook));
         trim.push(t);
         report ??= JSON.parse(t.stdout);
       }

@@ -100,7 +100,7 @@ function analyseInWorkers(queue: BatchFile[], count: number, options: WorkerSetu
   let running = 0;
   return new Promise((resolveAll) => {
     const start = () => {
-      const worker = new Worker(WORKER_URL, { workerData: setup, execArgv: [] });
+      const worker = new Worker(WORKER_URL, { workerData: setup });
       let current: { id: number; file: BatchFile } | undefined;
       let finished = false;
       running++;

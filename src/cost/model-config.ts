@@ -18,11 +18,6 @@ const LONG_KEYS = new Set<string>([...PRICE_KEYS, 'above', 'window']);
 const COMPACTION_KEYS = new Set(['soft', 'hard', 'circuitBreaker']);
 const PRICE_HINT = 'prices are US dollars per million tokens, e.g. {"input": 3, "output": 15}';
 
-/** The one config file cmv reads (CMV_CONFIG, else the XDG location): the same as `cmv config` edits. */
-export function defaultConfigPath(env: NodeJS.ProcessEnv = process.env): string {
-  return configPath(env);
-}
-
 function bad(source: string, where: string, problem: string, hint = PRICE_HINT): CmvError {
   return new CmvError('BAD_INPUT', `${source}: ${where} ${problem}`, { hint });
 }
@@ -138,16 +133,17 @@ function readJson(path: string): unknown {
  */
 export function loadModelTable(modelsFile?: string, env: NodeJS.ProcessEnv = process.env): ModelInfo[] {
   let table = [...BUILTIN_MODELS];
-  const configPath = defaultConfigPath(env);
+  // The one config file cmv reads (CMV_CONFIG, else the XDG location): the same as `cmv config` edits.
+  const userConfig = configPath(env);
   let config: unknown;
   try {
-    config = JSON.parse(readFileSync(configPath, 'utf8'));
+    config = JSON.parse(readFileSync(userConfig, 'utf8'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') config = readJson(configPath); // rethrows with a clear message
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') config = readJson(userConfig); // rethrows with a clear message
   }
   if (config !== undefined) {
-    if (!isObject(config)) throw bad(configPath, 'the config', 'must be a JSON object', 'for example {"models": {"opus-4.6": {"input": 5, "output": 25}}}');
-    table = applyModelOverrides(config.models, configPath, table);
+    if (!isObject(config)) throw bad(userConfig, 'the config', 'must be a JSON object', 'for example {"models": {"opus-4.6": {"input": 5, "output": 25}}}');
+    table = applyModelOverrides(config.models, userConfig, table);
   }
   if (modelsFile) {
     const file = readJson(modelsFile);

@@ -47,9 +47,10 @@ export async function startWritingBlobs(git: Git, blobs: Blob[], tmpDir: string)
   // search, to stay within seconds; `cmv gc` recompresses it properly later.
   const total = unique.reduce((n, b) => n + b.data.length, 0);
   // Smaller writes (appends) are compressed hardest: the pack keeps them so, repacks included.
-  const fast = ['-c', `pack.compression=${total > BULK_WRITE_BYTES ? 1 : 9}`];
-  const depth = total > BULK_WRITE_BYTES ? ['--depth=0'] : [];
-  const running = git.stream([...fast, 'fast-import', '--quiet', '--done', ...depth], { input: { file: streamFile } });
+  const bulk = total > BULK_WRITE_BYTES;
+  const compression = ['-c', `pack.compression=${bulk ? 1 : 9}`];
+  const depth = bulk ? ['--depth=0'] : [];
+  const running = git.stream([...compression, 'fast-import', '--quiet', '--done', ...depth], { input: { file: streamFile } });
   running.catch(() => {}); // awaited by the caller
   return async () => {
     try {

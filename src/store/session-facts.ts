@@ -185,10 +185,11 @@ export function appendFacts(before: SessionFactsSummary, appended: SessionFactsS
     cacheRead: before.tokens.cacheRead + appended.tokens.cacheRead,
     cacheWrite: before.tokens.cacheWrite + appended.tokens.cacheWrite,
   };
+  // Only the parent's stored facts may hold keys of an earlier version; `appended` comes from factsOf.
   const beforeLast = before.edges.last.map((r) => ({ ...r, key: edgeKey(r.key) }));
   const tail = new Map(beforeLast.map((r) => [r.key, r]));
   const merged = new Map<string, EdgeResponse>();
-  for (const next of (appended.edges.first ?? []).map((r) => ({ ...r, key: edgeKey(r.key) }))) {
+  for (const next of appended.edges.first ?? []) {
     const prior = tail.get(next.key);
     if (!prior) continue;
     const kept = size(next) >= size(prior) ? next : prior;

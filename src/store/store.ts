@@ -96,9 +96,10 @@ const MAINTAIN_AT_PACKS = 4;
 const ONE_PACK_BYTES = 4 * 1024 * 1024;
 
 /**
- * Rolls the small packs that snapshots leave into larger ones (geometric repacking), where git
- * finds deltas between pages written by different snapshots: a rewritten last page becomes a
- * delta of its earlier version. Cost follows the new data, not the store.
+ * Rolls the small packs that snapshots leave into larger ones, where git finds deltas between
+ * pages written by different snapshots: a rewritten last page becomes a delta of its earlier
+ * version. A store up to ONE_PACK_BYTES is repacked whole; past it only the small packs are rolled
+ * up (geometric repacking), so the cost follows the new data, not the store.
  */
 export async function maintain(store: Store): Promise<void> {
   const packDir = join(store.dir, 'objects', 'pack');

@@ -4,6 +4,9 @@
 
 import { readFileSync } from 'node:fs';
 
+/** Where the build writes the rank table (write-rank-file.ts), beside this module. */
+export const BUILT_RANK_FILE = new URL('./o200k.ranks', import.meta.url);
+
 /** Rank of the token spelled by bytes[from, to), or -1 when no token is spelled so. */
 export interface RankLookup {
   rank(bytes: Uint8Array, from: number, to: number): number;
@@ -98,7 +101,7 @@ export class HashedRanks implements RankLookup {
   static readBuilt(): HashedRanks | undefined {
     let data: Buffer;
     try {
-      data = readFileSync(new URL('./o200k.ranks', import.meta.url));
+      data = readFileSync(BUILT_RANK_FILE);
     } catch {
       return undefined;
     }

@@ -3,7 +3,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { loadO200k } from './rank-table.js';
-import { HashedRanks } from './hashed-ranks.js';
+import { BUILT_RANK_FILE, HashedRanks } from './hashed-ranks.js';
 
 const { ranks, pattern } = loadO200k();
-writeFileSync(new URL('./o200k.ranks', import.meta.url), HashedRanks.encode(ranks, pattern));
+writeFileSync(BUILT_RANK_FILE, HashedRanks.encode(ranks, pattern));

@@ -1,6 +1,15 @@
 // File contents the edit-heavy session writes: the first (buggy) prefix-matching version of
 // commander's suggestSimilar, its fix, and the node:test file that finds the bug.
 
+/** The prefix block of the first version (an Edit's old_string, so it must match the file exactly). */
+export const PREFIX_BLOCK_V1 = `  // Too far apart for an edit, but maybe an abbreviation: suggest the one candidate it starts.
+  if (similar.length === 0 && word.length >= minPrefixLength) {
+    const prefixed = candidates.filter(
+      (candidate) => candidate.length > word.length && candidate.startsWith(word),
+    );
+    if (prefixed.length === 1) similar = prefixed;
+  }
+`;
 /** suggestSimilar with prefix matching, first version: an ambiguous prefix suggests nothing. */
 export const SUGGEST_SIMILAR_V1 = `/**
  * Find close matches, restricted to same number of edits. When nothing is close by edit
@@ -42,14 +51,7 @@ function suggestSimilar(word, candidates) {
     }
   });
 
-  // Too far apart for an edit, but maybe an abbreviation: suggest the one candidate it starts.
-  if (similar.length === 0 && word.length >= minPrefixLength) {
-    const prefixed = candidates.filter(
-      (candidate) => candidate.length > word.length && candidate.startsWith(word),
-    );
-    if (prefixed.length === 1) similar = prefixed;
-  }
-
+${PREFIX_BLOCK_V1}
   similar.sort((a, b) => a.localeCompare(b));
   if (searchingOptions) {
     similar = similar.map((candidate) => \`--\${candidate}\`);
@@ -66,15 +68,7 @@ function suggestSimilar(word, candidates) {
 
 `;
 
-/** The prefix block of the first version, and what the fix replaces it with. */
-export const PREFIX_BLOCK_V1 = `  // Too far apart for an edit, but maybe an abbreviation: suggest the one candidate it starts.
-  if (similar.length === 0 && word.length >= minPrefixLength) {
-    const prefixed = candidates.filter(
-      (candidate) => candidate.length > word.length && candidate.startsWith(word),
-    );
-    if (prefixed.length === 1) similar = prefixed;
-  }
-`;
+/** What the fix replaces the prefix block with. */
 export const PREFIX_BLOCK_FIXED = `  // Too far apart for an edit, but maybe an abbreviation: suggest every candidate it starts,
   // so an ambiguous prefix lists all of them (sorted below) instead of suggesting nothing.
   if (similar.length === 0 && word.length >= minPrefixLength) {

@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { trimSession } from '../../src/trim/trim.js';
 import { countTokens } from '../../src/tokens/counter.js';
 import { claudeCliPath, describeRun, resumeAndCapture, writeSessionLines } from './claude-client.js';
-import { blocksOf, conversationTexts, diffTexts, messagesChars, messagesOf, normaliseTexts, summarizeRequest, toolPairFaults, type RequestText } from './request-texts.js';
+import { blocksOf, conversationTexts, messagesChars, messagesOf, normaliseTexts, summarizeRequest, toolPairFaults } from './request-texts.js';
+import { mean, median, messageTokens, missingTexts, pct, reductionOf, table, thinkingBlocks } from './request-measures.js';
 import { HAS_CORPUS, corpusFiles, sampleFiles, isSubagentFile } from '../helpers/corpus.js';
 import { replayedDisk } from '../helpers/replayed-files.js';
 
@@ -48,36 +49,28 @@ const cli = claudeCliPath();
 const scratch = mkdtempSync(join(tmpdir(), 'cmv-trim-client-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function thinkingBlocks(body: any): number {
-  return messagesOf(body).reduce((n, m) => n + blocksOf(m).filter((b) => b.type === 'thinking' || b.type === 'redacted_thinking').length, 0);
-}
-
-function messageTokens(body: any): number {
-  return countTokens(JSON.stringify(messagesOf(body)));
-}
-
-function clip(text: string, n = 100): string {
-  return JSON.stringify(text.length > n ? `${text.slice(0, n)}…` : text);
-}
-
-function describeMissing(original: RequestText[], trimmed: RequestText[]): string {
-  const missing = diffTexts(original, trimmed).filter((m) => m.kind === 'missing');
-  return missing.slice(0, 10).map((m) => `  - #${m.index} ${m.role}: ${clip(m.text)}`).join('\n');
-}
-
-function toolShare(body: any): number {
+function toolShare(body: any, total: number): number {
   let tools = 0;
   for (const message of messagesOf(body)) for (const block of blocksOf(message)) if (block.type === 'tool_use' || block.type === 'tool_result') tools += countTokens(JSON.stringify(block));
-  const total = messageTokens(body);
   return total > 0 ? tools / total : 0;
 }
 
+/** The original's request and its figures, measured once for every group it is compared in. */
+interface Original {
+  capture: Awaited<ReturnType<typeof resumeAndCapture>>;
+  chars: number;
+  tokens: number;
+  toolShare: number;
+}
+
 async function compareResumes(file: string, groups: Group[]): Promise<void> {
-  const original = await resumeAndCapture(file, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS });
+  const capture = await resumeAndCapture(file, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS });
+  const tokens = capture.request ? messageTokens(capture.request) : 0;
+  const original: Original = capture.request ? { capture, chars: messagesChars(capture.request), tokens, toolShare: toolShare(capture.request, tokens) } : { capture, chars: 0, tokens: 0, toolShare: 0 };
   for (const group of groups) await compareTrimmed(file, group, original);
 }
 
-async function compareTrimmed(file: string, group: Group, original: Awaited<ReturnType<typeof resumeAndCapture>>): Promise<void> {
+async function compareTrimmed(file: string, group: Group, { capture: original, ...figures }: Original): Promise<void> {
   const name = basename(file);
   const newSessionId = randomUUID();
   const replayed = group === 'corpus, files replayed' ? replayedDisk(file) : undefined;
@@ -99,7 +92,7 @@ async function compareTrimmed(file: string, group: Group, original: Awaited<Retu
   // (a) every user and assistant text of the original request, verbatim and in order.
   const originalTexts = normaliseTexts(conversationTexts(original.request));
   const trimmedTexts = normaliseTexts(conversationTexts(trimmed.request));
-  const missing = describeMissing(originalTexts, trimmedTexts);
+  const missing = missingTexts(originalTexts, trimmedTexts);
   expect(missing, `${name}: texts of the original request missing from the trimmed one\n${missing}\n${summarizeRequest(trimmed.request)}`).toBe('');
 
   // (b) every tool_use answered, every tool_result asked for.
@@ -112,12 +105,12 @@ async function compareTrimmed(file: string, group: Group, original: Awaited<Retu
   const row: Measured = {
     group,
     file: name,
-    originalChars: messagesChars(original.request),
+    originalChars: figures.chars,
     trimmedChars: messagesChars(trimmed.request),
-    originalTokens: messageTokens(original.request),
+    originalTokens: figures.tokens,
     trimmedTokens: messageTokens(trimmed.request),
     reported: result.reduction.tokens,
-    toolShare: toolShare(original.request),
+    toolShare: figures.toolShare,
   };
   measured.push(row);
 
@@ -129,31 +122,13 @@ async function compareTrimmed(file: string, group: Group, original: Awaited<Retu
   }
 }
 
-function reductionOf(row: Measured): number {
-  return row.originalTokens > 0 ? 1 - row.trimmedTokens / row.originalTokens : 0;
-}
-
-function mean(values: number[]): number {
-  return values.reduce((a, b) => a + b, 0) / values.length;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-
 // The sent measure counts the JSON of `messages` as text, base64 images and thinking signatures
 // included; the trim's own estimate counts images by their size in pixels and skips signatures.
 
 function summaryTable(rows: Measured[]): string {
   const header = ['file', 'group', 'tools', 'orig chars', 'trim chars', 'orig tok', 'trim tok', 'sent -tok', 'reported -tok'];
   const body = rows.map((r) => [r.file, r.group, pct(r.toolShare), String(r.originalChars), String(r.trimmedChars), String(r.originalTokens), String(r.trimmedTokens), pct(reductionOf(r)), pct(r.reported)]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const fmt = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  const lines = [fmt(header), ...body.map(fmt)];
+  const lines = table(header, body);
   for (const group of ['sample', 'corpus', 'corpus, files replayed'] as const) {
     for (const subset of ['all', 'tool-heavy', 'long and tool-heavy'] as const) {
       const inSubset = (r: Measured) =>

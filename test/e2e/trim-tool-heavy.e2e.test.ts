@@ -12,7 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { trimToDestination } from '../../src/trim/apply.js';
 import { countTokens } from '../../src/tokens/counter.js';
 import { claudeCliPath, describeRun, resumeAndCapture } from './claude-client.js';
-import { blocksOf, conversationTexts, diffTexts, messagesChars, messagesOf, normaliseTexts, summarizeRequest, toolPairFaults } from './request-texts.js';
+import { blocksOf, conversationTexts, messagesChars, messagesOf, normaliseTexts, summarizeRequest, toolPairFaults } from './request-texts.js';
+import { mean, median, messageTokens, missingTexts, pct, reductionOf, table, thinkingBlocks } from './request-measures.js';
 import { generateSession, type SessionScript } from './scripted-mock.js';
 import { buildProject, GIT_ENV } from './tool-heavy-project.js';
 import { debuggingScript, editScript, explorationScript } from './tool-heavy-scripts.js';
@@ -24,7 +25,7 @@ import { debuggingScript, editScript, explorationScript } from './tool-heavy-scr
  * 53.9% before the 500-char threshold and the stubbing of applied edits), minus 2 points. Raise it
  * as the trim improves (issue #3 targets 0.75 on long tool-heavy sessions).
  */
-export const MIN_MEAN_REDUCTION = 0.6;
+const MIN_MEAN_REDUCTION = 0.6;
 
 const PROMPT = 'hi';
 const RUN_TIMEOUT_MS = 60_000;
@@ -51,14 +52,6 @@ afterAll(() => {
   for (const home of homes) rmSync(home, { recursive: true, force: true });
   rmSync(scratch, { recursive: true, force: true });
 });
-
-function messageTokens(body: any): number {
-  return countTokens(JSON.stringify(messagesOf(body)));
-}
-
-function thinkingBlocks(body: any): number {
-  return messagesOf(body).reduce((n, m) => n + blocksOf(m).filter((b) => b.type === 'thinking' || b.type === 'redacted_thinking').length, 0);
-}
 
 /** Tool results the CLI reported as failed: what the script meant to fail, or a tool call out of step with the client. */
 function toolErrors(body: any): string[] {
@@ -100,21 +93,6 @@ function breakdown(body: any): Breakdown {
     }
   }
   return parts;
-}
-
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const reductionOf = (r: Measured) => (r.originalTokens > 0 ? 1 - r.trimmedTokens / r.originalTokens : 0);
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function table(header: string[], rows: string[][]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const fmt = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  return [fmt(header), ...rows.map(fmt)];
 }
 
 function summaryTable(rows: Measured[]): string {
@@ -161,9 +139,8 @@ async function measureSession(makeScript: (dir: string) => SessionScript): Promi
   // Every user and assistant text of the original request, verbatim and in order.
   const originalTexts = normaliseTexts(conversationTexts(original.request));
   const trimmedTexts = normaliseTexts(conversationTexts(trimmed.request));
-  const missing = diffTexts(originalTexts, trimmedTexts).filter((m) => m.kind === 'missing');
-  const missingList = missing.map((m) => `  - #${m.index} ${m.role}: ${JSON.stringify(m.text.slice(0, 100))}`).join('\n');
-  expect(missing, `${script.name}: texts of the original request missing from the trimmed one\n${missingList}\n${summarizeRequest(trimmed.request)}`).toEqual([]);
+  const missing = missingTexts(originalTexts, trimmedTexts);
+  expect(missing, `${script.name}: texts of the original request missing from the trimmed one\n${missing}\n${summarizeRequest(trimmed.request)}`).toBe('');
   // A script that lost its texts would make the check above vacuous.
   expect(originalTexts.filter((t) => t.role === 'user').length, `${script.name}: user prompts in the original request`).toBe(script.invocations.length);
 

@@ -34,13 +34,12 @@ describe('paginate', () => {
   });
 
   it('keeps pages within the rule\'s bounds, except single lines larger than the maximum', () => {
-    const big = large;
-    const pages = paginate(big);
+    const pages = paginate(large);
     expect(pages.length).toBeGreaterThan(3);
     for (const page of pages.slice(0, -1)) {
       expect(page.bytes).toBeGreaterThanOrEqual(PAGE_RULE.minBytes);
       // Without its last line the page was still under the maximum (else it had been cut before).
-      const body = big.subarray(page.offset, page.offset + page.bytes - 1);
+      const body = large.subarray(page.offset, page.offset + page.bytes - 1);
       const lastLineStart = body.lastIndexOf(0x0a) + 1;
       expect(lastLineStart).toBeLessThan(PAGE_RULE.maxBytes);
     }
