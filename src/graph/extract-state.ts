@@ -88,5 +88,16 @@ export function closeError(state: ExtractState, open: OpenError, by: DraftNode |
 /** Records a changed file against every open error (it may be what fixes them). */
 export function noteChange(state: ExtractState, file: DraftNode): void {
   for (const open of state.openErrors) if (!open.changedSince.includes(file)) open.changedSince.push(file);
+  noteChangedFile(state, file);
+}
+
+/** The reply did work: it reported work done or a fix, or changed files. */
+export function workDone(state: ExtractState): boolean {
+  const { signals } = state;
+  return signals.completed || signals.fixed || signals.changedFiles.length > 0;
+}
+
+/** Records a file the turn changed, once. */
+export function noteChangedFile(state: ExtractState, file: DraftNode): void {
   if (!state.signals.changedFiles.includes(file)) state.signals.changedFiles.push(file);
 }

@@ -86,3 +86,9 @@ function splitTop(text: string, sep: string): string[] {
   out.push(text.slice(start));
   return out.filter(Boolean);
 }
+
+/** "src/hooks/useWebSocket.ts" -> "useWebSocket.ts", a folder "models/v1/" -> "v1/". */
+export function baseName(path: string): string {
+  const end = path.endsWith('/') ? path.length - 1 : path.length;
+  return path.slice(path.lastIndexOf('/', end - 1) + 1);
+}

@@ -8,7 +8,7 @@ import { answerProposals, suggestions } from './proposals.js';
 import { decisionInPrompt, isQuestion, splitChoices } from './decisions.js';
 import { clipWords, normaliseLabel, sentences, wordCount, wordOverlap } from './labels.js';
 import { closableError, fixLabel, textFacts } from './text-facts.js';
-import type { ExtractState } from './extract-state.js';
+import { workDone, type ExtractState } from './extract-state.js';
 import { resolveGoal } from './goal-status.js';
 
 const GOAL_WORDS = 24;
@@ -131,7 +131,7 @@ export function resolveTurn(turn: Turn, state: ExtractState, first: boolean): vo
   if (first) resolveGoal(turn, state);
   const replied = turn.steps.length > 0;
   const clauses = turn.prompt && !first ? promptClauses(turn.prompt.text).filter((c) => c.kind !== 'ack') : [];
-  const worked = signals.completed || signals.fixed || signals.changedFiles.length > 0;
+  const worked = workDone(state);
   const asked = (label: string, confidence: number, status: 'completed' | 'in_progress') => {
     const task = builder.mention('TASK', normaliseLabel(clipWords(label, TASK_WORDS)), { turn: turn.index, uuid: turn.prompt?.uuid, confidence, status });
     builder.link(task, state.goal, 'PART_OF');

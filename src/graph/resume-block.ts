@@ -41,6 +41,9 @@ const HEADERS: Record<SectionName, string> = {
   lastAsk: 'Last ask',
 };
 
+/** Marks a goal the session carried out, and a choice a done task made ("DataLoader✓"). */
+const DONE_MARK = '✓';
+
 /**
  * What an item of each section is worth to whoever resumes: the goal above all, then open work,
  * then what was done and chosen, then the files (git shows those again), then the surroundings.
@@ -48,8 +51,6 @@ const HEADERS: Record<SectionName, string> = {
  * does not crowd out the others; a detail (level 2) is worth LEVEL_2 of a first-hand item, and a
  * detail of a task already shown DETAIL of that again.
  */
-/** Marks a goal the session carried out, and a choice a done task made ("DataLoader✓"). */
-export const DONE_MARK = '✓';
 
 const WEIGHT: Record<SectionName, number> = { goal: 100, inProgress: 1, pending: 0.9, errors: 0.9, done: 0.8, decisions: 0.8, files: 0.6, env: 0.1, lastAsk: 0.2 };
 const LEVEL_2 = 0.5;
@@ -70,23 +71,26 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
   const chosen = Object.fromEntries(SECTION_NAMES.map((s) => [s, [] as Item[]])) as Record<SectionName, Item[]>;
   // What each section may still show, in its own order; an item leaves when shown or when it never can be.
   const remaining = Object.fromEntries(SECTION_NAMES.map((s) => [s, [...candidates[s]]])) as Record<SectionName, Item[]>;
+  // The choices each done task names, worked out once: labels do not change while the block is built.
+  const named = new Map(candidates.done.map((d) => [d, new Set(candidates.decisions.filter((c) => !c.pinned && sameThing(c.label, d.label)))]));
+  const choiceOf: ChoiceOf = (task, decisions) => decisions.find((c) => named.get(task)?.has(c));
   let text = '';
   let tokens = 0;
   // A line shows its items in the section's own order, whatever order they were chosen in.
   const withItem = (section: SectionName, item: Item) => [...chosen[section], item].sort((a, b) => candidates[section].indexOf(a) - candidates[section].indexOf(b));
   // The whole block is counted: a done task may be shown as a mark on another line (see render).
-  const costOf = (section: SectionName, item: Item) => count(render({ ...chosen, [section]: withItem(section, item) })) - tokens;
+  const blockWith = (section: SectionName, item: Item) => {
+    const next = render({ ...chosen, [section]: withItem(section, item) }, choiceOf);
+    return { text: next, tokens: count(next) };
+  };
   // Greedy by worth per token. A section goes in its own order, first-hand items before details,
   // but opens with whichever first-hand item is worth most per token: its header costs the same
   // whatever follows it, and one long item should not keep the whole section out.
   for (;;) {
-    let best: { section: SectionName; item: Item; score: number } | undefined;
+    let best: { section: SectionName; item: Item; score: number; block: { text: string; tokens: number } } | undefined;
     for (const section of SECTION_NAMES) {
       // An item that repeats one shown, or cannot fit even now, never will: it leaves.
-      // A problem the goal states ("Goal: Production down") is open until the block says otherwise.
-      // Likewise a done task that restates a goal marked done.
-      // A choice of what to do next ("fine-tuning post next") and the open task it made are one thing.
-      const shown = [...chosen[section], ...(section === 'errors' || section === 'done' ? chosen.goal.filter((g) => section === 'errors' || g.done) : []), ...alsoShown(section, chosen)];
+      const shown = [...chosen[section], ...alsoShown(section, chosen)];
       const opening = chosen[section].length === 0;
       const list = remaining[section];
       const kept: Item[] = [];
@@ -97,28 +101,21 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
           kept.push(...list.slice(i));
           break;
         }
-        const cost = costOf(section, item);
-        if (shown.some((other) => repeats(section, item, other)) || tokens + cost > budget) continue;
+        const block = blockWith(section, item);
+        if (shown.some((other) => repeats(section, item, other)) || block.tokens > budget) continue;
         kept.push(item);
         if (item.level !== kept[0].level) continue;
-        const score = worth(section, item, chosen[section]) / Math.max(1, cost);
-        if (!best || score > best.score) best = { section, item, score };
+        const score = worth(section, item, chosen[section]) / Math.max(1, block.tokens - tokens);
+        if (!best || score > best.score) best = { section, item, score, block };
       }
       remaining[section] = kept;
     }
     if (!best) break;
-    const { section, item } = best as { section: SectionName; item: Item };
+    const { section, item, block } = best;
     remaining[section] = remaining[section].filter((i) => i !== item);
-    const before = chosen[section];
     chosen[section] = withItem(section, item);
-    const candidate = render(chosen);
-    const total = count(candidate);
-    if (total > budget) {
-      chosen[section] = before;
-      continue;
-    }
-    text = candidate;
-    tokens = total;
+    text = block.text;
+    tokens = block.tokens;
   }
   // A folder chosen before a file inside it says nothing the file does not; nor a choice of what
   // to do next chosen before the open task it made.
@@ -127,27 +124,31 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
   if (files.length < chosen.files.length || decisions.length < chosen.decisions.length) {
     chosen.files = files;
     chosen.decisions = decisions;
-    text = render(chosen);
+    text = render(chosen, choiceOf);
   }
   // Files named by their base names to fit are named in full when the room left allows.
   if (chosen.files.some((f) => f.text !== f.label)) {
     const whole = { ...chosen, files: chosen.files.map((f) => ({ ...f, text: f.label })) };
-    const fuller = render(whole);
+    const fuller = render(whole, choiceOf);
     if (count(fuller) <= budget) {
       chosen.files = whole.files;
       text = fuller;
     }
   }
   const sections = Object.fromEntries(SECTION_NAMES.map((s) => [s, chosen[s].map((i) => i.label)])) as ResumeSections;
-  // A done task shown as a mark on its choice is named as the choice is.
-  sections.done = chosen.done.map((d) => doneChoice(d, chosen.decisions)?.label ?? d.label);
-  // A goal the session carried out is one of its done tasks.
-  sections.done = [...chosen.goal.filter((g) => g.done).map((g) => g.label), ...sections.done];
+  // A goal the session carried out is one of its done tasks; a done task shown as a mark on its
+  // choice is named as the choice is.
+  sections.done = [...chosen.goal.filter((g) => g.done).map((g) => g.label), ...chosen.done.map((d) => choiceOf(d, chosen.decisions)?.label ?? d.label)];
   return { text, tokens: text === '' ? 0 : count(text), tier, budget, sections };
 }
 
 /** Items of other sections an item of `section` must not repeat. */
 function alsoShown(section: SectionName, chosen: Record<SectionName, Item[]>): Item[] {
+  // A problem the goal states ("Goal: Production down") is open until the block says otherwise.
+  if (section === 'errors') return chosen.goal;
+  // A done task that restates a goal marked done.
+  if (section === 'done') return chosen.goal.filter((g) => g.done);
+  // A choice of what to do next ("fine-tuning post next") and the open task it made are one thing.
   if (section === 'decisions') return [...chosen.inProgress, ...chosen.pending];
   return [];
 }
@@ -159,22 +160,21 @@ function worth(section: SectionName, item: Item, shown: Item[]): number {
   return WEIGHT[section] * level * DECAY ** shown.length * detail;
 }
 
-function render(chosen: Record<SectionName, Item[]>): string {
+/** The shown choice a done task names ("DataLoader" for "DataLoader for ProductLoader and UserLoader"), if any. */
+type ChoiceOf = (task: Item, decisions: Item[]) => Item | undefined;
+
+function render(chosen: Record<SectionName, Item[]>, choiceOf: ChoiceOf): string {
   // "Done: DataLoader" beside "Chosen: DataLoader" says one thing twice: the choice carries the mark instead.
-  const marked = new Set(chosen.done.map((d) => doneChoice(d, chosen.decisions)).filter((c) => c !== undefined));
+  const choices = new Map(chosen.done.map((d) => [d, choiceOf(d, chosen.decisions)]));
+  const marked = new Set([...choices.values()].filter((c) => c !== undefined));
   const shown = {
     ...chosen,
-    done: chosen.done.filter((d) => !doneChoice(d, chosen.decisions)),
+    done: chosen.done.filter((d) => !choices.get(d)),
     decisions: chosen.decisions.map((c) => (marked.has(c) ? { ...c, text: `${c.label}${DONE_MARK}${c.text.slice(c.label.length)}` } : c)),
   };
   return SECTION_NAMES.filter((s) => shown[s].length > 0)
     .map((s) => renderLine(s, shown[s]))
     .join('\n');
-}
-
-/** The shown choice a done task names ("DataLoader" for "DataLoader for ProductLoader and UserLoader"), if any. */
-function doneChoice(task: Item, decisions: Item[]): Item | undefined {
-  return decisions.find((c) => !c.pinned && sameThing(c.label, task.label));
 }
 
 function renderLine(section: SectionName, items: Item[]): string {

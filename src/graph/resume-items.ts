@@ -3,6 +3,7 @@
 
 import { contentWords, denseLabel, sameThing, wordCount, wordOverlap } from './labels.js';
 import { isPath } from './mentions.js';
+import { baseName } from './file-list.js';
 import { INSTRUCTION_VERBS } from './work-verbs.js';
 import type { GraphNode, SessionGraph } from './model.js';
 
@@ -47,10 +48,10 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   }
   // A task the user asked for (or one of the session's own todo list) comes before a detail of one.
   const topLevel = (n: GraphNode) => !partOf.has(n.id);
-  // Of two nodes alike in all else, the one the log named first (the graph lists nodes in that order).
-  const order = new Map(graph.nodes.map((n, i) => [n.id, i]));
+  // Of two nodes alike in all else, the one the log named first: the graph lists nodes in that
+  // order, and the sort is stable.
   const rank = (a: GraphNode, b: GraphNode) =>
-    Number(topLevel(b)) - Number(topLevel(a)) || b.importance - a.importance || b.confidence - a.confidence || a.firstTurn - b.firstTurn || order.get(a.id)! - order.get(b.id)!;
+    Number(topLevel(b)) - Number(topLevel(a)) || b.importance - a.importance || b.confidence - a.confidence || a.firstTurn - b.firstTurn;
   const of = (type: GraphNode['type'], keep: (n: GraphNode) => boolean = () => true) => graph.nodes.filter((n) => n.type === type && keep(n)).sort(rank);
   const withDetail = (label: string, detail: string | undefined) => (detail ? `${label} (${detail})` : label);
   // The session's own task list (TodoWrite, TaskCreate) is as first-hand as what the user asked for.
@@ -58,15 +59,11 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
     const label = shortTask(n.label, compact);
     return { label, text: withDetail(label, detail), level: topLevel(n) || n.confidence >= 1 ? 1 : 2, id: n.id, parent: partOf.get(n.id) };
   };
-  const plain = (n: GraphNode, level: 1 | 2, detail?: string): Item => {
-    const label = denseLabel(n.label);
+  const plain = (n: GraphNode, level: 1 | 2, detail?: string, raw = n.label): Item => {
+    const label = denseLabel(raw);
     return { label, text: withDetail(label, detail), level };
   };
-
-  const choice = (n: GraphNode, level: 1 | 2, detail?: string): Item => {
-    const label = denseLabel(compact ? withoutCount(n.label) : n.label);
-    return { label, text: withDetail(label, detail), level };
-  };
+  const choice = (n: GraphNode, level: 1 | 2, detail?: string): Item => plain(n, level, detail, compact ? withoutCount(n.label) : n.label);
 
   const doing = of('TASK', (n) => n.status === 'in_progress');
   const todo = of('TASK', (n) => n.status === 'pending');
@@ -101,12 +98,6 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
 function shortPath(path: string, files: GraphNode[]): string {
   const base = baseName(path);
   return base !== path && files.every((f) => f.label === path || baseName(f.label) !== base) ? base : path;
-}
-
-/** "src/hooks/useWebSocket.ts" -> "useWebSocket.ts", a folder "models/v1/" -> "v1/". */
-function baseName(path: string): string {
-  const end = path.endsWith('/') ? path.length - 1 : path.length;
-  return path.slice(path.lastIndexOf('/', end - 1) + 1);
 }
 
 /** "3 AZs", "4-5 positive": a count of something is a detail of a plan, not a choice of how. */
@@ -186,7 +177,7 @@ function dropMakingVerb(label: string): string {
  * At the critical tier a choice says what was chosen, not how many things it was applied to:
  * "replica identity FULL on 7 tables without PK" -> "replica identity FULL".
  */
-export function withoutCount(label: string): string {
+function withoutCount(label: string): string {
   const m = /^(.+?)\s+(?:on|for|across|in|to)\s+(?:all\s+)?\d[\d,]*\s+[a-z][\w-]*(?:\s.*)?$/.exec(label);
   return m && wordCount(m[1]) >= 2 ? m[1] : label;
 }

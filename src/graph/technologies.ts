@@ -129,8 +129,8 @@ export function adoptedTechnologies(content: string, instrumentsOnly = false): s
   return found;
 }
 
-/** "dropDuplicates", "setInterval": a function of the code the work wrote, not a tool it adopted. */
-const CODE_NAME = /^[a-z]+(?:[A-Z][a-z0-9]+)+$/;
+/** "dropDuplicates", "setInterval": a function of the code the work wrote, not a tool it adopted ("jQuery", one letter before its hump, is a tool). */
+const CODE_NAME = /^[a-z]{2,}(?:[A-Z][a-z0-9]+)+$/;
 
 /** Words that say a thing is absent or broken. */
 const PROBLEM = /^(?:missing|broken|absent|lacking|failing|deprecated|outdated|unused|invalid|wrong|no)$/i;

@@ -5,7 +5,7 @@
 import type { DraftNode } from './graph-builder.js';
 import { clipWords, normaliseLabel, sentences, wordCount, wordOverlap } from './labels.js';
 import { decisionIn, isQuestion, splitChoices, versionSwitches } from './decisions.js';
-import { parentTask, type ExtractState, type OpenError } from './extract-state.js';
+import { noteChangedFile, parentTask, type ExtractState, type OpenError } from './extract-state.js';
 import { fileMentions } from './mentions.js';
 import { statusPhrase } from './status-phrases.js';
 import { adopted, decisionFacts, mentionFacts } from './decision-facts.js';
@@ -70,7 +70,8 @@ function statusFacts(sentence: string, ctx: TextContext, state: ExtractState): v
       for (const path of paths) {
         const file = builder.mention('FILE', path, { ...base, confidence: 0.75, status: 'modified' });
         // "Files: ci.yml" reports files the reply changed; "Creating: src/" says they are still being made.
-        if (file && !/ing$/i.test(labelled[1]) && !state.signals.changedFiles.includes(file)) state.signals.changedFiles.push(file);
+        // A report is not a tool's evidence: the file is not held against open errors as a fix.
+        if (file && !/ing$/i.test(labelled[1])) noteChangedFile(state, file);
       }
       if (kind !== 'files') state.signals.completed = true;
       return;

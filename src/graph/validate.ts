@@ -5,6 +5,7 @@
 import type { DraftNode, GraphBuilder } from './graph-builder.js';
 import { contentWords, wordCount } from './labels.js';
 import type { NodeType } from './model.js';
+import { posix } from 'node:path';
 
 /** Labels that say nothing on their own. */
 const GENERIC =
@@ -62,7 +63,7 @@ export function validateGraph(builder: GraphBuilder): { rejected: number; merged
   const grounded = builder.all('FILE').filter((f) => f.confidence >= 1);
   for (const file of builder.all('FILE')) {
     if (file.confidence >= 1 || file.label.includes('/')) continue;
-    const same = grounded.filter((g) => basename(g.label) === file.label || basename(g.label).replace(/\.[^.]+$/, '') === file.label);
+    const same = grounded.filter((g) => posix.basename(g.label) === file.label || posix.basename(g.label).replace(/\.[^.]+$/, '') === file.label);
     if (same.length === 1) {
       builder.merge(file, same[0]);
       merged++;
@@ -78,7 +79,7 @@ export function validateGraph(builder: GraphBuilder): { rejected: number; merged
     }
   }
   // "DataTable" inferred from "Completed: DataTable with sorting" is the session's own DataTable.tsx, not a tool it chose.
-  const ownNames = new Set(builder.all('FILE').map((f) => basename(f.label).replace(/\.[^.]+$/, '').toLowerCase()));
+  const ownNames = new Set(builder.all('FILE').map((f) => posix.basename(f.label).replace(/\.[^.]+$/, '').toLowerCase()));
   for (const decision of builder.all('DECISION')) {
     if (decision.confidence < IMPLICIT_CEILING && ownNames.has(decision.label.toLowerCase())) {
       builder.remove(decision);
@@ -90,10 +91,6 @@ export function validateGraph(builder: GraphBuilder): { rejected: number; merged
 
 /** Decisions below this were inferred from the tools a report names, not stated. */
 const IMPLICIT_CEILING = 0.75;
-
-function basename(path: string): string {
-  return path.replace(/\/+$/, '').slice(path.replace(/\/+$/, '').lastIndexOf('/') + 1);
-}
 
 function jaccard(a: string, b: string): number {
   const wa = contentWords(a);

@@ -211,6 +211,8 @@ describe('files named in prose', () => {
   it('does not take a function of the code ("using dropDuplicates") for a tool adopted', () => {
     expect(labels(graphOf([GOAL, { assistant: 'Completed: dedup using dropDuplicates on event ids.' }]), 'DECISION')).toEqual([]);
     expect(labels(graphOf([GOAL, { assistant: 'Completed: dedup using DuckDB on event ids.' }]), 'DECISION')).toEqual(['DuckDB']);
+    // One letter before the hump is a tool's name, not a function's.
+    expect(labels(graphOf([GOAL, { assistant: 'Completed: date picker using jQuery on the form.' }]), 'DECISION')).toEqual(['jQuery']);
   });
 
   it('does not take a name a fix found missing or broken for a tool adopted', () => {

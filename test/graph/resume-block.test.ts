@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { openSession } from '../../src/session/session.js';
 import { buildGraph } from '../../src/graph/build-graph.js';
 import { buildResume, TIER_BUDGETS, type ResumeTier } from '../../src/graph/resume-block.js';
-import { expandFileList } from '../../src/graph/file-list.js';
+import { baseName, expandFileList } from '../../src/graph/file-list.js';
 import { compactTask } from '../../src/graph/resume-items.js';
 import { countTokens } from '../../src/tokens/counter.js';
 import { HAS_CORPUS, SAMPLE_DIR, corpusFiles, sampleFiles } from '../helpers/corpus.js';
@@ -22,9 +22,6 @@ function shownFiles(text: string): string[] {
     .slice('Files: '.length)
     .split(/; new: |^new: /)
     .flatMap((part) => expandFileList(part));
-}
-function baseName(path: string): string {
-  return path.replace(/^.*\/(?=[^/]+\/?$)/, '');
 }
 
 const files = [...sampleFiles(), ...(HAS_CORPUS ? corpusFiles() : [])];
