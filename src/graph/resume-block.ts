@@ -7,7 +7,7 @@ import { fileList } from './file-list.js';
 import type { SessionGraph } from './model.js';
 import { SECTION_NAMES, resumeCandidates, type Item, type ResumeTier, type SectionName } from './resume-items.js';
 
-export { SECTION_NAMES, compactTask, goalHead, resumeCandidates, type ResumeTier, type SectionName } from './resume-items.js';
+export { SECTION_NAMES, compactChoice, compactTask, goalHead, resumeCandidates, type ResumeTier, type SectionName } from './resume-items.js';
 
 export const TIER_BUDGETS: Record<ResumeTier, number> = { critical: 100, standard: 300, full: 600 };
 export type ResumeSections = Record<SectionName, string[]>;

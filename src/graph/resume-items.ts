@@ -63,13 +63,15 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
     const label = denseLabel(raw);
     return { label, text: withDetail(label, detail), level };
   };
-  const choice = (n: GraphNode, level: 1 | 2, detail?: string): Item => plain(n, level, detail, compact ? withoutCount(n.label) : n.label);
+  const choice = (n: GraphNode, level: 1 | 2, detail?: string): Item => plain(n, level, detail, compact ? compactChoice(n.label) : n.label);
 
   const doing = of('TASK', (n) => n.status === 'in_progress');
   const todo = of('TASK', (n) => n.status === 'pending');
   const done = of('TASK', (n) => n.status === 'completed');
   const decisions = of('DECISION', (n) => !superseded.has(n.id));
-  const files = of('FILE').sort((a, b) => Number(b.status === 'modified') - Number(a.status === 'modified') || rank(a, b));
+  // Changed files before read ones, the latest changed first: the work resumes where it stopped,
+  // whatever an earlier file was referred to.
+  const files = of('FILE').sort((a, b) => Number(b.status === 'modified') - Number(a.status === 'modified') || b.lastTurn - a.lastTurn || rank(a, b));
   const errors = of('ERROR', (n) => n.status === 'failed' && !beingFixed.has(n.id));
   // At the critical tier the project folder goes: the resumed session runs in it.
   const env = [...(compact ? [] : of('PROJECT')), ...of('ENVIRONMENT'), ...of('DEPENDENCY')];
@@ -130,18 +132,60 @@ function shortTask(label: string, compact: boolean): string {
 /**
  * At the critical tier a task says only what was made: no verb of making ("Add rate limiting" ->
  * "rate limiting"), no file it went into (the Files line has it), no tool it was made with (the
- * Chosen line has it), no aside after a dash, no subordinate clause when the main one says enough.
+ * Chosen line has it), no aside after a dash, no subordinate or relative clause when the main one
+ * says enough, no long purpose, no second step on what the first made.
  */
 export function compactTask(label: string): string {
   let text = label.replace(/\s+[—–]\s+.*$|\s+\([^)]*\)$/, '');
   text = text.replace(/\s+(?:using|via)\s+\S.*$/i, '').replace(/\s+with\s+(?=[A-Z]|\S*[A-Z])[^,;]*$/, '');
   // "DataLoader for ProductLoader and UserLoader": the names it was applied to are detail.
   text = text.replace(/^(\S.*?)\s+(?:for|with|on|across)\s+[A-Z][\w.]*(?:(?:,\s*(?:and\s+)?|\s+and\s+)[A-Z][\w.]*)+(?:\s+[a-z]+)?$/, '$1');
-  text = withoutParticiplePhrase(text);
+  text = mainClause(withoutPronoun(firstAction(withoutPurpose(withoutParticiplePhrase(text)))));
   const place = /^(.+?)\s+(?:in|to|into|inside|under)\s+(\S+)$/.exec(text);
   if (place && isPath(place[2])) text = place[1];
-  text = dropMakingVerb(mainClause(text));
+  text = dropMakingVerb(text);
   return text.trim() === '' ? label : text;
+}
+
+/**
+ * "users.last_login column and backfill it from sessions" -> "users.last_login column": a second
+ * action on what the first made ("and <verb> it") is a further step, when the first names a thing
+ * in two words or more. A list ("build, test, and lint commands") is one thing.
+ */
+function firstAction(text: string): string {
+  const m = /^([^,;]+?)\s+and\s+\S+\s+(?:it|them)\b/i.exec(text);
+  return m && contentWords(m[1]).size >= 2 ? m[1] : text;
+}
+
+/**
+ * "line chart for daily active users" -> "line chart": a purpose of three words or more after a
+ * thing named in two is detail at the critical tier ("unit tests for stores" keeps its one).
+ */
+function withoutPurpose(text: string): string {
+  const m = /^(.+?)\s+for\s+(\S+(?:\s+\S+){2,})$/.exec(text);
+  if (!m) return text;
+  const thing = dropMakingVerb(m[1]);
+  return wordCount(thing) === 2 && contentWords(thing).size === 2 && !INSTRUCTION_VERBS.has(thing.split(' ')[0].toLowerCase()) ? m[1] : text;
+}
+
+/** "publish it to npm" -> "publish to npm": the pronoun points at what the line is about. */
+function withoutPronoun(text: string): string {
+  return text.replace(/^(\S+)\s+(?:it|them)\s+(?=\S)/i, '$1 ');
+}
+
+/** A choice as the critical tier shows it: what was chosen, not what it was applied to or done with. */
+export function compactChoice(label: string): string {
+  return chosenThing(withoutCount(label));
+}
+
+/**
+ * At the critical tier a choice stated as what to do with the work says what it is: "do it in
+ * batches of 5,000 rows" -> "batches of 5,000 rows", "Running them as a separate step" ->
+ * "separate step"; with a verb that carries the choice, only the pronoun goes ("split into ...").
+ */
+function chosenThing(label: string): string {
+  const m = /^(?:do|does|doing|run|runs|running|make|makes|making|keep|keeps|keeping|put|puts|putting|have|having|treat|treating|use|using)\s+(?:it|them)\s+(?:(?:in|as|on|via|through|with|at|into)\s+)?(\S.*)$/i.exec(label);
+  return m && contentWords(m[1]).size > 0 ? m[1] : withoutPronoun(label);
 }
 
 /**
@@ -162,7 +206,7 @@ const PREPOSITION = /^(?:for|with|to|of|in|on|at|from|into|by|via|across|between
 
 /** "handle conflicts when two devices edit one note" -> "handle conflicts", "fix OOM crash during training" -> "fix OOM crash", when the main clause has three words or more. */
 function mainClause(text: string): string {
-  const m = /^(.+?),?\s+(?:when|whenever|because|since|so that|so|after|before|while|during|which|if|unless|until)\s+\S/i.exec(text);
+  const m = /^(.+?),?\s+(?:when|whenever|because|since|so that|so|after|before|while|during|which|that|if|unless|until)\s+\S/i.exec(text);
   return m && wordCount(m[1]) >= 3 && contentWords(m[1]).size >= 2 ? m[1] : text;
 }
 

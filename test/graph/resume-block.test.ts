@@ -7,7 +7,7 @@ import { openSession } from '../../src/session/session.js';
 import { buildGraph } from '../../src/graph/build-graph.js';
 import { buildResume, TIER_BUDGETS, type ResumeTier } from '../../src/graph/resume-block.js';
 import { baseName, expandFileList } from '../../src/graph/file-list.js';
-import { compactTask } from '../../src/graph/resume-items.js';
+import { compactChoice, compactTask } from '../../src/graph/resume-items.js';
 import { countTokens } from '../../src/tokens/counter.js';
 import { HAS_CORPUS, SAMPLE_DIR, corpusFiles, sampleFiles } from '../helpers/corpus.js';
 import { SCRIPT_CWD, scriptSession } from './script-session.js';
@@ -154,8 +154,8 @@ describe('what a block holds', () => {
         { assistant: 'Files: src/api/invoices.ts, src/api/customers.ts, src/db/schema.ts, src/db/migrations/0001_init.sql, src/jobs/reconcile.ts, src/lib/money.ts' },
         { user: 'Add CSV export' },
         { assistant: 'Completed: CSV export.' },
-        { user: 'Add a nightly reconciliation job that compares every ledger entry against the payment provider' },
-        { assistant: 'Completed: nightly reconciliation job that compares every ledger entry against the payment provider.' },
+        { user: "Add nightly reconciliation of every ledger entry against the payment provider's settlement reports" },
+        { assistant: "Completed: nightly reconciliation of every ledger entry against the payment provider's settlement reports." },
       ]),
     );
     // The long task would take the room of three files; the short one leaves it to them.
@@ -163,7 +163,36 @@ describe('what a block holds', () => {
     expect(block.sections.done).toEqual(['invoice service', 'CSV export']);
     expect(block.sections.files).toHaveLength(5);
     // A line still lists its items most important first: the latest work before earlier work.
-    expect(buildResume(graph, { tier: 'critical' }).text).toMatch(/Done: nightly reconciliation job[^\n]*; CSV export/);
+    expect(buildResume(graph, { tier: 'critical' }).text).toMatch(/Done: nightly reconciliation[^\n]*; CSV export/);
+  });
+
+  it('names the files changed last first when not all fit, whatever the earlier ones were referred to', () => {
+    const edit = (path: string) => ({ tool: 'Edit', input: { file_path: `${SCRIPT_CWD}/${path}`, old_string: 'a', new_string: 'b' } });
+    const graph = buildGraph(
+      scriptSession([
+        { user: 'Build an invoice service' },
+        edit('src/api/invoices.ts'),
+        edit('src/db/schema.ts'),
+        { assistant: 'Completed: invoice API.' },
+        { user: 'Round totals to cents' },
+        edit('src/api/invoices.ts'),
+        { assistant: 'Completed: rounding.' },
+        { user: 'Add CSV export' },
+        edit('src/export/csv.ts'),
+        { assistant: 'Completed: CSV export.' },
+      ]),
+    );
+    const all = buildResume(graph, { tier: 'critical' });
+    expect(all.sections.files).toEqual(['src/export/csv.ts', 'src/api/invoices.ts', 'src/db/schema.ts']);
+    // Whatever the budget, the files shown are the latest changed: invoices.ts was referred to
+    // twice, schema.ts once, but csv.ts came last.
+    const counts = new Set<number>();
+    for (let budget = all.tokens; budget >= 10; budget--) {
+      const shown = buildResume(graph, { budget }).sections.files;
+      expect(shown, `budget ${budget}`).toEqual(all.sections.files.slice(0, shown.length));
+      counts.add(shown.length);
+    }
+    expect([...counts]).toEqual(expect.arrayContaining([1, 2]));
   });
 
   it('leaves the project folder out at the critical tier: the resumed session runs in it', () => {
@@ -253,14 +282,44 @@ describe('what a block holds', () => {
   });
 });
 
+describe('a choice as the critical tier shows it', () => {
+  it('says what was chosen, not what was done with "it"', () => {
+    expect(compactChoice('do it in batches of 5,000 rows')).toBe('batches of 5,000 rows');
+    expect(compactChoice('Running them as separate step in deploy pipeline')).toBe('separate step in deploy pipeline');
+    expect(compactChoice('run it in a Web Worker')).toBe('a Web Worker');
+    // A verb that is the choice stays; only its pronoun goes.
+    expect(compactChoice('split it into 3.1 Data, 3.2 Method, 3.3 Results')).toBe('split into 3.1 Data, 3.2 Method, 3.3 Results');
+    expect(compactChoice('replica identity FULL on 7 tables without PK')).toBe('replica identity FULL');
+    expect(compactChoice('Redis')).toBe('Redis');
+  });
+});
+
 describe('a task as the critical tier shows it', () => {
   it('keeps the thing made and drops what it does to an object ("ingestion layer auto-detecting JSON/CSV")', () => {
     expect(compactTask('ingestion layer auto-detecting JSON/CSV')).toBe('ingestion layer');
     expect(compactTask('cron job cleaning temp files')).toBe('cron job');
   });
 
+  it('drops a long purpose after a thing named in two words: "line chart for daily active users" -> "line chart"', () => {
+    expect(compactTask('Add line chart for daily active users')).toBe('line chart');
+    expect(compactTask('Add rate limiting for all public API routes')).toBe('rate limiting');
+    // A short purpose says what the thing is; a fix keeps the case it fixed.
+    for (const label of ['unit tests for stores', 'Compare DistilBERT for speed', 'WebSocket for live updates', 'fix memory leak for files over 2 GB']) {
+      expect(compactTask(label), label).toBe(label);
+    }
+  });
+
+  it('drops a second action on what the first made, a relative clause, and the pronoun after a verb', () => {
+    expect(compactTask('add a users.last_login column and backfill it from the sessions table')).toBe('users.last_login column');
+    expect(compactTask('Kubernetes job in deploy/k8s/migrate-job.yaml that runs before the rollout')).toBe('Kubernetes job');
+    expect(compactTask('publish it to npm')).toBe('publish to npm');
+    // A list is one thing; "that" after a short head is its object.
+    expect(compactTask('Identify build, test, and lint commands')).toBe('Identify build, test, and lint commands');
+    expect(compactTask('caption that states the main finding')).toBe('caption that states the main finding');
+  });
+
   it('keeps -ing words that are the point: after a verb, or a gerund naming the work', () => {
-    for (const label of ['fix Charts showing blank', 'batch processing with indicatif progress bar', 'Error handling improvements', 'dead-letter handling for tasks that exhaust their retries', 'The Alertmanager routing to Slack']) {
+    for (const label of ['fix Charts showing blank', 'batch processing with indicatif progress bar', 'Error handling improvements', 'dead-letter handling for failed tasks', 'The Alertmanager routing to Slack']) {
       expect(compactTask(label), label).toBe(label);
     }
   });
