@@ -40,6 +40,15 @@ export function normaliseCommand(command: string): string {
   return command.replace(/\s+/g, ' ').replace(/\s+2>&1\b/g, '').trim();
 }
 
+/**
+ * A command as a label shows it: a message passed through a heredoc ("$(cat <<'EOF' ... EOF)")
+ * stands as its first line, so `git commit -m "$(cat <<'EOF'` reads `git commit -m "Add X"`.
+ */
+export function displayCommand(raw: string): string {
+  const inline = raw.replace(/\$\(cat\s+<<-?\s*(['"]?)(\w+)\1[^\n]*\n([\s\S]*?)\n\s*\2\s*\)/g, (_, _quote, _tag, body: string) => body.split('\n').map((l) => l.trim()).find(Boolean) ?? '');
+  return normaliseCommand(inline);
+}
+
 export function bashFacts(step: ToolStep, state: ExtractState): void {
   const raw = typeof step.input.command === 'string' ? step.input.command : '';
   const command = normaliseCommand(raw);
@@ -47,6 +56,8 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
   if (/user doesn't want to proceed|was rejected|interrupted by user/i.test(step.result)) return;
   const { builder, turn } = state;
   const failed = step.isError || exitCode(step.result) !== 0;
+  // "nothing to commit, working tree clean": the commit had nothing to do, and nothing is broken.
+  if (failed && /\bgit commit\b/.test(command) && /\bnothing (?:to commit|added to commit)\b/.test(step.result)) return;
   const segments = commandSegments(command);
   const tests = segments.filter((s) => TEST_RUNNER.test(s));
   const mention = { confidence: 0.9, turn, uuid: step.uuid };
@@ -62,7 +73,7 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
 
   if (failed) {
     const reason = errorLine(step.result);
-    const label = runner ? `${clipCommand(tests[0])} failed${reason ? `: ${reason}` : ''}` : `${clipCommand(command)}: ${reason || `exit ${exitCode(step.result) ?? 'error'}`}`;
+    const label = runner ? `${clipCommand(tests[0])} failed${reason ? `: ${reason}` : ''}` : `${clipCommand(displayCommand(raw))}: ${reason || `exit ${exitCode(step.result) ?? 'error'}`}`;
     const error = builder.mention('ERROR', label, { ...mention, status: 'failed', fuzzy: false });
     if (error && !state.openErrors.some((o) => o.node === error)) {
       state.openErrors.push({ node: error, command, testRunner: runner, changedSince: [] });

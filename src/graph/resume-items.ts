@@ -232,9 +232,25 @@ function withoutAsking(goal: string): string {
   return m ? m[1] : goal;
 }
 
+/** The text with what stands inside (), [] and {} replaced by as many underscores. */
+function outsideBrackets(text: string): string {
+  let depth = 0;
+  let out = '';
+  // UTF-16 units, not code points: the result is sliced by the same indices as the text.
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if ('([{'.includes(c)) depth++;
+    out += depth > 0 ? (c === '(' && depth === 1 ? c : '_') : c;
+    if (')]}'.includes(c) && depth > 0) depth--;
+  }
+  return out;
+}
+
 /** At the critical tier the goal is its first clause: "Production down — 500 errors ..." -> "Production down". */
 export function goalHead(label: string): string {
-  const m = /^(.+?)(?:\s+[—–-]\s+|;\s+|:\s+|\s+\(|,?\s+(?:so that|so|because|since|in order to)\s+)(.*)$/.exec(label);
+  // Searched with bracketed text blanked out: "multiply_numbers(a: int, b: int)" holds no clause end.
+  const m = /^(.+?)(?:\s+[—–-]\s+|;\s+|:\s+|\s+\(|,?\s+(?:so that|so|because|since|in order to)\s+)(.*)$/.exec(outsideBrackets(label));
+  if (m) [m[1], m[2]] = [label.slice(0, m[1].length), label.slice(label.length - m[2].length)];
   if (!m || m[1].split(/\s+/).length < 2) return label;
   // "Implement the following plan: Consolidate logging ...": the head only points at the rest.
   if (/\b(?:following|below|this|these|plan|steps|instructions|request|task|spec)$/i.test(m[1])) return goalHead(m[2]) || label;

@@ -7,7 +7,7 @@ import { openSession } from '../../src/session/session.js';
 import { buildGraph } from '../../src/graph/build-graph.js';
 import { buildResume, TIER_BUDGETS, type ResumeTier } from '../../src/graph/resume-block.js';
 import { baseName, expandFileList } from '../../src/graph/file-list.js';
-import { compactChoice, compactTask } from '../../src/graph/resume-items.js';
+import { compactChoice, compactTask, goalHead } from '../../src/graph/resume-items.js';
 import { countTokens } from '../../src/tokens/counter.js';
 import { HAS_CORPUS, SAMPLE_DIR, corpusFiles, sampleFiles } from '../helpers/corpus.js';
 import { SCRIPT_CWD, scriptSession } from './script-session.js';
@@ -279,6 +279,16 @@ describe('what a block holds', () => {
   it('is empty for a session without a prompt', () => {
     const block = buildResume(buildGraph(scriptSession([])), { tier: 'critical' });
     expect(block).toMatchObject({ text: '', tokens: 0 });
+  });
+});
+
+describe('the goal as the critical tier shows it', () => {
+  it('is its first clause, never cut inside brackets', () => {
+    expect(goalHead('Production down — 500 errors everywhere')).toBe('Production down');
+    expect(goalHead('Add a function called multiply_numbers(a: int, b: int) -> int that multiplies two numbers')).toBe(
+      'Add a function called multiply_numbers(a: int, b: int) -> int that multiplies two numbers',
+    );
+    expect(goalHead('Fix the parser (it drops the last row): see issue 12')).toBe('Fix the parser');
   });
 });
 

@@ -127,6 +127,16 @@ describe('tasks and their status', () => {
     expect(graph.edges).toEqual(expect.arrayContaining([{ from: test.id, to: error.id, type: 'FIXES' }, { from: file.id, to: error.id, type: 'FIXES' }]));
   });
 
+  it('names a commit by its message, not the heredoc that passed it; a commit with nothing to commit is no error', () => {
+    const commit = (message: string) => `git add -A && git commit -m "$(cat <<'EOF'\n${message}\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)"`;
+    const graph = graphOf([
+      GOAL,
+      { tool: 'Bash', input: { command: commit('Add invoice totals') }, result: 'Exit code 1\nhusky - pre-commit hook exited with code 1 (error)', isError: true },
+      { tool: 'Bash', input: { command: commit('Ignore coverage output') }, result: 'Exit code 1\nOn branch main\nnothing to commit, working tree clean', isError: true },
+    ]);
+    expect(labels(graph, 'ERROR')).toEqual(['git add -A && git commit -m "Add invoice totals": husky - pre-commit hook exited with code 1']);
+  });
+
   it('records installed dependencies and tool versions', () => {
     const graph = graphOf([
       GOAL,
