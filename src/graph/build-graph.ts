@@ -33,7 +33,8 @@ export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gi
     if (turn.prompt) {
       promptFacts(turn.prompt, state, first);
       prompted = true;
-      lastAsk = clipWords(withoutAcks(turn.prompt.text.replace(/\s+/g, ' ').trim()), 40);
+      // The goal states the opening prompt; the last ask is worth a line only when it came later.
+      lastAsk = first ? null : clipWords(withoutAcks(turn.prompt.text.replace(/\s+/g, ' ').trim()), 40);
     }
     let finalText = -1;
     turn.steps.forEach((step, i) => {

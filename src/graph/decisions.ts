@@ -190,8 +190,8 @@ export function decisionInPrompt(clause: string): DecisionStatement | undefined 
 }
 
 function statement(items: DecisionItem[], supersedes: string[], confidence: number): DecisionStatement | undefined {
-  // "keep them out of startup": a choice about "them" names nothing on its own.
-  const kept = items.flatMap(namedChoices).filter((i) => i.label !== '' && wordCount(i.label) <= 12 && !/^(?:it|them|this|that|these|those|both)\b|^one$/i.test(i.label));
+  // "keep them out of startup", "use what you learn": a choice about "them" or "what" names nothing on its own.
+  const kept = items.flatMap(namedChoices).filter((i) => i.label !== '' && wordCount(i.label) <= 12 && !/^(?:it|them|this|that|these|those|both|itself|themselves|what|whatever|which|whichever|how|where|who|you)\b|^one$/i.test(i.label));
   return kept.length > 0 ? { items: kept, supersedes: supersedes.filter(Boolean), confidence } : undefined;
 }
 

@@ -19,6 +19,8 @@ export function goalLabel(text: string): string {
   const all = sentences(text);
   let first = all[0] ?? text;
   if (/:\s*$/.test(first) && all[1]) first = `${first} ${all[1]}`;
+  // "B) I'd like to add ...": the letter of the option the prompt answers with is not the goal.
+  first = first.replace(/^[A-Ha-h]\)\s+(?=\S)/, '');
   return normaliseLabel(clipWords(first, GOAL_WORDS));
 }
 

@@ -212,7 +212,7 @@ function mainClause(text: string): string {
 
 /** "Add rate limiting" -> "rate limiting", "added chunking strategies" -> "chunking strategies": the section says the rest. */
 function dropMakingVerb(label: string): string {
-  const m = /^(?:add|added|create|created|write|wrote|build|built|design|designed|implement|implemented|set up|setup|make|made|put in)\s+(?:a |an |the )?(.+)$/i.exec(label);
+  const m = /^(?:add|added|create|created|write|wrote|build|built|design|designed|implement|implemented|set up|setup|make|made|put in)\s+(?:me |us )?(?:a |an |the )?(.+)$/i.exec(label);
   if (!m || /^(?:to|for|in|on|at|with|from|into|it|this|that|them|up|sure|out)\b/i.test(m[1]) || contentWords(m[1]).size === 0) return label;
   return m[1];
 }

@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { buildGraph } from '../../src/graph/build-graph.js';
+import { buildResume } from '../../src/graph/resume-block.js';
 import type { GraphNode, SessionGraph } from '../../src/graph/model.js';
 import { scriptSession, type ScriptStep } from './script-session.js';
 
@@ -145,6 +146,32 @@ describe('tasks and their status', () => {
     ]);
     expect(labels(graph, 'DEPENDENCY')).toEqual(['zod@3.23.8']);
     expect(labels(graph, 'ENVIRONMENT')).toEqual(['node v20.11.1']);
+  });
+});
+
+describe('what the real logs showed', () => {
+  it('names a file the reply gives by its absolute path inside the project as the tools do', () => {
+    const graph = graphOf([
+      { user: 'Write a shell script called hello.sh' },
+      { tool: 'Write', input: { file_path: '/home/me/app/hello.sh', content: 'echo hi' } },
+      { assistant: 'Created `/home/me/app/hello.sh` and ran it.' },
+    ]);
+    expect(labels(graph, 'FILE')).toEqual(['hello.sh']);
+  });
+
+  it('takes no choice from "use what you learn" or "keep it to itself"', () => {
+    const graph = graphOf([{ user: 'Write a poem about curry. First search the web for adjectives. Use what you learn to craft a vivid poem.' }, { assistant: 'Here it is.' }]);
+    expect(labels(graph, 'DECISION')).toEqual([]);
+  });
+
+  it('keeps no last ask that is the opening prompt: the goal says it', () => {
+    expect(graphOf([{ user: 'Write a shell script called hello.sh and run it.' }, { assistant: 'Done.' }]).lastAsk).toBeNull();
+    expect(graphOf([GOAL, { assistant: 'Done.' }, { user: 'Now add CSV export' }]).lastAsk).toBe('Now add CSV export');
+  });
+
+  it('takes the goal without the letter of the option it answers with, nor "me" after the verb', () => {
+    expect(graphOf([{ user: "B) I'd like to add session-end hooks to both agents" }]).nodes.find((n) => n.type === 'GOAL')?.label).toBe("I'd like to add session-end hooks to both agents");
+    expect(buildResume(graphOf([{ user: 'Create me .github/CODEOWNERS' }]), { tier: 'critical' }).text.split('\n')[0]).toBe('Goal: .github/CODEOWNERS');
   });
 });
 
