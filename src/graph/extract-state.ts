@@ -56,10 +56,13 @@ export interface ReplySignals {
   openTodos: number;
   /** Problems the reply stated in words this turn, still open: closed by work it reports after them. */
   statedErrors: OpenError[];
+  /** Work the reply says is not started ("Pending: X", "X isn't built yet"); "Not started." alone names the asked work. */
+  notStarted: DraftNode[];
+  notStartedAtAll: boolean;
 }
 
 export function emptySignals(): ReplySignals {
-  return { completed: false, inProgress: [], fixed: false, changedFiles: [], unanswered: 0, openTodos: 0, statedErrors: [] };
+  return { completed: false, inProgress: [], fixed: false, changedFiles: [], unanswered: 0, openTodos: 0, statedErrors: [], notStarted: [], notStartedAtAll: false };
 }
 
 /** A path as the graph labels it: relative to the project when inside it, exact otherwise. */

@@ -50,6 +50,12 @@ export function promptFacts(prompt: Prompt, state: ExtractState, first: boolean)
       builder.link(node, state.goal, 'PART_OF');
       return node;
     };
+    // "Email notifications can wait until next sprint": work the user puts off is pending, not asked for now.
+    const deferred = /^(?:(?:thanks|ok(?:ay)?|great)[.!,]?\s+)?(.{3,80}?)\s+(?:can wait|can be done later|is for later|(?:is|are) not urgent)\b/i.exec(clause.text);
+    if (deferred && !isQuestion(clause.text)) {
+      builder.link(builder.mention('TASK', normaliseLabel(clipWords(deferred[1], TASK_WORDS)), { ...base, confidence: 0.7, status: 'pending' }), state.goal, 'PART_OF');
+      return;
+    }
     switch (clause.kind) {
       case 'instruction': {
         // "Can you import them?": the object is what the sentence before was about.
@@ -152,6 +158,9 @@ export function resolveTurn(turn: Turn, state: ExtractState, first: boolean): vo
   }
   for (const task of state.turnTasks) {
     if (!replied) continue;
+    // "Not started. Pending: country breakdown": the reply left the asked work for later.
+    const deferred = signals.notStarted.some((t) => t === task || wordOverlap(t.label, task.label) >= 0.5);
+    if (deferred || (signals.notStartedAtAll && !signals.completed && !signals.fixed)) continue;
     const named = signals.inProgress.some((t) => t !== task && wordOverlap(t.label, task.label) >= 0.5);
     const stillOpen = state.openErrors.some((o) => o.node.lastTurn === turn.index && (o.command !== undefined || o.file !== undefined));
     let status: 'completed' | 'in_progress';

@@ -17,7 +17,11 @@ const REPORT = /^([A-Za-z][A-Za-z -]{1,22}?)\s*:\s+(.+)$/;
 const DONE_SENTENCE =
   /^(?:(?:i|we)(?:'ve| have)?\s+)?(?:now\s+|also\s+|successfully\s+|just\s+)?(added|implemented|created|fixed|updated|wrote|refactored|removed|renamed|moved|replaced|extracted|deployed|published|pushed|committed|installed|configured|built|migrated|converted|cleaned up|set up|resolved|enabled|disabled|documented|split|merged|optimi[sz]ed|parallelized|wired up|wired|hooked up|exposed|tightened|simplified|reworked|restructured|reorgani[sz]ed|rewrote|changed|shipped|finished|completed|landed|delivered|wrapped up|finali[sz]ed|rolled out|introduced|launched|ran|made|set|keyed|normali[sz]ed|scrubbed|generated|imported|exported|translated|tuned|trained|drafted|trimmed|reduced|upgraded|bumped|switched|scaffolded|bootstrapped|initiali[sz]ed|containeri[sz]ed|dockeri[sz]ed|scheduled|automated|packaged|patched|secured|hardened|integrated|connected|adjusted|increased|decreased|lowered|raised|limited|capped|batched|cached|indexed|partitioned|validated|sanitized|stripped|dropped|deduplicated|consolidated|unified|separated|isolated|mocked|stubbed|profiled|benchmarked)\s+(.{3,})$/i;
 /** "Haven't started X yet", "X is next on the list": work not begun. */
-const NOT_STARTED = /^(?:(?:we|i)\s+)?(?:haven't|have not|hasn't|has not)\s+(?:started|begun|touched|done)\s+(?:on\s+)?(.{3,}?)(?:\s+yet\b.*)?$|^(.{3,80}?)\s+(?:is|are)\s+(?:up\s+)?next\b(?:\s+on the list)?|^(?:next up|up next)[:,]?\s+(.{3,})$/i;
+const NOT_STARTED = /^(?:(?:we|i)\s+)?(?:haven't|have not|hasn't|has not)\s+(?:started|begun|touched|done)\s+(?:on\s+)?(.{3,}?)(?:\s+yet\b.*)?$|^(.{3,80}?)\s+(?:is|are)\s+(?:up\s+)?next\b(?:\s+on the list)?|^(?:next up|up next)[:,]?\s+(.{3,})$|^(.{3,80}?)\s+(?:isn't|is not|aren't|are not|hasn't been|has not been|haven't been|have not been)\s+(?:built|started|begun|done|implemented|written|touched)(?:\s+yet)?\b|^(.{3,80}?)\s+can wait\b/i;
+/** "What's left is the PyPI release": a statement, though it opens like a question. */
+const WHATS_LEFT = /^what(?:'s| is) (?:left|remaining|still open)(?: is)?:?\s+(.{3,})$/i;
+/** "Not started.", "Not yet.": the reply has not begun what was asked. */
+const NOT_STARTED_ALONE = /^(?:not (?:started|begun|done)(?: yet)?|not yet(?: started)?|nothing (?:has been )?started(?: yet)?)[.!]?$/i;
 /** "We're seeing a panic on malformed input": a problem observed. */
 const SEEING = /^(?:we're|we are|i'm|i am|we've been|i've been)\s+(?:seeing|getting|hitting)\s+(.{3,})$/i;
 const DONE_ALONE = /^(?:all\s+)?(?:done|fixed|finished|complete|completed|resolved|sorted)[.!]?$|^(?:all\s+)?done\s*[—–-]\s+|^(?:that|this|it)(?:'s| is| was)\s+(?:now\s+)?(?:done|fixed|sorted|resolved|in place|working)\b|^that did the trick\b/i;
@@ -97,13 +101,14 @@ function statusFacts(sentence: string, ctx: TextContext, state: ExtractState): v
       for (const item of listItems(content)) {
         const task = builder.mention('TASK', item, { ...base, confidence: 0.7, status: 'pending' });
         builder.link(task, parentTask(state), 'PART_OF');
+        if (task) state.signals.notStarted.push(task);
       }
     } else if (kind === 'error' && (PROBLEM_WORDS.test(content) || !/^(?:found|secondary)$/i.test(labelled[1]))) {
       errorReport(content, label, ctx, state);
     }
     return;
   }
-  if (isQuestion(sentence)) return;
+  if (isQuestion(sentence) && !WHATS_LEFT.test(sentence)) return;
   if (DONE_ALONE.test(sentence)) {
     state.signals.completed = true;
     if (/fixed|resolved/i.test(sentence)) state.signals.fixed = true;
@@ -131,10 +136,18 @@ function statusFacts(sentence: string, ctx: TextContext, state: ExtractState): v
     }
     return;
   }
-  const notStarted = NOT_STARTED.exec(sentence);
+  if (NOT_STARTED_ALONE.test(sentence)) {
+    state.signals.notStartedAtAll = true;
+    return;
+  }
+  const notStarted = NOT_STARTED.exec(sentence) ?? WHATS_LEFT.exec(sentence);
   if (notStarted) {
-    const task = builder.mention('TASK', head(notStarted[1] ?? notStarted[2] ?? notStarted[3]), { ...base, confidence: 0.7, status: 'pending' });
+    const label = notStarted.slice(1).find((g) => g !== undefined) ?? '';
+    // "It isn't built yet": a pronoun names nothing.
+    if (/^(?:it|this|that|they|them|these|those|nothing|none)$/i.test(label.trim())) return;
+    const task = builder.mention('TASK', head(label), { ...base, confidence: 0.7, status: 'pending' });
     builder.link(task, parentTask(state), 'PART_OF');
+    if (task) state.signals.notStarted.push(task);
     return;
   }
   const seeing = SEEING.exec(sentence);

@@ -175,6 +175,29 @@ describe('what the real logs showed', () => {
   });
 });
 
+describe('work left for later', () => {
+  const status = (graph: SessionGraph) => graph.nodes.filter((n) => n.type === 'TASK').map((n) => `${n.label}: ${n.status}`);
+
+  it('keeps an asked task pending when the reply says it is not started', () => {
+    expect(status(graphOf([GOAL, { assistant: 'Completed: invoice API.' }, { user: 'PM also wants a breakdown by country' }, { assistant: 'Not started.' }]))).toContain('breakdown by country: pending');
+    expect(status(graphOf([GOAL, { assistant: 'Completed: invoice API.' }, { user: 'PM also wants a breakdown by country' }, { assistant: 'Not started.\nPending: country breakdown. It needs a correction for 14 countries.' }]))).toContain(
+      'country breakdown: pending',
+    );
+  });
+
+  it('reads "X isn\'t built yet", "what\'s left is X" and the user\'s "X can wait" as pending work', () => {
+    const graph = graphOf([
+      GOAL,
+      { assistant: "Completed: invoice API. The lock screen widget isn't built yet — it needs a design. What's left is the real PyPI release: add the trusted publisher, then push the tag." },
+      { user: 'Thanks. Email notifications for new comments can wait until next sprint' },
+      { assistant: 'Noted.' },
+    ]);
+    expect(status(graph)).toEqual(expect.arrayContaining(['The lock screen widget: pending', 'the real PyPI release: pending', 'Email notifications for new comments: pending']));
+    // A pronoun names nothing; a question is no statement of work left.
+    expect(status(graphOf([GOAL, { assistant: "Completed: invoice API. It isn't built yet." }]))).toEqual(['invoice API: completed']);
+  });
+});
+
 describe('labels keep their meaning', () => {
   it('keeps paths exact (.tsx stays .tsx, dotfiles keep their dot) and versions whole', () => {
     const graph = graphOf([GOAL, { assistant: 'Files: src/components/Chart.tsx, .github/workflows/ci.yml. Decided: Python 3.12 runtime.' }]);
