@@ -3,6 +3,7 @@
 // is", "dropped Y in favour of X", and proposals ("I'd go with X") that the next prompt answers.
 // Questions and negations are not decisions. A decision's content splits into its choices.
 
+import { isPath } from './mentions.js';
 import { clipWords, contentWords, normaliseLabel, wordCount } from './labels.js';
 import { adoptedTechnologies, nameAndRole, startsWithName } from './technologies.js';
 import { INSTRUCTION_VERBS } from './work-verbs.js';
@@ -191,7 +192,8 @@ export function decisionInPrompt(clause: string): DecisionStatement | undefined 
 
 function statement(items: DecisionItem[], supersedes: string[], confidence: number): DecisionStatement | undefined {
   // "keep them out of startup", "use what you learn": a choice about "them" or "what" names nothing on its own.
-  const kept = items.flatMap(namedChoices).filter((i) => i.label !== '' && wordCount(i.label) <= 12 && !/^(?:it|them|this|that|these|those|both|itself|themselves|what|whatever|which|whichever|how|where|who|you)\b|^one$/i.test(i.label));
+  // "loading moved to abtest/load.py": a path is where the work went, not a choice ("clinic.js" is a tool).
+  const kept = items.flatMap(namedChoices).filter((i) => i.label !== '' && wordCount(i.label) <= 12 && !(wordCount(i.label) === 1 && i.label.includes('/') && isPath(i.label)) && !/^(?:it|them|this|that|these|those|both|itself|themselves|what|whatever|which|whichever|how|where|who|you)\b|^one$/i.test(i.label));
   return kept.length > 0 ? { items: kept, supersedes: supersedes.filter(Boolean), confidence } : undefined;
 }
 

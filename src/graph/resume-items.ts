@@ -175,7 +175,13 @@ function withoutPronoun(text: string): string {
 
 /** A choice as the critical tier shows it: what was chosen, not what it was applied to or done with. */
 export function compactChoice(label: string): string {
-  return chosenThing(withoutCount(label));
+  let text = chosenThing(withoutCount(label));
+  // "cross-variant users excluded in abtest/load.py, count logged": the Files line names the file,
+  // and what follows a single comma is an aside (two or more make a list).
+  text = text.replace(/\s+(?:in|to|into|inside|under)\s+(\S+)(?=,|$)/, (whole, path: string) => (isPath(path) ? '' : whole));
+  const first = /^([^,]+),\s+[^,]+$/.exec(outsideBrackets(text));
+  const head = first ? text.slice(0, first[1].length) : text;
+  return contentWords(head).size >= 2 ? head : text;
 }
 
 /**

@@ -301,6 +301,10 @@ describe('a choice as the critical tier shows it', () => {
     expect(compactChoice('split it into 3.1 Data, 3.2 Method, 3.3 Results')).toBe('split into 3.1 Data, 3.2 Method, 3.3 Results');
     expect(compactChoice('replica identity FULL on 7 tables without PK')).toBe('replica identity FULL');
     expect(compactChoice('Redis')).toBe('Redis');
+    // The file it went into is on the Files line; what follows a comma is an aside, unless inside brackets.
+    expect(compactChoice('cross-variant users excluded in abtest/load.py, count logged')).toBe('cross-variant users excluded');
+    expect(compactChoice('resolveAgentType(ctx.AgentType, state)')).toBe('resolveAgentType(ctx.AgentType, state)');
+    expect(compactChoice('Flutter 3.19, Riverpod')).toBe('Flutter 3.19, Riverpod');
   });
 });
 

@@ -159,6 +159,17 @@ describe('what the real logs showed', () => {
     expect(labels(graph, 'FILE')).toEqual(['hello.sh']);
   });
 
+  it('takes no path for a choice ("moved to abtest/load.py"), but keeps a tool named like a file', () => {
+    const graph = graphOf([
+      GOAL,
+      { assistant: 'Tools: clinic.js, heapdump. Found: EventEmitter listeners growing.' },
+      { user: 'Make the notebook reproducible' },
+      { assistant: 'Done: restart-and-run-all passes.\n- removed 63 dead cells\n- loading + cleaning moved to abtest/load.py\n- notebook imports both' },
+    ]);
+    expect(labels(graph, 'DECISION')).not.toContain('abtest/load.py');
+    expect(labels(graph, 'DECISION')).toContain('clinic.js');
+  });
+
   it('takes no choice from "use what you learn" or "keep it to itself"', () => {
     const graph = graphOf([{ user: 'Write a poem about curry. First search the web for adjectives. Use what you learn to craft a vivid poem.' }, { assistant: 'Here it is.' }]);
     expect(labels(graph, 'DECISION')).toEqual([]);
