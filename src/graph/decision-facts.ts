@@ -19,6 +19,7 @@ export function adopted(content: string, work: DraftNode | undefined, ctx: TextC
 /** A decision stated in a sentence, linked to what it supersedes and to the turn's task. */
 export function decisionFacts(decision: DecisionStatement, ctx: TextContext, state: ExtractState): void {
   const { builder, turn } = state;
+  if (decision.offered && ctx.role === 'user') return;
   const confidence = ctx.role === 'user' ? Math.max(decision.confidence, 0.8) : decision.confidence;
   const old = decision.supersedes.map((label) => builder.mention('DECISION', label, { turn, uuid: ctx.uuid, confidence: 0.6 }));
   for (const item of decision.items) {

@@ -25,6 +25,8 @@ export interface DecisionStatement {
   proposal?: boolean;
   /** "I'd split it into ...": a course of action, a decision only once the other side agrees. */
   tentative?: boolean;
+  /** "Shall I go with X?": asked of the user; from the user it is only a question. */
+  offered?: boolean;
 }
 
 /** "Decided: ...", "Stack: ...": a label announcing a choice. */
@@ -43,6 +45,8 @@ const RIGHT_CALL =
   /^(.{3,90}?)\s+(?:felt|feels|seemed|seems|is|was|looks|sounds|would be|'s)\s+(?:like\s+)?(?:the\s+|a\s+)?(?:right|best|better|simplest|safest|cleanest|obvious|sensible|good|smart|clear|natural)\s+(?:call|choice|option|fit|approach|move|bet|way|pick|idea|answer|route)\b/i;
 const MAKES_SENSE = /^(.{2,60}?)\s+(?:makes?|made)\s+(?:more\s+|the most\s+|most\s+)?sense\b/i;
 const WAY_TO_GO = /^(.{2,60}?)\s+(?:is|was|'s)\s+the way to go\b/i;
+/** "Phoenix.Presence fits this": a thing judged to fit the need. */
+const FITS = /^(.{2,60}?)\s+(?:fits|suits)\s+(?:this|that|here|well|best|the bill|nicely|the need)\b/i;
 const IT_IS = /^(?:(?:ok(?:ay)?|agreed|fine|right|then|alright|great),?\s+)*(.{2,40}?)\s+it is[.!]*$/i;
 /** "The simplest robust option is last-write-wins per field". */
 const BEST_IS =
@@ -54,9 +58,9 @@ const KEPT_AS = /^.{2,60}?\s+(?:is|are)\s+(?:now\s+)?(?:kept|stored|represented|
 /** "pinia-plugin-persistedstate handles that". */
 const HANDLES = /^(?:(?:yes|sure|right|ok(?:ay)?)\s*[—–,:-]?\s*)?(\S+(?:\s+\S+)?)\s+(?:handles?|covers?|takes care of)\s+(?:that|this|it|both|all of (?:that|this))\b/i;
 /** "logs go to an S3 bucket instead of local disk": what a preposition or verb takes instead of another. */
-const TAKES_INSTEAD = /\b(to|into|in|on|onto|with|by)\s+((?:[^\s,;]+\s+){0,4}?[^\s,;]+),?\s+(?:instead of|rather than)\s+(.+)$/i;
+const TAKES_INSTEAD = /\b(to|into|in|on|onto|with|by|from)\s+((?:[^\s,;]+\s+){0,4}?[^\s,;]+),?\s+(?:instead of|rather than)\s+(.+)$/i;
 /** "Set retention to 30 days": a setting chosen. */
-const SET_TO = /^(?:(?:i|we)\s+)?(?:set|bumped|raised|lowered|capped|limited|pinned)\s+(?:the\s+)?(.{2,40}?)\s+to\s+([^\s,;]+(?:\s+(?!with\b|via\b|using\b|so\b|for\b|and\b)[^\s,;]+)?)/i;
+const SET_TO = /^(?:(?:i|we)(?:'ve| have)?\s+)?(?:also\s+|then\s+|now\s+|just\s+)?(?:set|bumped|raised|lowered|capped|limited|pinned)\s+(?:the\s+)?(.{2,40}?)\s+to\s+([^\s,;]+(?:\s+(?!with\b|via\b|using\b|so\b|for\b|and\b)[^\s,;]+)?)/i;
 /** "I'd split it into three sections and move X into an appendix": a course of action put forward. */
 const PROPOSE_ACTION = /^(?:i'd|i would|we'd|we would|i suggest we|i'd suggest we|i recommend we|i'd recommend we|i propose we|my suggestion is to)\s+([a-z]+)\s+(.{3,})$/i;
 const VAGUE_SUBJECT = /^(?:it|this|that|these|those|which|both|either|all|everything|that approach|this approach)$/i;
@@ -83,6 +87,9 @@ export function versionSwitches(sentence: string): DecisionStatement[] {
   return out;
 }
 
+/** "Shall I go with presence?", "Want me to use Redis?". */
+const OFFER = /^(?:shall|should) (?:i|we) (?:go with|use|pick|switch to|stick with|adopt)\s+(.{2,60}?)\s*\?$|^(?:do you )?want me to (?:use|go with|switch to)\s+(.{2,60}?)\s*\?$/i;
+
 const NEGATION = /\b(?:don'?t|do not|doesn'?t|won'?t|will not|shouldn'?t|should not|not going to|never|no longer|can'?t|cannot|avoid)\b/i;
 const QUESTION_START = /^(?:should|shall|could|would|can|do|does|did|is|are|was|were|what|which|how|why|when|where|who|whether)\b/i;
 
@@ -93,6 +100,12 @@ export function isQuestion(sentence: string): boolean {
 /** The decision a sentence states, or undefined: the whole sentence first, then each of its clauses. */
 export function decisionIn(sentence: string): DecisionStatement | undefined {
   const s = sentence.trim();
+  // "Shall I go with presence?": a choice put to the user, firm only once they agree.
+  const offered = OFFER.exec(s);
+  if (offered) {
+    const found = statement(splitChoices(offered[1] ?? offered[2]), [], 0.6);
+    return found && { ...found, proposal: true, tentative: true, offered: true };
+  }
   if (isQuestion(s)) return undefined;
   const labelled = DECISION_LABEL.exec(s);
   if (labelled) return statement(splitChoices(labelled[1]), [], 0.85);
@@ -132,7 +145,7 @@ function clauseDecision(text: string): DecisionStatement | undefined {
     return statement(splitChoices(favour[2]).map((item) => ({ ...item, rejected: [...item.rejected, head(favour[1])] })), [], 0.75);
   }
   if (NEGATION.test(s)) return undefined;
-  const judged = RIGHT_CALL.exec(s) ?? MAKES_SENSE.exec(s) ?? WAY_TO_GO.exec(s) ?? IT_IS.exec(s);
+  const judged = RIGHT_CALL.exec(s) ?? MAKES_SENSE.exec(s) ?? WAY_TO_GO.exec(s) ?? FITS.exec(s) ?? IT_IS.exec(s);
   if (judged && !VAGUE_SUBJECT.test(judged[1].trim()) && contentWords(judged[1]).size > 0 && !/^(?:i|we|you)\b/i.test(judged[1])) {
     return statement([{ label: head(judged[1].replace(/^(?:a|an|the)\s+/i, '')), rejected: [] }], [], 0.75);
   }
@@ -161,13 +174,17 @@ function clauseDecision(text: string): DecisionStatement | undefined {
   const kept = KEPT_AS.exec(s);
   if (kept) return statement([{ label: head(kept[1]), rejected: [] }], [], 0.7);
   // "to catch issues early rather than ...": after "to" a verb, not a thing taken.
-  const uses = USES_INSTEAD.exec(s);
-  const taken = TAKES_INSTEAD.exec(s);
+  // "from the App Group container (group.com.x) instead of ...": an aside in brackets is no part of the thing.
+  const plain = s.replace(/\s+\([^()]*\)/g, '');
+  const uses = USES_INSTEAD.exec(plain);
+  const taken = TAKES_INSTEAD.exec(plain);
   const thingTaken = taken && (taken[1].toLowerCase() !== 'to' || /^(?:a|an|the)\s/i.test(taken[2]) || startsWithName(taken[2]));
   const instead = uses ? { thing: uses[1], other: uses[2] } : thingTaken ? { thing: taken[2], other: taken[3] } : undefined;
   if (instead) {
     const { text: rejected } = splitReason(instead.other);
-    return statement([{ label: head(instead.thing.replace(/^(?:a|an|the)\s+/i, '')), rejected: [head(rejected)] }], [], 0.7);
+    // "rolls over by itself, rather than ...": when what it takes names nothing, the other rules may still read the clause.
+    const found = statement([{ label: head(instead.thing.replace(/^(?:a|an|the)\s+/i, '')), rejected: [head(rejected)] }], [], 0.7);
+    if (found) return found;
   }
   const moved = MOVE_INTO.exec(s);
   if (moved && startsWithName(moved[1])) return statement(splitChoices(moved[1].split(/\s+[—–]\s+|,\s+/)[0]), [], 0.7);

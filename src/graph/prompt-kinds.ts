@@ -46,7 +46,7 @@ const ACK =
   /^(?:(?:ok(?:ay)?|great|thanks|thank you|thx|cool|nice|good|perfect|awesome|excellent|agreed|sounds good|sounds great|makes sense|looks good|looks great|lgtm|good catch|nice catch|got it|right|sure|yes|yeah|yep|yup|fine|noted|that works|works for me|love it|wonderful|brilliant|(?:great|nice|good) (?:work|job)|well done|exactly|correct|understood|indeed|alright|all right)[\s,.!]*)+$/i;
 /** Agreement with what the reply proposed: "Yes, go with polars", "Agreed", "Let's do that". */
 const AGREES =
-  /^(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|agreed|sounds good|makes sense|perfect|great|good|fine|cool|that works|works for me|lgtm|do it|do that|go ahead|let'?s do (?:it|that)|go with (?:it|that)|ship it)\b|.{1,40}\bit is\b)/i;
+  /^(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|agreed|sounds good|makes sense|perfect|great|good|fine|cool|that works|works for me|lgtm|do it|do that|go ahead|let'?s do (?:it|that)|go with (?:it|that)|ship it)\b|.{1,40}\bit is\b|[\w.-]+(?:\s+[\w.-]+)?,\s+(?:yes|yeah|yep|sure|please)\b)/i;
 /** Disagreement: "No, ...", "Let's not", "I'd rather ...". */
 const DISAGREES = /^(?:no\b|nope\b|nah\b|let'?s not\b|i'?d rather\b|rather\b|instead\b|not\s)/i;
 

@@ -30,7 +30,8 @@ const SUGGESTION = /^(?:(?:ok(?:ay)?|so|and|also|hmm),?\s+)?(?:i was thinking(?:
 export function suggestions(text: string, uuid: string, state: ExtractState): void {
   for (const sentence of sentences(text)) {
     const m = SUGGESTION.exec(sentence.trim());
-    if (!m || isQuestion(m[1])) continue;
+    // "Maybe a typing indicator too?": more work asked for, not a choice of how.
+    if (!m || isQuestion(m[1]) || /\b(?:too|as well|also)$/i.test(m[1])) continue;
     for (const item of splitChoices(m[1])) {
       if (wordCount(item.label) > 5) continue;
       const existed = state.builder.find('DECISION', (n) => n.label.toLowerCase() === item.label.toLowerCase()) !== undefined;

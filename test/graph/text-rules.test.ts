@@ -30,6 +30,25 @@ describe('decisions', () => {
     expect(decision.detail).toContain('not Postgres');
   });
 
+  it('reads a choice stated in passing: "reads from X instead of Y", "I also set X to Y", "X fits this"', () => {
+    const graph = graphOf([
+      GOAL,
+      { assistant: 'The widget reads its data from the shared App Group container (`group.com.x`) instead of calling our API.' },
+      { user: 'It shows stale numbers' },
+      { assistant: 'Fixed. I also set the timeline policy to `.after(midnight)` so the day rolls over by itself, rather than refreshing every 15 minutes.' },
+      { user: 'Show who is viewing' },
+      { assistant: 'Phoenix.Presence fits this: each view tracks itself on the topic.' },
+    ]);
+    expect(labels(graph, 'DECISION')).toEqual(expect.arrayContaining(['shared App Group container', 'timeline policy .after(midnight)', 'Phoenix.Presence']));
+    expect(labels(graph, 'DECISION')).not.toContain('itself');
+  });
+
+  it('takes a choice put as a question ("Shall I go with X?") once the user agrees, and not when they refuse', () => {
+    const offer = { assistant: 'The alternative is a lock on the ticket. Shall I go with presence?' };
+    expect(labels(graphOf([GOAL, offer, { user: 'presence, yes. Maybe a typing indicator too?' }]), 'DECISION')).toEqual(['presence']);
+    expect(labels(graphOf([GOAL, offer, { user: 'No, use the lock' }]), 'DECISION')).not.toContain('presence');
+  });
+
   it('lets "switched from X to Y" supersede X', () => {
     const graph = graphOf([GOAL, { assistant: 'We switched from Jest to Vitest.' }]);
     const [vitest, jest] = [find(graph, 'DECISION', 'Vitest')!, find(graph, 'DECISION', 'Jest')!];
