@@ -3,7 +3,7 @@
 
 import type { DraftNode } from './graph-builder.js';
 import type { DecisionStatement } from './decisions.js';
-import { parentTask, pathLabel, type ExtractState } from './extract-state.js';
+import { mentionFile, parentTask, type ExtractState } from './extract-state.js';
 import { endpointMentions, fileMentions, metricMentions } from './mentions.js';
 import { adoptedTechnologies } from './technologies.js';
 import type { TextContext } from './text-facts.js';
@@ -43,7 +43,7 @@ export function decisionFacts(decision: DecisionStatement, ctx: TextContext, sta
 export function mentionFacts(sentence: string, ctx: TextContext, state: ExtractState): void {
   const { builder, turn } = state;
   const base = { turn, uuid: ctx.uuid };
-  for (const path of fileMentions(sentence)) builder.mention('FILE', pathLabel(path, state.cwd), { ...base, confidence: 0.5 });
+  for (const path of fileMentions(sentence)) mentionFile(state, path, { ...base, confidence: 0.5 });
   for (const endpoint of endpointMentions(sentence)) builder.link(builder.mention('API', endpoint, { ...base, confidence: 0.8 }), parentTask(state), 'PART_OF');
   for (const metric of metricMentions(sentence)) builder.mention('METRIC', metric.name, { ...base, confidence: 0.7, detail: metric.value, replaceDetail: true });
 }

@@ -208,10 +208,19 @@ export function decisionInPrompt(clause: string): DecisionStatement | undefined 
 }
 
 function statement(items: DecisionItem[], supersedes: string[], confidence: number): DecisionStatement | undefined {
-  // "keep them out of startup", "use what you learn": a choice about "them" or "what" names nothing on its own.
-  // "loading moved to abtest/load.py": a path is where the work went, not a choice ("clinic.js" is a tool).
-  const kept = items.flatMap(namedChoices).filter((i) => i.label !== '' && wordCount(i.label) <= 12 && !(wordCount(i.label) === 1 && i.label.includes('/') && isPath(i.label)) && !/^(?:it|them|this|that|these|those|both|itself|themselves|what|whatever|which|whichever|how|where|who|you)\b|^one$/i.test(i.label));
+  const kept = items.flatMap(namedChoices).filter((i) => namesAChoice(i.label));
   return kept.length > 0 ? { items: kept, supersedes: supersedes.filter(Boolean), confidence } : undefined;
+}
+
+/**
+ * "keep them out of startup", "use what you learn": a choice about "them" or "what" names nothing
+ * on its own; "loading moved to abtest/load.py": a path is where the work went, not a choice
+ * ("clinic.js" is a tool).
+ */
+function namesAChoice(label: string): boolean {
+  if (label === '' || wordCount(label) > 12) return false;
+  if (wordCount(label) === 1 && label.includes('/') && isPath(label)) return false;
+  return !/^(?:it|them|this|that|these|those|both|itself|themselves|what|whatever|which|whichever|how|where|who|you)\b|^one$/i.test(label);
 }
 
 /**

@@ -2,7 +2,7 @@
 // tasks the user asked for in it, and the errors still open with what would close them.
 
 import { isAbsolute, relative } from 'node:path';
-import type { DraftNode, GraphBuilder } from './graph-builder.js';
+import type { DraftNode, GraphBuilder, Mention } from './graph-builder.js';
 
 export interface OpenError {
   node: DraftNode;
@@ -72,6 +72,11 @@ export function pathLabel(path: string, cwd: string | undefined): string {
   const rel = relative(cwd, trimmed);
   if (rel === '') return '.';
   return rel.startsWith('..') || isAbsolute(rel) ? trimmed : rel;
+}
+
+/** A file prose names, labelled as the tools label it: `/home/me/app/hello.sh` in the app is `hello.sh`. */
+export function mentionFile(state: ExtractState, path: string, mention: Mention): DraftNode | undefined {
+  return state.builder.mention('FILE', pathLabel(path, state.cwd), mention);
 }
 
 /** The parent a new task hangs from: the task the user asked for this turn, else the goal. */

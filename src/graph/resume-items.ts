@@ -256,9 +256,10 @@ function outsideBrackets(text: string): string {
 export function goalHead(label: string): string {
   // Searched with bracketed text blanked out: "multiply_numbers(a: int, b: int)" holds no clause end.
   const m = /^(.+?)(?:\s+[—–-]\s+|;\s+|:\s+|\s+\(|,?\s+(?:so that|so|because|since|in order to)\s+)(.*)$/.exec(outsideBrackets(label));
-  if (m) [m[1], m[2]] = [label.slice(0, m[1].length), label.slice(label.length - m[2].length)];
-  if (!m || m[1].split(/\s+/).length < 2) return label;
+  if (!m) return label;
+  const [head, rest] = [label.slice(0, m[1].length), label.slice(label.length - m[2].length)];
+  if (head.split(/\s+/).length < 2) return label;
   // "Implement the following plan: Consolidate logging ...": the head only points at the rest.
-  if (/\b(?:following|below|this|these|plan|steps|instructions|request|task|spec)$/i.test(m[1])) return goalHead(m[2]) || label;
-  return m[1];
+  if (/\b(?:following|below|this|these|plan|steps|instructions|request|task|spec)$/i.test(head)) return goalHead(rest) || label;
+  return head;
 }

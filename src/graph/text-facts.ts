@@ -5,7 +5,7 @@
 import type { DraftNode } from './graph-builder.js';
 import { clipWords, normaliseLabel, sentences, wordCount, wordOverlap } from './labels.js';
 import { decisionIn, isQuestion, splitChoices, versionSwitches } from './decisions.js';
-import { noteChangedFile, parentTask, pathLabel, type ExtractState, type OpenError } from './extract-state.js';
+import { mentionFile, noteChangedFile, parentTask, type ExtractState, type OpenError } from './extract-state.js';
 import { fileMentions } from './mentions.js';
 import { statusPhrase } from './status-phrases.js';
 import { adopted, decisionFacts, mentionFacts } from './decision-facts.js';
@@ -72,7 +72,7 @@ function statusFacts(sentence: string, ctx: TextContext, state: ExtractState): v
     const paths = fileMentions(content);
     if (kind === 'files' || (paths.length > 0 && onlyPaths(head(content), paths))) {
       for (const path of paths) {
-        const file = builder.mention('FILE', pathLabel(path, state.cwd), { ...base, confidence: 0.75, status: 'modified' });
+        const file = mentionFile(state, path, { ...base, confidence: 0.75, status: 'modified' });
         // "Files: ci.yml" reports files the reply changed; "Creating: src/" says they are still being made.
         // A report is not a tool's evidence: the file is not held against open errors as a fix.
         if (file && !/ing$/i.test(labelled[1])) noteChangedFile(state, file);
@@ -171,7 +171,7 @@ function statusFacts(sentence: string, ctx: TextContext, state: ExtractState): v
     const verb = done[1].toLowerCase();
     const paths = fileMentions(done[2]);
     if (paths.length > 0 && onlyPaths(head(done[2]), paths)) {
-      for (const path of paths) builder.mention('FILE', pathLabel(path, state.cwd), { ...base, confidence: 0.7, status: 'modified' });
+      for (const path of paths) mentionFile(state, path, { ...base, confidence: 0.7, status: 'modified' });
       state.signals.completed = true;
       return;
     }
@@ -189,7 +189,7 @@ function statusFacts(sentence: string, ctx: TextContext, state: ExtractState): v
 
 /** "Added tests/test_pipeline.py with 14 tests": a file a report of finished work names was worked on. */
 function workedOn(sentence: string, ctx: TextContext, state: ExtractState): void {
-  for (const path of fileMentions(sentence)) state.builder.mention('FILE', pathLabel(path, state.cwd), { turn: state.turn, uuid: ctx.uuid, confidence: 0.7, status: 'modified' });
+  for (const path of fileMentions(sentence)) mentionFile(state, path, { turn: state.turn, uuid: ctx.uuid, confidence: 0.7, status: 'modified' });
 }
 
 /** Problems the reply stated this turn ("Found: X") are fixed by the work it reports after them. */
@@ -231,7 +231,7 @@ function fixReport(content: string, ctx: TextContext, state: ExtractState, confi
   // "Fixed in components/PostDate.tsx": where, not what.
   const where = /^(?:in|at|inside)\s+(.+)$/i.exec(content.trim());
   if (where && fileMentions(where[1]).length > 0 && onlyPaths(where[1], fileMentions(where[1]))) {
-    for (const path of fileMentions(where[1])) builder.mention('FILE', pathLabel(path, state.cwd), { turn, uuid: ctx.uuid, confidence: 0.75, status: 'modified' });
+    for (const path of fileMentions(where[1])) mentionFile(state, path, { turn, uuid: ctx.uuid, confidence: 0.75, status: 'modified' });
     return;
   }
   const what = head(content);
