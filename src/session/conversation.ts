@@ -2,6 +2,7 @@
 // calls with results, and walks the parent chain to find what Claude Code would send on resume.
 
 import type { SessionEntry, Usage, LineStatus } from './entry.js';
+import { DEFAULT_CLIENT, type ClientModel } from './clients.js';
 
 export interface SessionLine {
   index: number;
@@ -69,6 +70,10 @@ export interface Conversation {
   sidechains: Map<string, SessionEntry[]>;
   /** True when the file is itself a subagent transcript (every conversational entry a sidechain). */
   isSubagentTranscript: boolean;
+  /** The client whose resume this model describes. */
+  client: ClientModel;
+  /** Entries a compaction's preserved segment puts after the summary (empty when the log has none, or the client ignores it). */
+  preserved: Set<SessionEntry>;
 }
 
 const CONVERSATIONAL = new Set(['user', 'assistant']);
@@ -144,18 +149,25 @@ interface ChainIndex {
   byUuid: Map<string, SessionEntry>;
   /** Chain candidates (main-chain entries with a uuid and a timestamp), sorted by time. */
   byTime: { entry: SessionEntry; ms: number }[];
+  /** Parents as the client re-links them on load (a compaction's preserved segment). */
+  relinked?: Map<SessionEntry, string | null | undefined>;
+}
+
+/** The parent uuid the client walks to: the log's, unless the client re-linked it on load. */
+function parentUuidOf(entry: SessionEntry, index: ChainIndex): string | null | undefined {
+  return index.relinked?.has(entry) ? index.relinked.get(entry) : entry.parentUuid;
 }
 
 /** Resolves a parent through progress lines, which Claude Code does not count as chain members. */
 function parentOf(entry: SessionEntry, index: ChainIndex): { parent?: SessionEntry; missing?: string } {
-  let parentUuid = entry.parentUuid;
+  let parentUuid = parentUuidOf(entry, index);
   const seen = new Set<string>();
   while (typeof parentUuid === 'string' && !seen.has(parentUuid)) {
     seen.add(parentUuid);
     const parent = index.byUuid.get(parentUuid);
     if (!parent) return { missing: parentUuid };
     if (parent.type !== 'progress') return { parent };
-    parentUuid = parent.parentUuid;
+    parentUuid = parentUuidOf(parent, index);
   }
   return {};
 }
@@ -232,6 +244,19 @@ function withParallelSiblings(
   return [...included].sort((a, b) => a.line - b.line || a.record - b.record);
 }
 
+/**
+ * File order, except that a preserved segment (which stands before the boundary in the file)
+ * follows the summary it is re-linked to, as the client sends it.
+ */
+function inChainOrder(path: SessionEntry[], segment: { preserved: Set<SessionEntry>; anchorUuid?: string } | undefined): SessionEntry[] {
+  const preserved = segment?.preserved;
+  if (!preserved || preserved.size === 0 || !path.some((e) => preserved.has(e))) return path;
+  const kept = path.filter((e) => preserved.has(e));
+  const rest = path.filter((e) => !preserved.has(e));
+  const at = rest.findIndex((e) => e.uuid === segment.anchorUuid) + 1;
+  return [...rest.slice(0, at), ...kept, ...rest.slice(at)];
+}
+
 /** Leaf candidates: what Claude Code considers the end of a conversation. */
 const LEAF_TYPES = new Set(['user', 'assistant', 'attachment', 'system']);
 
@@ -262,7 +287,61 @@ function isSent(entry: SessionEntry, responseOf: Map<SessionEntry, ResponseGroup
   return true;
 }
 
-export function buildConversation(lines: SessionLine[]): Conversation {
+/**
+ * A compaction's preserved segment, as the client applies it on load (see clients.ts,
+ * 'preserved-segment'): walk from tail to head; head hangs from the anchor (the summary), the
+ * anchor's other children from the tail; everything before the last boundary but the segment is
+ * dropped. Only the last boundary's segment is re-linked; a broken walk changes nothing.
+ */
+function applyPreservedSegment(
+  entries: SessionEntry[],
+  byUuid: Map<string, SessionEntry>,
+): { relinked: Map<SessionEntry, string | null | undefined>; preserved: Set<SessionEntry>; dropped: Set<SessionEntry>; anchorUuid: string } | undefined {
+  let lastBoundary = -1;
+  let segment: SessionEntry['preservedSegment'];
+  let segmentAt = -1;
+  entries.forEach((entry, i) => {
+    if (entry.type !== 'system' || entry.subtype !== 'compact_boundary') return;
+    lastBoundary = i;
+    const found = entry.preservedSegment;
+    if (found) {
+      segment = found;
+      segmentAt = i;
+    }
+  });
+  if (!segment) return undefined;
+  const relinked = new Map<SessionEntry, string | null | undefined>();
+  const preserved = new Set<SessionEntry>();
+  if (segmentAt === lastBoundary) {
+    const walked = new Set<string>();
+    let current = byUuid.get(segment.tailUuid);
+    let reached = false;
+    while (current?.uuid && !walked.has(current.uuid)) {
+      walked.add(current.uuid);
+      preserved.add(current);
+      if (current.uuid === segment.headUuid) {
+        reached = true;
+        break;
+      }
+      current = current.parentUuid ? byUuid.get(current.parentUuid) : undefined;
+    }
+    if (!reached) return undefined;
+    const head = byUuid.get(segment.headUuid);
+    if (head) relinked.set(head, segment.anchorUuid);
+    for (const entry of entries) if (entry.parentUuid === segment.anchorUuid && entry !== head) relinked.set(entry, segment.tailUuid);
+  }
+  const dropped = new Set<SessionEntry>();
+  for (let i = 0; i < lastBoundary; i++) if (entries[i].uuid && !preserved.has(entries[i])) dropped.add(entries[i]);
+  return { relinked, preserved, dropped, anchorUuid: segment.anchorUuid };
+}
+
+export interface BuildOptions {
+  /** The client whose resume to model (default: DEFAULT_CLIENT). */
+  client?: ClientModel;
+}
+
+export function buildConversation(lines: SessionLine[], options: BuildOptions = {}): Conversation {
+  const client = options.client ?? DEFAULT_CLIENT;
   // Claude Code skips a line that is not one JSON record, glued records included: so does the model.
   const entries: SessionEntry[] = [];
   const gluedEntries: SessionEntry[] = [];
@@ -288,10 +367,14 @@ export function buildConversation(lines: SessionLine[]): Conversation {
   const onMainChain = (e: SessionEntry) => e.uuid !== undefined && (isSubagentTranscript || !e.isSidechain);
 
   const danglingParents = entries.filter((e) => typeof e.parentUuid === 'string' && !byUuid.has(e.parentUuid));
+  const segment = client.preservedSegments ? applyPreservedSegment(entries, byUuid) : undefined;
+  // The client loads without what the segment drops: no lookup, fallback or leaf may find it.
+  const chainByUuid = segment && segment.dropped.size > 0 ? new Map([...byUuid].filter(([, e]) => !segment.dropped.has(e))) : byUuid;
+  const loaded = (e: SessionEntry) => !segment?.dropped.has(e);
   const byTime: ChainIndex['byTime'] = [];
   const msOf = new Map<SessionEntry, number>();
   for (const entry of entries) {
-    if (!onMainChain(entry) || !entry.timestamp) continue;
+    if (!onMainChain(entry) || !entry.timestamp || !loaded(entry)) continue;
     const ms = Date.parse(entry.timestamp);
     if (Number.isNaN(ms)) continue;
     msOf.set(entry, ms);
@@ -299,22 +382,27 @@ export function buildConversation(lines: SessionLine[]): Conversation {
   }
   // Stable: entries of the same time keep file order, and the fallback takes the latest of them.
   byTime.sort((a, b) => a.ms - b.ms);
-  const chainIndex: ChainIndex = { byUuid, byTime };
+  const chainIndex: ChainIndex = { byUuid: chainByUuid, byTime, relinked: segment?.relinked };
 
-  // The leaf is the latest entry by time (the first in file order on a tie), not the last line.
   let leaf: SessionEntry | undefined;
-  let leafMs = -Infinity;
-  for (const entry of entries) {
-    if (!onMainChain(entry) || !LEAF_TYPES.has(entry.type)) continue;
-    const ms = msOf.get(entry);
-    if (!leaf || (ms !== undefined && ms > leafMs)) {
-      leaf = entry;
-      leafMs = ms ?? leafMs;
+  if (client.leaf === 'last-in-file') {
+    // 2.1.332: the last candidate in file order, whatever the timestamps say.
+    for (const entry of entries) if (onMainChain(entry) && LEAF_TYPES.has(entry.type) && loaded(entry)) leaf = entry;
+  } else {
+    // 2.1.100: the latest entry by time (the first in file order on a tie), not the last line.
+    let leafMs = -Infinity;
+    for (const entry of entries) {
+      if (!onMainChain(entry) || !LEAF_TYPES.has(entry.type) || !loaded(entry)) continue;
+      const ms = msOf.get(entry);
+      if (!leaf || (ms !== undefined && ms > leafMs)) {
+        leaf = entry;
+        leafMs = ms ?? leafMs;
+      }
     }
   }
 
   const activeChain = leaf ? walkChain(leaf, chainIndex, true) : [];
-  const activePath = withParallelSiblings(activeChain, responseOf, resultOf);
+  const activePath = inChainOrder(withParallelSiblings(activeChain, responseOf, resultOf), segment);
   const sentMessages = activePath.filter((e) => isSent(e, responseOf, resultOf));
   let logicalPath: SessionEntry[] | undefined;
 
@@ -347,7 +435,7 @@ export function buildConversation(lines: SessionLine[]): Conversation {
     sentMessages,
     // Walked only when asked for: most commands need just the resumed path.
     get logicalPath(): SessionEntry[] {
-      logicalPath ??= leaf ? withParallelSiblings(walkChain(leaf, chainIndex, false), responseOf, resultOf) : [];
+      logicalPath ??= leaf ? inChainOrder(withParallelSiblings(walkChain(leaf, chainIndex, false), responseOf, resultOf), segment) : [];
       return logicalPath;
     },
     leaf,
@@ -355,5 +443,7 @@ export function buildConversation(lines: SessionLine[]): Conversation {
     danglingParents,
     sidechains,
     isSubagentTranscript,
+    client,
+    preserved: segment?.preserved ?? new Set(),
   };
 }

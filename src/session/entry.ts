@@ -18,7 +18,31 @@ export const KNOWN_ENTRY_TYPES = [
   'custom-title',
   'agent-name',
   'tag',
+  // Written by 2.1.50 to 2.1.237 (real logs) and 2.1.332 (harness): session state and records of
+  // the requests sent, none of them part of the conversation the client sends on resume.
+  'ai-title',
+  'permission-mode',
+  'mode',
+  'bridge-session',
+  'agent-setting',
+  'agent-color',
+  'relocated',
+  'worktree-state',
+  'frame-link',
+  'content-replacement',
+  'marble-origami-commit',
+  'marble-origami-snapshot',
+  'api-request',
+  'api-request-blob',
+  'api-request-shape',
+  'atis-latch',
+  'cost-state',
+  'tools-used',
+  'file-history-delta',
 ] as const;
+
+/** Entry types whose `message` is a conversation message (api-request-blob lines carry a copy of one). */
+export const MESSAGE_ENTRY_TYPES: ReadonlySet<string> = new Set(['user', 'assistant']);
 
 const KNOWN = new Set<string>(KNOWN_ENTRY_TYPES);
 
@@ -49,6 +73,8 @@ export interface BlockInfo {
   chars: number;
   /** text blocks: true when the text is only whitespace (Claude Code drops such blocks on resume). */
   blank?: boolean;
+  /** tool_result blocks: the result holds tool_reference blocks (a ToolSearch that loaded tool schemas). */
+  loadsTools?: boolean;
 }
 
 export interface SessionEntry {
@@ -85,6 +111,22 @@ export interface SessionEntry {
   toolUseResultChars: number;
   /** summary lines: the uuid of the message they summarise. */
   leafUuid?: string;
+  /** compact_boundary lines: the messages from before the boundary the client keeps after the summary. */
+  preservedSegment?: PreservedSegment;
+}
+
+/** compactMetadata.preservedSegment of a compact_boundary (2.1.1xx on): ids of a chain kept across /compact. */
+export interface PreservedSegment {
+  headUuid: string;
+  anchorUuid: string;
+  tailUuid: string;
+}
+
+export function readPreservedSegment(metadata: unknown): PreservedSegment | undefined {
+  const seg = metadata && typeof metadata === 'object' ? (metadata as Record<string, unknown>).preservedSegment : undefined;
+  if (!seg || typeof seg !== 'object') return undefined;
+  const { headUuid, anchorUuid, tailUuid } = seg as Record<string, unknown>;
+  return typeof headUuid === 'string' && typeof anchorUuid === 'string' && typeof tailUuid === 'string' ? { headUuid, anchorUuid, tailUuid } : undefined;
 }
 
 export type LineStatus = 'entry' | 'blank' | 'malformed' | 'glued';
@@ -188,6 +230,7 @@ function readBlocks(content: unknown): { blocks: BlockInfo[]; contentIsString: b
     } else if (type === 'tool_result' || type.endsWith('_tool_result')) {
       info.toolId = str(block.tool_use_id);
       if (block.is_error === true) info.isError = true;
+      if (Array.isArray(block.content) && block.content.some((c) => !!c && typeof c === 'object' && (c as Record<string, unknown>).type === 'tool_reference')) info.loadsTools = true;
     }
     blocks.push(info);
   }
@@ -229,6 +272,7 @@ export function toEntry(value: unknown, line: number, record: number): SessionEn
     contentIsString,
     toolUseResultChars: o.toolUseResult === undefined ? 0 : jsonChars(o.toolUseResult),
     leafUuid: str(o.leafUuid),
+    preservedSegment: readPreservedSegment(o.compactMetadata),
   };
 }
 
@@ -267,23 +311,38 @@ export function splitGluedRecords(text: string): string[] | undefined {
 
 const SKIM_MIN_BYTES = 2048;
 
+/**
+ * Lines that are not user or assistant messages keep no message shape: an `api-request-blob` line
+ * (2.1.332) holds a copy of a sent message, and its tool calls are no calls of the conversation.
+ */
+function withoutForeignMessage(entry: SessionEntry): SessionEntry {
+  if (MESSAGE_ENTRY_TYPES.has(entry.type) || (entry.blocks.length === 0 && entry.messageId === undefined && entry.usage === undefined)) return entry;
+  entry.blocks = [];
+  entry.contentIsString = false;
+  entry.role = undefined;
+  entry.messageId = undefined;
+  entry.model = undefined;
+  entry.usage = undefined;
+  return entry;
+}
+
 /** Parses one physical line. Never throws. */
 export function parseLine(bytes: Buffer, line: number): ParsedLine {
   if (bytes.length === 0) return { status: 'blank', entries: [] };
   // Long lines are skimmed (their payload never decoded); short ones parse as fast with JSON.parse.
   const skimmed = bytes.length >= SKIM_MIN_BYTES ? skimEntry(bytes, line) : undefined;
-  if (skimmed) return { status: 'entry', entries: [skimmed] };
+  if (skimmed) return { status: 'entry', entries: [withoutForeignMessage(skimmed)] };
   const text = bytes.toString('utf8');
   if (text.trim() === '') return { status: 'blank', entries: [] };
   try {
     const entry = toEntry(JSON.parse(text), line, 0);
-    return entry ? { status: 'entry', entries: [entry] } : { status: 'malformed', entries: [], error: 'not a JSON object' };
+    return entry ? { status: 'entry', entries: [withoutForeignMessage(entry)] } : { status: 'malformed', entries: [], error: 'not a JSON object' };
   } catch (error) {
     const parts = splitGluedRecords(text);
     if (parts) {
       try {
         const entries = parts.map((part, i) => toEntry(JSON.parse(part), line, i));
-        if (entries.every((e): e is SessionEntry => e !== undefined)) return { status: 'glued', entries };
+        if (entries.every((e): e is SessionEntry => e !== undefined)) return { status: 'glued', entries: entries.map(withoutForeignMessage) };
       } catch {
         // fall through: malformed
       }

@@ -34,6 +34,8 @@ export function contentText(content: unknown): string {
 export interface MessageText {
   role: 'user' | 'assistant';
   text: string;
+  /** Text the client adds on resume from what the line holds (2.1.332's "Tool loaded."), not words of the log. */
+  clientAdded?: boolean;
   /** Where it came from, for reports. */
   uuid?: string;
   line: number;
@@ -45,9 +47,11 @@ export interface MessageText {
  */
 export function sentTexts(session: Session): MessageText[] {
   const texts: MessageText[] = [];
+  const { client } = session.conversation;
   for (const entry of session.conversation.sentMessages) {
-    if (entry.type !== 'system' && !entry.blocks.some((b) => b.type === 'text')) continue;
-    texts.push(...textsOfRecord(readRecord(session, entry), entry));
+    if (entry.type === 'system' || entry.blocks.some((b) => b.type === 'text')) texts.push(...textsOfRecord(readRecord(session, entry), entry));
+    // 2.1.332 ('tool-loaded-text'): a ToolSearch result that loaded tools is followed by this text.
+    if (client.toolLoadedText && entry.blocks.some((b) => b.loadsTools)) texts.push({ role: 'user', text: 'Tool loaded.', clientAdded: true, uuid: entry.uuid, line: entry.line });
   }
   return texts;
 }

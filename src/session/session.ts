@@ -6,6 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { readRawLines } from './line-reader.js';
 import { parseLine, isKnownEntryType, type SessionEntry } from './entry.js';
 import { buildConversation, type Conversation, type SessionLine } from './conversation.js';
+import type { ClientModel } from './clients.js';
 import { CmvError, fromSystemError } from '../errors.js';
 
 export interface SubagentFile {
@@ -43,6 +44,8 @@ export interface OpenOptions {
   keepBytes?: boolean;
   /** Look for subagent transcripts beside the file (default true). */
   findSubagents?: boolean;
+  /** The client whose resume the conversation model describes (default: DEFAULT_CLIENT). */
+  client?: ClientModel;
 }
 
 /** The size of a log file; a missing file or a folder is the user's error, said plainly. */
@@ -73,12 +76,18 @@ export async function openSession(path: string, options: OpenOptions = {}): Prom
       error: parsed.error,
     });
   }
-  return sessionFromLines(path, size, lines, options.findSubagents === false ? [] : await findSubagentFiles(path));
+  return sessionFromLines(path, size, lines, options.findSubagents === false ? [] : await findSubagentFiles(path), options.client);
+}
+
+/** The same session as another client resumes it: the lines are shared, the conversation model rebuilt. */
+export function asResumedBy(session: Session, client: ClientModel): Session {
+  if (session.conversation.client === client) return session;
+  return { ...session, conversation: buildConversation(session.lines, { client }) };
 }
 
 /** Builds a Session from lines already read (used by openSession and by tests on in-memory data). */
-export function sessionFromLines(path: string, bytes: number, lines: SessionLine[], subagentFiles: SubagentFile[] = []): Session {
-  const conversation = buildConversation(lines);
+export function sessionFromLines(path: string, bytes: number, lines: SessionLine[], subagentFiles: SubagentFile[] = [], client?: ClientModel): Session {
+  const conversation = buildConversation(lines, { client });
   const unknownTypes: Record<string, number> = {};
   for (const entry of conversation.entries) {
     if (!isKnownEntryType(entry.type)) unknownTypes[entry.type] = (unknownTypes[entry.type] ?? 0) + 1;

@@ -3,7 +3,7 @@
 // nearly all of a log's bytes. Anything unexpected returns undefined, and the caller falls back
 // to JSON.parse, so the skim can only be faster, never different.
 
-import { readUsage, type BlockInfo, type SessionEntry } from './entry.js';
+import { readPreservedSegment, readUsage, type BlockInfo, type SessionEntry } from './entry.js';
 import { shared } from './interned.js';
 
 const QUOTE = 0x22;
@@ -40,6 +40,8 @@ interface FastSlices {
   latin1Slice(start: number, end: number): string;
   utf8Slice(start: number, end: number): string;
 }
+
+const TOOL_REFERENCE = Buffer.from('"tool_reference"');
 
 class Skim {
   private readonly fast: FastSlices;
@@ -199,6 +201,12 @@ class Skim {
     return end - start === 4 && this.literal(start, end) === 'true';
   }
 
+  /** Whether the raw bytes of [start, end) hold `needle`. */
+  contains(start: number, end: number, needle: Buffer): boolean {
+    const at = this.b.indexOf(needle, start);
+    return at >= 0 && at + needle.length <= end;
+  }
+
   /** Length of a string value: exact for short ones, the byte length of its JSON for long ones. */
   stringChars(start: number, end: number): number {
     if (this.b[start] !== QUOTE) return end - start;
@@ -231,6 +239,7 @@ function skimBlock(s: Skim, start: number): { block: BlockInfo; end: number } {
   let toolId: string | undefined;
   let name: string | undefined;
   let isError = false;
+  let loadsTools = false;
   let chars = 0;
   let blankSpan: [number, number] | undefined;
   let payload = 0;
@@ -260,8 +269,12 @@ function skimBlock(s: Skim, start: number): { block: BlockInfo; end: number } {
         chars = s.stringChars(vs, ve);
         break;
       case 'input':
+        chars = s.stringChars(vs, ve);
+        break;
       case 'content':
         chars = s.stringChars(vs, ve);
+        // A ToolSearch result loads tools through tool_reference blocks (2.1.332 adds "Tool loaded." after it).
+        if (s.contains(vs, ve, TOOL_REFERENCE)) loadsTools = true;
         break;
       case 'source':
         s.fields(vs, (k, a, z) => {
@@ -280,6 +293,7 @@ function skimBlock(s: Skim, start: number): { block: BlockInfo; end: number } {
   } else if (type === 'tool_result' || type.endsWith('_tool_result')) {
     info.toolId = toolId;
     if (isError) info.isError = true;
+    if (loadsTools) info.loadsTools = true;
   }
   return { block: info, end };
 }
@@ -365,6 +379,9 @@ export function skimEntry(bytes: Buffer, line: number, chainOnly = false): Sessi
           break;
         case 'toolUseResult':
           entry.toolUseResultChars = ve - vs;
+          break;
+        case 'compactMetadata':
+          entry.preservedSegment = readPreservedSegment(s.json(vs, ve));
           break;
       }
     }, (key, vs) => (key === 'message' && bytes[vs] === LBRACE ? (chainOnly ? s.valueEnd(vs) : skimMessage(s, vs, entry)) : undefined));

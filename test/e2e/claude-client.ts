@@ -5,8 +5,8 @@
 
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
-import { mkdtemp, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cp, mkdtemp, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,8 @@ export interface ResumeOptions {
   timeoutMs?: number;
   /** Extra environment for the CLI. */
   env?: Record<string, string>;
+  /** The client to resume with (default: the newest under test). */
+  client?: ClaudeClient;
 }
 
 export interface ResumeCapture {
@@ -41,15 +43,97 @@ export interface ResumeCapture {
   durationMs: number;
   /** Scratch dir, only still on disk with CMV_E2E_KEEP=1. */
   scratchDir: string;
+  /** The client that resumed. */
+  client: ClaudeClient;
 }
 
-/** Path of the CLI's cli.js, or undefined when the devDependency is not installed. */
+/**
+ * A Claude Code client the suite can run: the pure-JS 2.1.100 (`cli.js`, run with node) or a
+ * native build such as 2.1.332 (a platform binary shipped through optional dependencies).
+ */
+export interface ClaudeClient {
+  version: string;
+  /** cli.js (run with node) or the native binary (executed directly). */
+  path: string;
+}
+
+/** The clients pinned as devDependencies: the package name each is installed under. */
+export const PINNED_CLIENTS: ReadonlyArray<{ version: string; pkg: string }> = [
+  { version: '2.1.100', pkg: '@anthropic-ai/claude-code' },
+  { version: '2.1.332', pkg: 'claude-code-2.1.332' },
+];
+
+/** Where `npm run test:clients` installs a release that is not pinned. */
+export const EXTRA_CLIENTS_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'claude-clients');
+
+/** The runnable file of an installed @anthropic-ai/claude-code package: cli.js, else the native binary. */
+export function clientExecutable(pkgDir: string): string | undefined {
+  if (existsSync(join(pkgDir, 'cli.js'))) return join(pkgDir, 'cli.js');
+  const linked = join(pkgDir, 'bin', 'claude.exe');
+  // Until the package's postinstall links the platform binary, bin/claude.exe is a small stub.
+  if (existsSync(linked) && statSync(linked).size > 1_000_000) return linked;
+  const platformPkg = join(dirname(pkgDir), '@anthropic-ai', `claude-code-${process.platform}-${process.arch}`, 'claude');
+  if (existsSync(platformPkg)) return platformPkg;
+  return undefined;
+}
+
+function installedVersion(pkgDir: string): string | undefined {
+  try {
+    return JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')).version;
+  } catch {
+    return undefined;
+  }
+}
+
+function clientAt(pkgDir: string, version?: string): ClaudeClient | undefined {
+  const found = installedVersion(pkgDir);
+  if (!found || (version && found !== version)) return undefined;
+  const path = clientExecutable(pkgDir);
+  return path ? { version: found, path } : undefined;
+}
+
+/**
+ * The clients the e2e suites run against. By default every pinned client that is installed;
+ * `CMV_CLAUDE_VERSION=X` narrows to one version (pinned, or installed by `npm run test:clients`),
+ * `CMV_E2E_CLAUDE_CLI=<cli.js or binary>` runs that file as the only client.
+ */
+export function clientsUnderTest(): ClaudeClient[] {
+  const override = process.env.CMV_E2E_CLAUDE_CLI;
+  if (override && existsSync(override)) return [{ version: process.env.CMV_CLAUDE_VERSION ?? 'custom', path: override }];
+  const want = process.env.CMV_CLAUDE_VERSION;
+  const clients: ClaudeClient[] = [];
+  for (const { version, pkg } of PINNED_CLIENTS) {
+    if (want && want !== version) continue;
+    const client = clientAt(join(PROJECT_ROOT, 'node_modules', pkg), version);
+    if (client) clients.push(client);
+  }
+  if (want && clients.length === 0) {
+    const extra = clientAt(join(EXTRA_CLIENTS_DIR, want, 'node_modules', '@anthropic-ai', 'claude-code'), want);
+    if (extra) clients.push(extra);
+  }
+  return clients;
+}
+
+/** The client a test runs when it names none: the newest under test. */
+export function defaultClient(): ClaudeClient | undefined {
+  return clientsUnderTest().at(-1);
+}
+
+/** Path of the default client, or undefined when none is installed. */
 export function claudeCliPath(): string | undefined {
-  const candidates = [
-    process.env.CMV_E2E_CLAUDE_CLI,
-    join(PROJECT_ROOT, 'node_modules', '@anthropic-ai', 'claude-code', 'cli.js'),
-  ];
-  return candidates.find((p): p is string => !!p && existsSync(p));
+  return defaultClient()?.path;
+}
+
+/** Whether a client of this version sends client context as `role: "system"` messages (seen from 2.1.332 on). */
+export function atLeast(client: ClaudeClient, version: string): boolean {
+  const a = client.version.split('.').map(Number);
+  const b = version.split('.').map(Number);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (Number.isNaN(d)) return true; // 'custom': assume the newest behaviour
+    if (d !== 0) return d > 0;
+  }
+  return true;
 }
 
 /** Claude Code's project folder name for a cwd: every char outside [A-Za-z0-9] becomes '-'. */
@@ -86,12 +170,19 @@ export interface ClaudeRun {
 }
 
 /** Runs the CLI with `args` in `cwd`, killed with everything it spawned after `timeoutMs`. */
-export function runClaude(args: string[], cwd: string, env: Record<string, string>, timeoutMs = 90_000): Promise<ClaudeRun> {
-  const cli = claudeCliPath();
-  if (!cli) return Promise.reject(new Error('Claude Code CLI not installed (node_modules/@anthropic-ai/claude-code/cli.js)'));
+export function runClaude(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+  client: ClaudeClient | undefined = defaultClient(),
+): Promise<ClaudeRun> {
+  if (!client) return Promise.reject(new Error('no Claude Code client installed (npm install puts 2.1.100 and 2.1.332 in node_modules)'));
+  const native = !/\.(c|m)?js$/.test(client.path);
   return new Promise((resolvePromise, reject) => {
     // Own process group, so a timeout can end the CLI together with anything it spawned.
-    const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const [command, argv] = native ? [client.path, args] : [process.execPath, [client.path, ...args]];
+    const child = spawn(command, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
@@ -145,7 +236,8 @@ export function writeSessionLines(path: string, lines: Buffer[]): void {
 }
 
 export async function resumeAndCapture(sessionFile: string, options: ResumeOptions = {}): Promise<ResumeCapture> {
-  if (!claudeCliPath()) throw new Error('Claude Code CLI not installed (node_modules/@anthropic-ai/claude-code/cli.js)');
+  const client = options.client ?? defaultClient();
+  if (!client) throw new Error('no Claude Code client installed (npm install puts 2.1.100 and 2.1.332 in node_modules)');
   const scratch = await realpath(await mkdtemp(join(tmpdir(), 'cmv-e2e-')));
   const keep = process.env.CMV_E2E_KEEP === '1';
   const mock = await startMock({ maxLifetimeMs: (options.timeoutMs ?? 60_000) + 30_000 });
@@ -158,6 +250,9 @@ export async function resumeAndCapture(sessionFile: string, options: ResumeOptio
     await mkdir(projectDir, { recursive: true });
     const installed = join(projectDir, `${sessionId}.jsonl`);
     await writeFile(installed, rewriteSessionId(await readFile(sessionFile, 'utf8'), sessionId), { mode: 0o600 });
+    // Side files Claude Code keeps beside a log (subagents/, tool-results/) go with it, under the new id.
+    const side = sessionFile.replace(/\.jsonl$/, '');
+    if (side !== sessionFile && existsSync(side) && statSync(side).isDirectory()) await cp(side, join(projectDir, sessionId), { recursive: true });
 
     const env = offlineEnv(mock.url, {
       HOME: home,
@@ -167,7 +262,7 @@ export async function resumeAndCapture(sessionFile: string, options: ResumeOptio
     });
     const args = ['-p', options.prompt ?? 'hi', '--resume', sessionId, '--output-format', 'json', '--permission-mode', 'bypassPermissions'];
     const started = Date.now();
-    const run = await runClaude(args, cwd, env, options.timeoutMs ?? 60_000);
+    const run = await runClaude(args, cwd, env, options.timeoutMs ?? 60_000, client);
     const durationMs = Date.now() - started;
     if (keep) {
       await writeFile(join(scratch, 'requests.json'), JSON.stringify(mock.requests, null, 1));
@@ -188,6 +283,7 @@ export async function resumeAndCapture(sessionFile: string, options: ResumeOptio
       sessionId,
       durationMs,
       scratchDir: scratch,
+      client,
     };
   } finally {
     await mock.close();

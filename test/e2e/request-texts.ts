@@ -53,13 +53,30 @@ export function isClientAddedText(text: string): boolean {
 }
 
 /**
+ * 2.1.332 sends a task-notification user line inside a system-reminder frame; the logged text is
+ * intact inside it. Returns that text, or undefined for any other text.
+ */
+export function unwrappedNotification(text: string): string | undefined {
+  if (!text.startsWith('<system-reminder>\n[SYSTEM NOTIFICATION - NOT USER INPUT]')) return undefined;
+  const start = text.indexOf('<task-notification>');
+  const end = text.lastIndexOf('</task-notification>');
+  return start >= 0 && end > start ? text.slice(start, end + '</task-notification>'.length) : undefined;
+}
+
+/** Texts the client writes itself in place of a missing turn (both clients, anywhere in the request). */
+const CLIENT_FILLERS = new Set(['assistant\u0000No response requested.', 'user\u0000Continue from where you left off.']);
+
+/**
  * Every text block of the request's messages, in order, except the ones Claude Code adds itself:
  * `<system-reminder>` blocks, and the resume prompt (the last text block of the last user message).
  */
 export function conversationTexts(body: any): RequestText[] {
   const messages = messagesOf(body);
   let promptAt: { message: number; block: number } | undefined;
-  const last = messages.length - 1;
+  // 2.1.332 sends client context as role:"system" messages, one of them after the prompt: the
+  // prompt is the last text of the last USER message, and system-role messages are no conversation.
+  let last = messages.length - 1;
+  while (last >= 0 && messages[last].role === 'system') last--;
   if (last >= 0 && messages[last].role === 'user') {
     const blocks = blocksOf(messages[last]);
     for (let b = blocks.length - 1; b >= 0; b--) {
@@ -71,17 +88,23 @@ export function conversationTexts(body: any): RequestText[] {
   }
   const texts: RequestText[] = [];
   messages.forEach((message, m) => {
+    if (message.role === 'system') return;
     blocksOf(message).forEach((block, b) => {
       if (block.type !== 'text' || typeof block.text !== 'string') return;
       if (promptAt && promptAt.message === m && promptAt.block === b) return;
+      const notification = unwrappedNotification(block.text);
+      if (notification !== undefined) {
+        texts.push({ role: 'user', text: notification });
+        return;
+      }
       if (isClientAddedText(block.text)) return;
-      texts.push({ role: message.role === 'assistant' ? 'assistant' : 'user', text: block.text });
+      const role = message.role === 'assistant' ? 'assistant' : 'user';
+      // Claude Code closes an interrupted or unfinished turn with messages of its own: "No response
+      // requested." and "Continue from where you left off." (2.1.332 also mid-request).
+      if (CLIENT_FILLERS.has(`${role}\u0000${block.text}`)) return;
+      texts.push({ role, text: block.text });
     });
   });
-  // On resume Claude Code closes an unfinished conversation with messages of its own, right
-  // before the new prompt: "Continue from where you left off." and "No response requested.".
-  if (texts.length > 0 && texts[texts.length - 1].role === 'assistant' && texts[texts.length - 1].text === 'No response requested.') texts.pop();
-  if (texts.length > 0 && texts[texts.length - 1].role === 'user' && texts[texts.length - 1].text === 'Continue from where you left off.') texts.pop();
   return texts;
 }
 
@@ -90,7 +113,24 @@ export function conversationTexts(body: any): RequestText[] {
  * and drops whitespace-only text blocks; both sides are normalised the same way.
  */
 export function normaliseTexts(texts: RequestText[]): RequestText[] {
-  return texts.filter((t) => t.text.trim() !== '').map((t) => ({ role: t.role, text: t.text.replace(/\n$/, '') }));
+  return texts
+    .filter((t) => t.text.trim() !== '' && !CLIENT_FILLERS.has(`${t.role}\u0000${t.text}`) && !(t.role === 'user' && t.text === TOOL_LOADED))
+    .map((t) => ({ role: t.role, text: t.text.replace(/\n$/, '') }));
+}
+
+/**
+ * 2.1.332 adds this after a ToolSearch result when the resuming environment has the tool it names
+ * (MCP tools of the user's servers, plan-mode tools in -p mode: not in the harness), so whether it
+ * is sent depends on the machine, not the log: compared texts leave it out on both sides.
+ */
+export const TOOL_LOADED = 'Tool loaded.';
+
+/**
+ * 2.1.332 writes a `<task-notification>` of its own on resume for a background task the log left
+ * running (status failed: its output file is gone). Such a text is the client's, not the log's.
+ */
+export function isClientTaskNotification(mismatch: TextMismatch): boolean {
+  return mismatch.kind === 'extra' && mismatch.role === 'user' && mismatch.text.startsWith('<task-notification>');
 }
 
 /** Characters of the request's `messages` array as JSON: the size measure for "smaller" assertions. */
