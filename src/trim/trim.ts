@@ -7,7 +7,7 @@
 // committed. Memory holds the index of what Claude Code resumes, never the file.
 
 import type { Session } from '../session/session.js';
-import { logSize, sessionFromLines } from '../session/session.js';
+import { asResumedBy, logSize, sessionFromLines } from '../session/session.js';
 import { parseLine, parseRecords, type SessionEntry } from '../session/entry.js';
 import { withTopLevelValues } from '../session/skim.js';
 import { stat } from 'node:fs/promises';
@@ -17,7 +17,9 @@ import { addCounted, newBreakdown, recordTokens, toolNamesOf, type TokenBreakdow
 import { lineReader } from '../session/line-at.js';
 import { promptTokens } from '../tokens/usage.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
-import { digestText, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
+import { clientTexts, digestText, mergeClientReports, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
+import { buildConversation } from '../session/conversation.js';
+import { CLIENT_MODELS, type ClientModel } from '../session/clients.js';
 import type { AtomicWriter } from '../session/write.js';
 import { CmvError } from '../errors.js';
 import { diskChecker } from './disk.js';
@@ -140,11 +142,14 @@ async function finishTrim(
   const byNumber = lines.length === pass1.lineCount ? undefined : new Map(lines.map((line) => [line.index, line]));
   const lineAt = (number: number): SessionLine => (byNumber ? byNumber.get(number)! : lines[number]);
   const boundaryLine = lastCompactionLine(c.entries);
-  const beforeBoundary = (entry: SessionEntry) => !options.keepHistory && entry.line < boundaryLine && !METADATA_TYPES.has(entry.type);
+  // A compaction's preserved segment stands before the boundary and is sent after the summary: kept.
+  const beforeBoundary = (entry: SessionEntry) => !options.keepHistory && entry.line < boundaryLine && !METADATA_TYPES.has(entry.type) && !c.preserved.has(entry);
   if (dropBefore !== undefined) {
-    // Lines were dropped unread on the strength of the boundary found first: only if the index agrees.
+    // Lines were dropped unread on the strength of the boundary found first: only if the index agrees,
+    // and not when the boundary keeps a segment from before it (those lines must be read).
     const boundaryOffset = boundaryLine >= 0 ? lineAt(boundaryLine).offset : -1;
-    if (boundaryOffset !== dropBefore || c.sentMessages.some((e) => e.line < boundaryLine)) return undefined;
+    const keepsSegment = boundaryLine >= 0 && lineAt(boundaryLine).entries.some((e) => e.preservedSegment);
+    if (boundaryOffset !== dropBefore || keepsSegment || c.sentMessages.some((e) => e.line < boundaryLine)) return undefined;
     if (pass1.dropped && !pass1.dropped.agreesWith(c)) return undefined;
   }
   counts.linesBeforeBoundary += pass1.dropped?.count ?? 0;
@@ -342,20 +347,33 @@ async function finishTrim(
   }
   for (const item of queue) await emit(item);
 
-  const onActivePath = new Set(c.activePath);
-  const sentSet = new Set(sentOrder);
-  const facts: OriginalFacts = {
-    texts: sentOrder.flatMap((e) => originalTexts.get(e) ?? []),
-    malformedLines: malformedLinesKept.length,
-    pairedToolIds: c.toolPairs.filter((p) => sentSet.has(p.use) || onActivePath.has(p.use)).map((p) => p.id),
-    unpairedToolIds: [...c.unpairedToolUses, ...c.unpairedToolResults].map((t) => t.id),
-    danglingUuids: inheritedDangling,
+  // The original as each client resumes it (the same entries, another conversation model).
+  const factsFor = (client: ClientModel): OriginalFacts => {
+    const model = client === c.client ? c : buildConversation(lines, { client });
+    const onActivePath = new Set(model.activePath);
+    const sentSet = new Set(model.sentMessages);
+    return {
+      texts: clientTexts(model, (e) => originalTexts.get(e)),
+      malformedLines: malformedLinesKept.length,
+      pairedToolIds: model.toolPairs.filter((p) => sentSet.has(p.use) || onActivePath.has(p.use)).map((p) => p.id),
+      unpairedToolIds: [...model.unpairedToolUses, ...model.unpairedToolResults].map((t) => t.id),
+      danglingUuids: inheritedDangling,
+    };
   };
   const originalIds = new Set(c.entries.filter((e) => e.sessionId && !e.isSidechain).map((e) => e.sessionId));
   const sessionIds = newSessionId ? 1 : originalIds.size;
 
   let trimmed = sessionFromLines(path, outBytes, outLines);
-  const trimmedTexts = (): TextDigest[] => trimmed.conversation.sentMessages.flatMap((e) => outTexts.get(e) ?? []);
+  // The trim must hold for every client cmv knows: each resumes the output as it resumed the original.
+  const verifyAll = (textsOf?: (entry: SessionEntry) => TextDigest[] | undefined): VerifyReport =>
+    mergeClientReports(
+      CLIENT_MODELS.map((client) => {
+        const out = asResumedBy(trimmed, client);
+        const texts = textsOf ? clientTexts(out.conversation, textsOf) : undefined;
+        return { client, report: verifyAgainst(factsFor(client), out, sessionIds, texts) };
+      }),
+    );
+  const trimmedTexts = (e: SessionEntry): TextDigest[] | undefined => outTexts.get(e);
   let verify: VerifyReport;
   let budget: BudgetReport | undefined;
   let afterTokens = after.total;
@@ -373,10 +391,10 @@ async function finishTrim(
       afterTokens = budget.tokensAfter;
     }
     // After an eviction the texts are read again from the evicted lines.
-    verify = evicted ? verifyAgainst(facts, trimmed, sessionIds) : verifyAgainst(facts, trimmed, sessionIds, trimmedTexts());
+    verify = evicted ? verifyAll() : verifyAll(trimmedTexts);
   } else {
     await target.writer!.finish();
-    verify = verifyAgainst(facts, trimmed, sessionIds, trimmedTexts());
+    verify = verifyAll(trimmedTexts);
     const written = (await stat(target.writer!.tempPath)).size;
     if (written !== outBytes) verify = { ...verify, ok: false, faults: [...verify.faults, { kind: 'malformed-line', message: `wrote ${written} bytes, expected ${outBytes}` }] };
   }

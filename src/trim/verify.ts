@@ -5,7 +5,10 @@
 import { createHash } from 'node:crypto';
 import type { Session } from '../session/session.js';
 import { sentTexts, type MessageText } from '../session/payload.js';
-import { isConversational } from '../session/conversation.js';
+import { isConversational, type Conversation } from '../session/conversation.js';
+import type { SessionEntry } from '../session/entry.js';
+import { CLIENT_MODELS, type ClientModel } from '../session/clients.js';
+import { asResumedBy } from '../session/session.js';
 
 export interface TextDigest {
   role: 'user' | 'assistant';
@@ -39,16 +42,21 @@ export type FaultKind =
   | 'empty-message'
   | 'duplicate-uuid'
   | 'mixed-session-ids'
-  | 'malformed-line';
+  | 'malformed-line'
+  | 'preserved-segment-lost';
 
 export interface Fault {
   kind: FaultKind;
   message: string;
   line?: number;
+  /** The client versions whose resume shows the fault (absent: every client checked). */
+  clients?: string[];
 }
 
 export interface VerifyReport {
   ok: boolean;
+  /** The client versions whose resume was modelled and checked. */
+  clients?: string[];
   texts: { user: { total: number; kept: number }; assistant: { total: number; kept: number } };
   toolPairs: { total: number; intact: number };
   faults: Fault[];
@@ -168,7 +176,70 @@ export function verifyAgainst(original: OriginalFacts, trimmed: Session, origina
   };
 }
 
-export function verifySessions(original: Session, trimmed: Session): VerifyReport {
+/**
+ * The texts a client sends for a conversation, in the order sent, from each entry's own texts:
+ * with the ones the client adds for what a line holds (2.1.332's "Tool loaded."), so a trim that
+ * stubs a ToolSearch result shows as a lost text.
+ */
+export function clientTexts(c: Conversation, textsOf: (entry: SessionEntry) => TextDigest[] | undefined): TextDigest[] {
+  const texts: TextDigest[] = [];
+  for (const entry of c.sentMessages) {
+    texts.push(...(textsOf(entry) ?? []));
+    if (c.client.toolLoadedText && entry.blocks.some((b) => b.loadsTools)) texts.push(digestText({ role: 'user', text: 'Tool loaded.', clientAdded: true, line: entry.line }));
+  }
+  return texts;
+}
+
+/**
+ * Faults only a preserved segment explains: the original's resume sends messages from before its
+ * last compaction (re-linked after the summary) that the trimmed log no longer holds.
+ */
+function preservedFaults(original: Conversation, trimmed: Session): Fault[] {
+  if (original.preserved.size === 0) return [];
+  const have = new Set(trimmed.conversation.entries.map((e) => e.uuid));
+  return [...original.preserved]
+    .filter((e) => e.uuid && !have.has(e.uuid))
+    .map((e) => ({
+      kind: 'preserved-segment-lost' as const,
+      message: `${e.type} message ${e.uuid} (line ${e.line + 1}) is kept across the last /compact (compactMetadata.preservedSegment) and sent after the summary, but the trimmed log lacks it`,
+      line: e.line + 1,
+    }));
+}
+
+/**
+ * Runs one check per client model and merges them: ok only when every client resumes the trimmed
+ * log with all it sends from the original. A fault seen by only some clients names them.
+ */
+export function mergeClientReports(reports: Array<{ client: ClientModel; report: VerifyReport }>): VerifyReport {
+  const [first] = reports;
+  const byKey = new Map<string, Fault>();
+  for (const { client, report } of reports) {
+    for (const fault of report.faults) {
+      const key = `${fault.kind}\u0000${fault.message}`;
+      const seen = byKey.get(key);
+      if (seen) seen.clients!.push(client.version);
+      else byKey.set(key, { ...fault, clients: [client.version] });
+    }
+  }
+  const faults = [...byKey.values()].map((f) => (f.clients!.length === reports.length ? { ...f, clients: undefined } : f));
+  return {
+    ...first.report,
+    ok: reports.every((r) => r.report.ok),
+    clients: reports.map((r) => r.client.version),
+    faults,
+  };
+}
+
+/** Verifies a trimmed log against its original for each client model (default: every model cmv knows). */
+export function verifySessions(original: Session, trimmed: Session, clients: readonly ClientModel[] = CLIENT_MODELS): VerifyReport {
   const ids = new Set(original.conversation.entries.filter((e) => e.sessionId && !e.isSidechain).map((e) => e.sessionId));
-  return verifyAgainst(originalFacts(original), trimmed, ids.size);
+  return mergeClientReports(
+    clients.map((client) => {
+      const o = asResumedBy(original, client);
+      const t = asResumedBy(trimmed, client);
+      const report = verifyAgainst(originalFacts(o), t, ids.size);
+      const lost = preservedFaults(o.conversation, t);
+      return { client, report: lost.length > 0 ? { ...report, ok: false, faults: [...lost, ...report.faults] } : report };
+    }),
+  );
 }
