@@ -9,6 +9,9 @@
 # session (<sessionId>/subagents/*, <sessionId>/tool-results/*) are copied to <name>/.
 #
 # Usage: sample-sessions/generate.sh [name ...]     (default: all sessions)
+#        CMV_SAMPLES_CLIENT=2.1.332 sample-sessions/generate.sh [name ...]
+#        (today's native client, the devDependency claude-code-2.1.332; its sessions go to
+#        sample-sessions/2.1.332/, and its own scripts are scripts/2.1.332/<name>.json when present)
 # Env:
 #   CMV_HARNESS_DIR   claude-harness folder (default: <repo>/../shared/tools/claude-harness)
 #   HARNESS_CLI       cli.js to run (default: <repo>/node_modules/@anthropic-ai/claude-code/cli.js)
@@ -30,6 +33,7 @@ export HARNESS_ENV="PYTHONDONTWRITEBYTECODE=1 GIT_AUTHOR_DATE=2026-03-02T10:00:0
 
 # name -> scratch project directory name (the project's basename shows up in `cwd`)
 declare -A PROJECT=(
+  [tasks]=todo-cli
   [coding]=tally
   [large-read-image]=sensorlog
   [subagent]=webhook-relay
@@ -38,6 +42,14 @@ declare -A PROJECT=(
   [short]=retry-kit
 )
 ALL=(coding large-read-image subagent resumed compacted short)
+CLIENT="${CMV_SAMPLES_CLIENT:-2.1.100}"
+OUT="$HERE"
+if [ "$CLIENT" != "2.1.100" ]; then
+  OUT="$HERE/$CLIENT"
+  ALL=(tasks compacted large-read-image subagent)
+  export HARNESS_CLI="${CMV_SAMPLES_CLI:-$REPO/node_modules/claude-code-$CLIENT/bin/claude.exe}"
+  mkdir -p "$OUT"
+fi
 NAMES=("$@"); [ ${#NAMES[@]} -gt 0 ] || NAMES=("${ALL[@]}")
 
 mkdir -p "$WORK" "$HARNESS_RUNS_DIR"
@@ -46,19 +58,20 @@ for name in "${NAMES[@]}"; do
   pdir="$WORK/$proj"
   rm -rf "$pdir"
   "$HERE/scripts/make_$name.sh" "$pdir" >/dev/null
-  node "$HERE/scripts/prepare-script.mjs" "$HERE/scripts/$name.json" "$WORK/$name.script.json" "$name" 2>/dev/null
+  script="$HERE/scripts/$name.json"; [ -f "$HERE/scripts/$CLIENT/$name.json" ] && script="$HERE/scripts/$CLIENT/$name.json"
+  node "$HERE/scripts/prepare-script.mjs" "$script" "$WORK/$name.script.json" "$name" "$CLIENT" 2>/dev/null
   echo "== $name: project $pdir" >&2
   rd="$("$HARNESS_DIR/harness.sh" generate "$WORK/$name.script.json" "$pdir" "$WORK/$name.jsonl" | tail -n 1)"
   sid="$(node -e 'for (const l of require("fs").readFileSync(process.argv[1],"utf8").split("\n")) { try { const d = JSON.parse(l); if (d.sessionId) { console.log(d.sessionId); break } } catch {} }' "$WORK/$name.jsonl")"
-  cp "$WORK/$name.jsonl" "$HERE/$name.jsonl"
-  rm -rf "${HERE:?}/$name"
+  cp "$WORK/$name.jsonl" "$OUT/$name.jsonl"
+  rm -rf "${OUT:?}/$name"
   side="$(dirname "$(ls "$rd"/home/.claude/projects/*/"$sid.jsonl")")/$sid"
   if [ -d "$side" ]; then
-    mkdir -p "$HERE/$name"
-    for sub in subagents tool-results; do if [ -d "$side/$sub" ]; then cp -r "$side/$sub" "$HERE/$name/"; fi; done
-    rmdir "$HERE/$name" 2>/dev/null || true
+    mkdir -p "$OUT/$name"
+    for sub in subagents tool-results; do if [ -d "$side/$sub" ]; then cp -r "$side/$sub" "$OUT/$name/"; fi; done
+    rmdir "$OUT/$name" 2>/dev/null || true
   fi
-  chmod a+r "$HERE/$name.jsonl"   # the CLI writes 0600 files
-  if [ -d "$HERE/$name" ]; then chmod -R a+rX "$HERE/$name"; fi
-  echo "== $name: $(wc -l <"$HERE/$name.jsonl") lines, $(wc -c <"$HERE/$name.jsonl") bytes -> sample-sessions/$name.jsonl$( [ -d "$HERE/$name" ] && echo " + $name/ ($(find "$HERE/$name" -type f | wc -l) files)")" >&2
+  chmod a+r "$OUT/$name.jsonl"   # the CLI writes 0600 files
+  if [ -d "$OUT/$name" ]; then chmod -R a+rX "$OUT/$name"; fi
+  echo "== $name: $(wc -l <"$OUT/$name.jsonl") lines, $(wc -c <"$OUT/$name.jsonl") bytes -> ${OUT#"$REPO"/}/$name.jsonl$( [ -d "$OUT/$name" ] && echo " + $name/ ($(find "$OUT/$name" -type f | wc -l) files)")" >&2
 done
