@@ -244,7 +244,7 @@ export function toEntry(value: unknown, line: number, record: number): SessionEn
   const message = o.message && typeof o.message === 'object' ? (o.message as Record<string, unknown>) : undefined;
   const { blocks, contentIsString } = readBlocks(message?.content);
   const parent = o.parentUuid;
-  return {
+  return withoutForeignMessage({
     line,
     record,
     type: shared(o.type) ?? 'unknown',
@@ -273,7 +273,7 @@ export function toEntry(value: unknown, line: number, record: number): SessionEn
     toolUseResultChars: o.toolUseResult === undefined ? 0 : jsonChars(o.toolUseResult),
     leafUuid: str(o.leafUuid),
     preservedSegment: readPreservedSegment(o.compactMetadata),
-  };
+  });
 }
 
 /**
@@ -336,13 +336,13 @@ export function parseLine(bytes: Buffer, line: number): ParsedLine {
   if (text.trim() === '') return { status: 'blank', entries: [] };
   try {
     const entry = toEntry(JSON.parse(text), line, 0);
-    return entry ? { status: 'entry', entries: [withoutForeignMessage(entry)] } : { status: 'malformed', entries: [], error: 'not a JSON object' };
+    return entry ? { status: 'entry', entries: [entry] } : { status: 'malformed', entries: [], error: 'not a JSON object' };
   } catch (error) {
     const parts = splitGluedRecords(text);
     if (parts) {
       try {
         const entries = parts.map((part, i) => toEntry(JSON.parse(part), line, i));
-        if (entries.every((e): e is SessionEntry => e !== undefined)) return { status: 'glued', entries: entries.map(withoutForeignMessage) };
+        if (entries.every((e): e is SessionEntry => e !== undefined)) return { status: 'glued', entries };
       } catch {
         // fall through: malformed
       }

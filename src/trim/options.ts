@@ -41,6 +41,8 @@ export type RemovalRule =
   | 'fileHistorySnapshots'
   | 'queueOperations'
   | 'progressLines'
+  | 'recordedRequestLines'
+  | 'clientBookkeepingLines'
   | 'systemNoticeLines'
   | 'linesBeforeBoundary'
   | 'relinkedParents'
@@ -64,6 +66,8 @@ export function emptyCounts(): RemovalCounts {
     fileHistorySnapshots: 0,
     queueOperations: 0,
     progressLines: 0,
+    recordedRequestLines: 0,
+    clientBookkeepingLines: 0,
     systemNoticeLines: 0,
     linesBeforeBoundary: 0,
     relinkedParents: 0,

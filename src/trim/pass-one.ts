@@ -17,10 +17,24 @@ import type { Spill } from './spill.js';
 import { DroppedHistory } from './dropped-history.js';
 import { recordTokens, type RecordTokens } from '../tokens/breakdown.js';
 
+/**
+ * Line types Claude Code never sends on resume, dropped whole. The client reads none of them back
+ * into the request (each checked in the real client: the resume request is identical without it).
+ */
 const DROPPED_TYPES: Record<string, keyof RemovalCounts> = {
   'file-history-snapshot': 'fileHistorySnapshots',
   'queue-operation': 'queueOperations',
   progress: 'progressLines',
+  // 2.1.332 records each API request it sends (a third of a typical log's bytes); the resume
+  // request of a harness session was identical with all of them dropped.
+  'api-request': 'recordedRequestLines',
+  'api-request-blob': 'recordedRequestLines',
+  'api-request-shape': 'recordedRequestLines',
+  // 2.1.332 bookkeeping (cost so far, tools used, a latch, file-history deltas): same evidence.
+  'atis-latch': 'clientBookkeepingLines',
+  'cost-state': 'clientBookkeepingLines',
+  'tools-used': 'clientBookkeepingLines',
+  'file-history-delta': 'clientBookkeepingLines',
 };
 
 /** System notices the API never sees. */
@@ -121,8 +135,31 @@ export interface PassOneSetup {
   countFrom?: number;
 }
 
-/** Metadata lines kept even before the last compaction boundary: titles and links, no content. */
-export const METADATA_TYPES = new Set(['summary', 'custom-title', 'tag', 'agent-name', 'pr-link', 'last-prompt']);
+/**
+ * Metadata lines kept even before the last compaction boundary: titles, links and the session
+ * state the client reads back on resume (permission mode, worktree, agent settings, the bridge),
+ * whose last value must survive a trim that drops the history. No content.
+ */
+export const METADATA_TYPES = new Set([
+  'summary',
+  'custom-title',
+  'ai-title',
+  'tag',
+  'agent-name',
+  'agent-setting',
+  'agent-color',
+  'pr-link',
+  'last-prompt',
+  'mode',
+  'permission-mode',
+  'worktree-state',
+  'bridge-session',
+  'relocated',
+  'frame-link',
+  'content-replacement',
+  'marble-origami-commit',
+  'marble-origami-snapshot',
+]);
 
 function droppedByType(entry: SessionEntry): keyof RemovalCounts | undefined {
   const byType = DROPPED_TYPES[entry.type];

@@ -18,6 +18,8 @@ export const RULE_LABELS: Record<RemovalRule, string> = {
   fileHistorySnapshots: 'file-history snapshots dropped',
   queueOperations: 'queue operations dropped',
   progressLines: 'progress lines dropped',
+  recordedRequestLines: 'recorded API requests dropped',
+  clientBookkeepingLines: 'client bookkeeping lines dropped',
   systemNoticeLines: 'system notices dropped',
   linesBeforeBoundary: 'lines before the last compaction dropped',
   relinkedParents: 'parents re-linked',

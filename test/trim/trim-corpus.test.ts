@@ -12,12 +12,24 @@ import { trimSession } from '../../src/trim/trim.js';
 import { AtomicWriter } from '../../src/session/write.js';
 import { openSession } from '../../src/session/session.js';
 import { tokenBreakdown } from '../../src/tokens/breakdown.js';
-import { HAS_CORPUS, corpusFiles, sampleFiles } from '../helpers/corpus.js';
+import { HAS_CORPUS, HAS_RECENT_CORPUS, corpusFiles, recentCorpusFiles, sampleFiles } from '../helpers/corpus.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cmv-trim-corpus-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const DROPPED_TYPES = new Set(['file-history-snapshot', 'progress', 'queue-operation']);
+const DROPPED_TYPES = new Set([
+  'file-history-snapshot',
+  'progress',
+  'queue-operation',
+  // 2.1.332: recorded requests and client bookkeeping
+  'api-request',
+  'api-request-blob',
+  'api-request-shape',
+  'atis-latch',
+  'cost-state',
+  'tools-used',
+  'file-history-delta',
+]);
 
 function sha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -109,6 +121,12 @@ describe('trim on real sessions', () => {
 
   describe.skipIf(!HAS_CORPUS)('corpus', () => {
     for (const file of corpusFiles()) {
+      it(`${basename(file)}: verifies, is idempotent, leaves no thinking, sidecars or bookkeeping lines, and leaves its input alone`, checkTrim(file), 60_000);
+    }
+  });
+
+  describe.skipIf(!HAS_RECENT_CORPUS)('corpus of 2.1.50 to 2.1.229', () => {
+    for (const file of recentCorpusFiles()) {
       it(`${basename(file)}: verifies, is idempotent, leaves no thinking, sidecars or bookkeeping lines, and leaves its input alone`, checkTrim(file), 60_000);
     }
   });
