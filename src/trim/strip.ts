@@ -248,15 +248,37 @@ export interface StripResult {
   emptied: boolean;
 }
 
+/**
+ * The sidecar fields the client reads back on resume: a background task's id (Bash run in the
+ * background) or an async agent's launch. 2.1.332 writes a <task-notification> of its own for
+ * such a task the log leaves open, and needs these to do so (corpus spotter-tool_heavy-v2.1.38,
+ * sessionshare-0ccf1a04-v2.1.15: without them the trimmed log resumed without that text).
+ */
+const BACKGROUND_TASK_FIELDS = ['backgroundTaskId', 'isAsync', 'status', 'agentId', 'description', 'outputFile'] as const;
+
+function backgroundTaskFields(sidecar: unknown): Json | undefined {
+  if (!sidecar || typeof sidecar !== 'object' || Array.isArray(sidecar)) return undefined;
+  const s = sidecar as Json;
+  const isBackground = typeof s.backgroundTaskId === 'string' || (s.isAsync === true && typeof s.agentId === 'string');
+  if (!isBackground) return undefined;
+  const kept: Json = {};
+  for (const key of BACKGROUND_TASK_FIELDS) if (s[key] !== undefined && (typeof s[key] !== 'string' || (s[key] as string).length <= 500)) kept[key] = s[key];
+  return kept;
+}
+
 /** Strips one user or assistant record in place. */
 export function stripMessageRecord(record: Json, ctx: StripContext): StripResult {
   let changed = false;
   ctx.cwd = typeof record.cwd === 'string' ? record.cwd : undefined;
   ctx.uuid = typeof record.uuid === 'string' ? record.uuid : undefined;
   if (record.toolUseResult !== undefined) {
-    delete record.toolUseResult;
-    ctx.counts.toolUseResultSidecars++;
-    changed = true;
+    const kept = backgroundTaskFields(record.toolUseResult);
+    if (kept === undefined) delete record.toolUseResult;
+    if (kept === undefined || Object.keys(kept).length < Object.keys(record.toolUseResult as Json).length) {
+      if (kept !== undefined) record.toolUseResult = kept;
+      ctx.counts.toolUseResultSidecars++;
+      changed = true;
+    }
   }
   const message = record.message as Json | undefined;
   if (!message || !Array.isArray(message.content)) return { changed, emptied: false };

@@ -10,10 +10,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimSession } from '../../src/trim/trim.js';
 import { countTokens } from '../../src/tokens/counter.js';
-import { claudeCliPath, describeRun, resumeAndCapture, writeSessionLines } from './claude-client.js';
+import { clientsUnderTest, describeRun, resumeAndCapture, writeSessionLines, type ClaudeClient } from './claude-client.js';
 import { blocksOf, conversationTexts, messagesChars, messagesOf, normaliseTexts, summarizeRequest, toolPairFaults } from './request-texts.js';
 import { mean, median, messageTokens, missingTexts, pct, reductionOf, table, thinkingBlocks } from './request-measures.js';
-import { HAS_CORPUS, corpusFiles, sampleFiles, isSubagentFile } from '../helpers/corpus.js';
+import { HAS_CORPUS, HAS_RECENT_CORPUS, corpusFiles, recentCorpusFiles, sampleFiles, isSubagentFile } from '../helpers/corpus.js';
 import { replayedDisk } from '../helpers/replayed-files.js';
 
 const RESUME_TIMEOUT_MS = 60_000;
@@ -24,9 +24,10 @@ const PROMPT = 'hi';
  * the session: the trim asks the files the log's own Edit/Write records rebuild (their projects
  * are not on this machine), so applied Edit/Write inputs may be stubbed.
  */
-type Group = 'sample' | 'corpus' | 'corpus, files replayed';
+type Group = 'sample' | 'corpus' | 'corpus, files replayed' | 'corpus recent';
 
 interface Measured {
+  client: string;
   group: Group;
   file: string;
   originalChars: number;
@@ -45,7 +46,7 @@ const TOOL_HEAVY_SHARE = 0.5;
 const LONG_SESSION_TOKENS = 20_000;
 
 const measured: Measured[] = [];
-const cli = claudeCliPath();
+const clients = clientsUnderTest();
 const scratch = mkdtempSync(join(tmpdir(), 'cmv-trim-client-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -63,14 +64,14 @@ interface Original {
   toolShare: number;
 }
 
-async function compareResumes(file: string, groups: Group[]): Promise<void> {
-  const capture = await resumeAndCapture(file, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS });
+async function compareResumes(client: ClaudeClient, file: string, groups: Group[]): Promise<void> {
+  const capture = await resumeAndCapture(file, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS, client });
   const tokens = capture.request ? messageTokens(capture.request) : 0;
   const original: Original = capture.request ? { capture, chars: messagesChars(capture.request), tokens, toolShare: toolShare(capture.request, tokens) } : { capture, chars: 0, tokens: 0, toolShare: 0 };
-  for (const group of groups) await compareTrimmed(file, group, original);
+  for (const group of groups) await compareTrimmed(client, file, group, original);
 }
 
-async function compareTrimmed(file: string, group: Group, { capture: original, ...figures }: Original): Promise<void> {
+async function compareTrimmed(client: ClaudeClient, file: string, group: Group, { capture: original, ...figures }: Original): Promise<void> {
   const name = basename(file);
   const newSessionId = randomUUID();
   const replayed = group === 'corpus, files replayed' ? replayedDisk(file) : undefined;
@@ -80,7 +81,7 @@ async function compareTrimmed(file: string, group: Group, { capture: original, .
   const trimmedFile = join(scratch, `${newSessionId}.jsonl`);
   writeSessionLines(trimmedFile, result.lines);
 
-  const trimmed = await resumeAndCapture(trimmedFile, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS });
+  const trimmed = await resumeAndCapture(trimmedFile, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS, client });
   if (!original.request) {
     // Claude Code refuses a log without a conversation; the trimmed log may not gain one.
     expect(trimmed.request, `${describeRun(`${name} trimmed`, trimmed)}; the original sent nothing`).toBeUndefined();
@@ -103,6 +104,7 @@ async function compareTrimmed(file: string, group: Group, { capture: original, .
   expect(thinkingBlocks(trimmed.request), `${name}: thinking blocks in the trimmed request`).toBe(0);
 
   const row: Measured = {
+    client: client.version,
     group,
     file: name,
     originalChars: figures.chars,
@@ -126,20 +128,21 @@ async function compareTrimmed(file: string, group: Group, { capture: original, .
 // included; the trim's own estimate counts images by their size in pixels and skips signatures.
 
 function summaryTable(rows: Measured[]): string {
-  const header = ['file', 'group', 'tools', 'orig chars', 'trim chars', 'orig tok', 'trim tok', 'sent -tok', 'reported -tok'];
-  const body = rows.map((r) => [r.file, r.group, pct(r.toolShare), String(r.originalChars), String(r.trimmedChars), String(r.originalTokens), String(r.trimmedTokens), pct(reductionOf(r)), pct(r.reported)]);
+  const header = ['client', 'file', 'group', 'tools', 'orig chars', 'trim chars', 'orig tok', 'trim tok', 'sent -tok', 'reported -tok'];
+  const body = rows.map((r) => [r.client, r.file, r.group, pct(r.toolShare), String(r.originalChars), String(r.trimmedChars), String(r.originalTokens), String(r.trimmedTokens), pct(reductionOf(r)), pct(r.reported)]);
   const lines = table(header, body);
-  for (const group of ['sample', 'corpus', 'corpus, files replayed'] as const) {
+  for (const client of [...new Set(rows.map((r) => r.client))])
+  for (const group of ['sample', 'corpus', 'corpus, files replayed', 'corpus recent'] as const) {
     for (const subset of ['all', 'tool-heavy', 'long and tool-heavy'] as const) {
       const inSubset = (r: Measured) =>
         subset === 'all' || (r.toolShare >= TOOL_HEAVY_SHARE && (subset === 'tool-heavy' || r.originalTokens >= LONG_SESSION_TOKENS));
-      const inGroup = rows.filter((r) => r.group === group && inSubset(r));
+      const inGroup = rows.filter((r) => r.client === client && r.group === group && inSubset(r));
       if (inGroup.length === 0) continue;
       const label = subset === 'all' ? '' : `, ${subset} (tools >= ${pct(TOOL_HEAVY_SHARE)} of sent tokens${subset === 'tool-heavy' ? '' : `, >= ${LONG_SESSION_TOKENS} tokens sent`})`;
       const sent = inGroup.map(reductionOf);
       const reported = inGroup.map((r) => r.reported);
       lines.push(
-        `${group}${label}: ${inGroup.length} files, sent message tokens reduced by mean ${pct(mean(sent))}, median ${pct(median(sent))}` +
+        `${client} ${group}${label}: ${inGroup.length} files, sent message tokens reduced by mean ${pct(mean(sent))}, median ${pct(median(sent))}` +
           ` (trim's own estimate: mean ${pct(mean(reported))}, median ${pct(median(reported))})`,
       );
     }
@@ -147,18 +150,28 @@ function summaryTable(rows: Measured[]): string {
   return lines.join('\n');
 }
 
-describe.skipIf(!cli)('trimmed sessions resumed with the real Claude Code CLI', () => {
-  describe('sample-sessions', () => {
-    for (const file of sampleFiles()) {
-      it(`${basename(file)} sends every text, paired tools and no thinking, in fewer chars`, () => compareResumes(file, ['sample']), 2 * RESUME_TIMEOUT_MS + 30_000);
-    }
-  });
+describe.skipIf(clients.length === 0)('trimmed sessions resumed with the real Claude Code CLI', () => {
+  for (const client of clients) {
+    describe(`Claude Code ${client.version}`, () => {
+      describe('sample-sessions', () => {
+        for (const file of sampleFiles()) {
+          it(`${basename(file)} sends every text, paired tools and no thinking, in fewer chars`, () => compareResumes(client, file, ['sample']), 2 * RESUME_TIMEOUT_MS + 30_000);
+        }
+      });
 
-  describe.skipIf(!HAS_CORPUS)('corpus', () => {
-    for (const file of corpusFiles().filter((f) => !isSubagentFile(f))) {
-      it(`${basename(file)} sends every text, paired tools and no thinking, in fewer chars (project absent, and its files replayed from the log)`, () => compareResumes(file, ['corpus', 'corpus, files replayed']), 3 * RESUME_TIMEOUT_MS + 30_000);
-    }
-  });
+      describe.skipIf(!HAS_CORPUS)('corpus', () => {
+        for (const file of corpusFiles().filter((f) => !isSubagentFile(f))) {
+          it(`${basename(file)} sends every text, paired tools and no thinking, in fewer chars (project absent, and its files replayed from the log)`, () => compareResumes(client, file, ['corpus', 'corpus, files replayed']), 3 * RESUME_TIMEOUT_MS + 30_000);
+        }
+      });
+
+      describe.skipIf(!HAS_RECENT_CORPUS)('corpus of 2.1.50 to 2.1.229', () => {
+        for (const file of recentCorpusFiles()) {
+          it(`${basename(file)} sends every text, paired tools and no thinking, in fewer chars`, () => compareResumes(client, file, ['corpus recent']), 2 * RESUME_TIMEOUT_MS + 30_000);
+        }
+      });
+    });
+  }
 
   it('reports the reduction of the sent message tokens', () => {
     expect(measured.length).toBeGreaterThan(0);

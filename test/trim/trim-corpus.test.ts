@@ -54,7 +54,8 @@ function leftovers(lines: Buffer[]): { findings: string[]; unparsable: number } 
     }
     if (!record || typeof record !== 'object') return;
     if (DROPPED_TYPES.has(record.type)) findings.push(`line ${i + 1}: a ${record.type} line`);
-    if ('toolUseResult' in record) findings.push(`line ${i + 1}: a toolUseResult field`);
+    // Only a background task's launch fields stay (2.1.332 reads them back on resume).
+    if ('toolUseResult' in record && !(record.toolUseResult && (record.toolUseResult.backgroundTaskId || record.toolUseResult.isAsync))) findings.push(`line ${i + 1}: a toolUseResult field`);
     const content = record.message?.content;
     if (Array.isArray(content)) {
       for (const block of content) {
