@@ -158,7 +158,9 @@ export default async function benchFuzz(args) {
         found.hangs++;
         note('hang', names, `${Math.round(ms)} ms`);
       }
-      if ((n + 1) % 10_000 === 0) process.stderr.write(`  ${n + 1} cases, ${Math.round((performance.now() - started) / 1000)} s\n`);
+      if ((n + 1) % 1000 === 0) {
+        process.stderr.write(`  ${n + 1} cases, ${Math.round((performance.now() - started) / 1000)} s: crashes ${found.crashes}, hangs ${found.hangs}, lines lost ${found.linesLost}, texts lost ${found.textsLost}\n`);
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
