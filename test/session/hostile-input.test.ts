@@ -109,3 +109,21 @@ describe('records no client writes', () => {
     expect(n).toBe(countTokens('q'.repeat(8192)) * 128);
   });
 });
+
+describe('faults the input already had', () => {
+  it('are not called a bug of cmv ("please report it" only for faults the trim made)', async () => {
+    const { trimToDestination } = await import('../../src/trim/apply.js');
+    const records = sessionRecords({ turns: 3 }) as Record<string, unknown>[];
+    const assistant = records.find((r) => r.type === 'assistant') as { message: Record<string, unknown> };
+    assistant.message.content = 7; // an assistant message without content, as written
+    const path = join(dir, 'had-faults.jsonl');
+    writeFileSync(path, toJsonl(records));
+    const error = await trimToDestination(path, {}, { kind: 'dry-run' }).then(
+      () => undefined,
+      (e: unknown) => e as CmvError,
+    );
+    expect(error).toBeInstanceOf(CmvError);
+    expect(error!.hint ?? '').not.toMatch(/report/);
+    expect(error!.message).toMatch(/already has/);
+  });
+});
