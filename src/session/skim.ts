@@ -20,7 +20,9 @@ const COMMA = 0x2c;
 class NotSkimmable extends Error {}
 const NOT_SKIMMABLE = new NotSkimmable();
 
-const JSON_LITERAL = /^(?:true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)$/;
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
+const NULL = Buffer.from('null');
 
 /** Keys up to this long are remembered (see Skim.key). */
 const MAX_CACHED_KEY = 40;
@@ -173,15 +175,47 @@ class Skim {
   /** The end of the string or literal at `i`. */
   private scalarEnd(i: number): number {
     const b = this.b;
-    if (b[i] === QUOTE) return this.stringEnd(i);
+    const c = b[i];
+    if (c === QUOTE) return this.stringEnd(i);
+    // true, false, null: checked byte by byte (no string made for the few million of a long log).
+    if (c === 0x74) return this.word(i, TRUE);
+    if (c === 0x66) return this.word(i, FALSE);
+    if (c === 0x6e) return this.word(i, NULL);
+    return this.numberEnd(i);
+  }
+
+  private word(i: number, word: Uint8Array): number {
+    const b = this.b;
+    for (let k = 0; k < word.length; k++) if (b[i + k] !== word[k]) throw NOT_SKIMMABLE;
+    return this.literalEnds(i + word.length);
+  }
+
+  /** A JSON number at `i` (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?), as JSON.parse reads one. */
+  private numberEnd(i: number): number {
+    const b = this.b;
     let j = i;
-    while (j < b.length) {
-      const d = b[j];
-      if (d === COMMA || d === RBRACE || d === RBRACKET || isSpace(d)) break;
+    if (b[j] === 0x2d) j++;
+    if (b[j] === 0x30) j++;
+    else if (b[j] >= 0x31 && b[j] <= 0x39) while (b[j] >= 0x30 && b[j] <= 0x39) j++;
+    else throw NOT_SKIMMABLE;
+    if (b[j] === 0x2e) {
       j++;
+      if (!(b[j] >= 0x30 && b[j] <= 0x39)) throw NOT_SKIMMABLE;
+      while (b[j] >= 0x30 && b[j] <= 0x39) j++;
     }
-    // A literal JSON.parse would refuse (01, tru, NaN) makes the line one Claude Code skips.
-    if (j === i || !JSON_LITERAL.test(this.fast.latin1Slice(i, j))) throw NOT_SKIMMABLE;
+    if (b[j] === 0x65 || b[j] === 0x45) {
+      j++;
+      if (b[j] === 0x2b || b[j] === 0x2d) j++;
+      if (!(b[j] >= 0x30 && b[j] <= 0x39)) throw NOT_SKIMMABLE;
+      while (b[j] >= 0x30 && b[j] <= 0x39) j++;
+    }
+    return this.literalEnds(j);
+  }
+
+  /** A literal must end where a value may: the line's end, a separator or a closer. */
+  private literalEnds(j: number): number {
+    const d = this.b[j];
+    if (j < this.b.length && d !== COMMA && d !== RBRACE && d !== RBRACKET && !isSpace(d)) throw NOT_SKIMMABLE;
     return j;
   }
 
