@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import chalk from 'chalk';
 import { isCmvError } from '../errors.js';
 import { exitCodeFor, EXIT_OK } from './exit-codes.js';
-import { Output } from './output.js';
+import { Output, forTerminal } from './output.js';
 import type { TrimCommandOptions } from './commands/trim.js';
 import type { BreakevenCommandOptions } from './commands/breakeven.js';
 import type { AnalyzeCommandOptions } from './commands/analyze.js';
@@ -493,13 +493,13 @@ export async function main(argv: string[]): Promise<number> {
 
 function reportError(error: unknown): number {
   if (isCmvError(error)) {
-    process.stderr.write(`${chalk.red('cmv:')} ${error.message}\n`);
-    if (error.hint) process.stderr.write(`${chalk.dim('hint:')} ${error.hint}\n`);
+    process.stderr.write(`${chalk.red('cmv:')} ${forTerminal(error.message)}\n`);
+    if (error.hint) process.stderr.write(`${chalk.dim('hint:')} ${forTerminal(error.hint)}\n`);
     if (process.env.CMV_DEBUG === '1' && error.stack) process.stderr.write(`${error.stack}\n`);
     return exitCodeFor(error.code);
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${chalk.red('cmv: internal error:')} ${message}\n`);
+  process.stderr.write(`${chalk.red('cmv: internal error:')} ${forTerminal(message)}\n`);
   process.stderr.write(`${chalk.dim('hint:')} run again with CMV_DEBUG=1 for details, and report it\n`);
   if (process.env.CMV_DEBUG === '1' && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   return exitCodeFor('INTERNAL');

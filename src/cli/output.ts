@@ -2,6 +2,12 @@
 // and nothing else; messages and warnings always on stderr.
 
 import chalk from 'chalk';
+import { printable } from './terminal-text.js';
+
+/** Text for the terminal: control sequences from logs and bundles dropped, cmv's own colours kept. */
+export function forTerminal(text: string): string {
+  return printable(text, chalk.level > 0);
+}
 
 export interface OutputOptions {
   json?: boolean;
@@ -23,16 +29,16 @@ export class Output {
     if (this.json) {
       this.stdout.write(`${JSON.stringify(toJson(result), null, 2)}\n`);
     } else {
-      const text = renderText(result);
+      const text = forTerminal(renderText(result));
       if (text) this.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     }
   }
 
   warn(message: string): void {
-    this.stderr.write(`${chalk.yellow('cmv: warning:')} ${message}\n`);
+    this.stderr.write(`${chalk.yellow('cmv: warning:')} ${forTerminal(message)}\n`);
   }
 
   info(message: string): void {
-    this.stderr.write(`${message}\n`);
+    this.stderr.write(`${forTerminal(message)}\n`);
   }
 }

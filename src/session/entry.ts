@@ -315,7 +315,7 @@ const SKIM_MIN_BYTES = 2048;
  * Lines that are not user or assistant messages keep no message shape: an `api-request-blob` line
  * (2.1.332) holds a copy of a sent message, and its tool calls are no calls of the conversation.
  */
-function withoutForeignMessage(entry: SessionEntry): SessionEntry {
+export function withoutForeignMessage(entry: SessionEntry): SessionEntry {
   if (MESSAGE_ENTRY_TYPES.has(entry.type) || (entry.blocks.length === 0 && entry.messageId === undefined && entry.usage === undefined)) return entry;
   entry.blocks = [];
   entry.contentIsString = false;
@@ -331,7 +331,7 @@ export function parseLine(bytes: Buffer, line: number): ParsedLine {
   if (bytes.length === 0) return { status: 'blank', entries: [] };
   // Long lines are skimmed (their payload never decoded); short ones parse as fast with JSON.parse.
   const skimmed = bytes.length >= SKIM_MIN_BYTES ? skimEntry(bytes, line) : undefined;
-  if (skimmed) return { status: 'entry', entries: [withoutForeignMessage(skimmed)] };
+  if (skimmed) return { status: 'entry', entries: [skimmed] };
   const text = bytes.toString('utf8');
   if (text.trim() === '') return { status: 'blank', entries: [] };
   try {

@@ -2,7 +2,8 @@
 // '\n'; the final line may lack one, and that fact is kept so a file can be written back exactly.
 
 import { open } from 'node:fs/promises';
-import { fromSystemError } from '../errors.js';
+import { CmvError, fromSystemError } from '../errors.js';
+import { notRegularFile, requireRegularFile } from './regular-file.js';
 
 export interface RawLine {
   /** 0-based physical line number. */
@@ -16,6 +17,12 @@ export interface RawLine {
 }
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
+/**
+ * No line longer than this is read: Claude Code's own lines stay far below it (an API request is
+ * at most 32 MB), and past it a line could no longer be decoded as one string. Memory stays bounded
+ * on a file that never breaks its line.
+ */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
 export interface ReadOptions {
@@ -25,6 +32,14 @@ export interface ReadOptions {
    * memory than a short one: a line's bytes are then valid only until the next line is asked for.
    */
   recycle?: boolean;
+  /** Longest line accepted (MAX_LINE_BYTES); a longer one is refused with a clear error. */
+  maxLineBytes?: number;
+}
+
+function lineTooLong(path: string, line: number, limit: number): CmvError {
+  return new CmvError('BAD_INPUT', `line ${line} of ${path} is longer than ${Math.round(limit / 1024 / 1024)} MB: not a session log cmv can read`, {
+    hint: 'a Claude Code log has no line this long; check that this is the right file',
+  });
 }
 
 /**
@@ -34,6 +49,9 @@ export interface ReadOptions {
  */
 export async function* readRawLines(path: string, options: ReadOptions = {}): AsyncGenerator<RawLine> {
   const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
+  const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+  // A FIFO would block the open itself: refused before it.
+  await requireRegularFile(path);
   // With `recycle`, the chunk read ahead goes into the buffer of the chunk before the current one,
   // whose lines have all been handed out (and, by contract, let go).
   const buffers = options.recycle ? [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)] : undefined;
@@ -45,6 +63,8 @@ export async function* readRawLines(path: string, options: ReadOptions = {}): As
     throw fromSystemError(error, path);
   }
   try {
+    const refused = notRegularFile(await handle.stat(), path);
+    if (refused) throw refused; // replaced between the check and the open
     let index = 0;
     let fileOffset = 0; // offset of the first byte of `pending`
     let pending: Buffer[] = [];
@@ -77,6 +97,7 @@ export async function* readRawLines(path: string, options: ReadOptions = {}): As
         const end = data.indexOf(NEWLINE, start);
         if (end < 0) break;
         let bytes: Buffer;
+        if (pendingBytes + end - start > maxLineBytes) throw lineTooLong(path, index + 1, maxLineBytes);
         if (pendingBytes > 0) {
           pending.push(data.subarray(start, end));
           bytes = Buffer.concat(pending, pendingBytes + end - start);
@@ -92,6 +113,7 @@ export async function* readRawLines(path: string, options: ReadOptions = {}): As
       if (start < data.length) {
         // Copy the tail so the chunk it came from is not kept alive by a long line in the making.
         const tail = Buffer.from(data.subarray(start));
+        if (pendingBytes + tail.length > maxLineBytes) throw lineTooLong(path, index + 1, maxLineBytes);
         pending.push(tail);
         pendingBytes += tail.length;
       }

@@ -1,13 +1,14 @@
 // Opening a session log: stream its lines once, keep their raw bytes (so nothing is lost and an
 // unmodified file writes back byte-identical), and build the conversation model on top.
 
-import { stat, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { readRawLines } from './line-reader.js';
 import { parseLine, isKnownEntryType, type SessionEntry } from './entry.js';
 import { buildConversation, type Conversation, type SessionLine } from './conversation.js';
 import type { ClientModel } from './clients.js';
-import { CmvError, fromSystemError } from '../errors.js';
+import { CmvError } from '../errors.js';
+import { requireRegularFile } from './regular-file.js';
 
 export interface SubagentFile {
   path: string;
@@ -48,15 +49,9 @@ export interface OpenOptions {
   client?: ClientModel;
 }
 
-/** The size of a log file; a missing file or a folder is the user's error, said plainly. */
+/** The size of a log file; a missing file, a folder, a pipe or a device is the user's error, said plainly. */
 export async function logSize(path: string): Promise<number> {
-  try {
-    const info = await stat(path);
-    if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    return info.size;
-  } catch (error) {
-    throw fromSystemError(error, path);
-  }
+  return (await requireRegularFile(path)).size;
 }
 
 export async function openSession(path: string, options: OpenOptions = {}): Promise<Session> {

@@ -1,9 +1,11 @@
 // A byte-level skim of one log line: reads the fields the conversation model needs (kind, chain
 // links, message ids, the shape of the content) without decoding the payload strings, which hold
 // nearly all of a log's bytes. Anything unexpected returns undefined, and the caller falls back
-// to JSON.parse, so the skim can only be faster, never different.
+// to JSON.parse, so the skim can only be faster, never different: a line JSON.parse refuses (raw
+// control characters, bad escapes, broken nesting anywhere) or reads differently (a repeated or
+// escaped key) is never skimmed. test/session/skim-property.test.ts holds it to that.
 
-import { readPreservedSegment, readUsage, type BlockInfo, type SessionEntry } from './entry.js';
+import { readPreservedSegment, readUsage, withoutForeignMessage, type BlockInfo, type SessionEntry } from './entry.js';
 import { shared } from './interned.js';
 
 const QUOTE = 0x22;
@@ -18,11 +20,37 @@ const COMMA = 0x2c;
 class NotSkimmable extends Error {}
 const NOT_SKIMMABLE = new NotSkimmable();
 
-const JSON_LITERAL = /^(?:true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)$/;
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
+const NULL = Buffer.from('null');
 
 /** Keys up to this long are remembered (see Skim.key). */
 const MAX_CACHED_KEY = 40;
 const KEYS = new Map<number, string[]>();
+
+/**
+ * What JSON.parse refuses in the bytes of a line that the structural walk does not look at: a raw
+ * control character (JSON.stringify never writes one, in or out of a string) or a backslash not
+ * followed by a valid escape. A `\\x` pair also matches (its second backslash is an escaped one):
+ * `lineHasBadBytes` tells the two apart.
+ */
+const SUSPECT_BYTES = /[\x00-\x1f]|\\(?:[^"\\/bfnrtu]|u(?![0-9a-fA-F]{4}))/g;
+
+/** True when JSON.parse would refuse the line for a byte inside a string (see SUSPECT_BYTES). */
+function lineHasBadBytes(b: Buffer): boolean {
+  const text = (b as unknown as FastSlices).latin1Slice(0, b.length);
+  SUSPECT_BYTES.lastIndex = 0;
+  for (let m = SUSPECT_BYTES.exec(text); m; m = SUSPECT_BYTES.exec(text)) {
+    const at = m.index;
+    if (b[at] !== BACKSLASH) return true;
+    // Backslashes just before this one: an odd run means this one is itself escaped.
+    let k = at - 1;
+    while (k >= 0 && b[k] === BACKSLASH) k--;
+    if ((at - 1 - k) % 2 === 0) return true;
+    SUSPECT_BYTES.lastIndex = at + 1;
+  }
+  return false;
+}
 
 /** Strings shorter than this are decoded; longer ones are only measured. */
 const DECODE_LIMIT = 512;
@@ -59,7 +87,11 @@ class Skim {
   key(start: number, end: number): string {
     const b = this.b;
     const length = end - start;
-    if (length === 0 || length > MAX_CACHED_KEY) return this.fast.latin1Slice(start, end);
+    if (length === 0 || length > MAX_CACHED_KEY) {
+      const key = this.fast.latin1Slice(start, end);
+      if (key.includes('\\')) throw NOT_SKIMMABLE;
+      return key;
+    }
     const slot = (length * 0x10000 + b[start] * 0x100 + b[end - 1]) ^ (b[start + (length >> 1)] << 24);
     const known = KEYS.get(slot);
     if (known) {
@@ -70,6 +102,8 @@ class Skim {
       }
     }
     const key = this.fast.latin1Slice(start, end);
+    // An escaped key ("ty\u0070e") is "type" to JSON.parse: only JSON.parse may read it.
+    if (key.includes('\\')) throw NOT_SKIMMABLE;
     if (!known) KEYS.set(slot, [key]);
     else if (known.length < 8) known.push(key);
     return key;
@@ -89,40 +123,107 @@ class Skim {
     }
   }
 
+  /**
+   * The end of the object or array at `i`, checked as JSON.parse checks it (keys, colons, commas,
+   * literals), without a call stack per level: a hostile line nested 100,000 deep is just refused.
+   */
   containerEnd(i: number): number {
     const b = this.b;
-    let depth = 0;
+    const open: boolean[] = []; // per level: an object (true) or an array
     let j = i;
-    while (j < b.length) {
+    for (;;) {
+      // A value starts at j.
+      j = this.ws(j);
       const c = b[j];
-      if (c === QUOTE) {
-        j = this.stringEnd(j);
-        continue;
+      if (c === LBRACE || c === LBRACKET) {
+        const object = c === LBRACE;
+        open.push(object);
+        j = this.ws(j + 1);
+        if (b[j] === (object ? RBRACE : RBRACKET)) {
+          open.pop();
+          j++;
+        } else {
+          if (object) j = this.memberValue(j);
+          continue;
+        }
+      } else {
+        j = this.scalarEnd(j);
       }
-      if (c === LBRACE || c === LBRACKET) depth++;
-      else if (c === RBRACE || c === RBRACKET) {
-        depth--;
-        if (depth === 0) return j + 1;
+      // After a value: close levels until one goes on with a comma.
+      for (;;) {
+        if (open.length === 0) return j;
+        j = this.ws(j);
+        const object = open[open.length - 1];
+        if (b[j] === COMMA) {
+          j = this.ws(j + 1);
+          if (object) j = this.memberValue(j);
+          break;
+        }
+        if (b[j] !== (object ? RBRACE : RBRACKET)) throw NOT_SKIMMABLE;
+        open.pop();
+        j++;
       }
-      j++;
     }
-    throw NOT_SKIMMABLE;
   }
 
-  valueEnd(i: number): number {
+  /** `i` at a member's key; returns where its value starts. */
+  private memberValue(i: number): number {
+    if (this.b[i] !== QUOTE) throw NOT_SKIMMABLE;
+    const j = this.ws(this.stringEnd(i));
+    if (this.b[j] !== COLON) throw NOT_SKIMMABLE;
+    return j + 1;
+  }
+
+  /** The end of the string or literal at `i`. */
+  private scalarEnd(i: number): number {
     const b = this.b;
     const c = b[i];
     if (c === QUOTE) return this.stringEnd(i);
-    if (c === LBRACE || c === LBRACKET) return this.containerEnd(i);
+    // true, false, null: checked byte by byte (no string made for the few million of a long log).
+    if (c === 0x74) return this.word(i, TRUE);
+    if (c === 0x66) return this.word(i, FALSE);
+    if (c === 0x6e) return this.word(i, NULL);
+    return this.numberEnd(i);
+  }
+
+  private word(i: number, word: Uint8Array): number {
+    const b = this.b;
+    for (let k = 0; k < word.length; k++) if (b[i + k] !== word[k]) throw NOT_SKIMMABLE;
+    return this.literalEnds(i + word.length);
+  }
+
+  /** A JSON number at `i` (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?), as JSON.parse reads one. */
+  private numberEnd(i: number): number {
+    const b = this.b;
     let j = i;
-    while (j < b.length) {
-      const d = b[j];
-      if (d === COMMA || d === RBRACE || d === RBRACKET || isSpace(d)) break;
+    if (b[j] === 0x2d) j++;
+    if (b[j] === 0x30) j++;
+    else if (b[j] >= 0x31 && b[j] <= 0x39) while (b[j] >= 0x30 && b[j] <= 0x39) j++;
+    else throw NOT_SKIMMABLE;
+    if (b[j] === 0x2e) {
       j++;
+      if (!(b[j] >= 0x30 && b[j] <= 0x39)) throw NOT_SKIMMABLE;
+      while (b[j] >= 0x30 && b[j] <= 0x39) j++;
     }
-    // A literal JSON.parse would refuse (01, tru, NaN) makes the line one Claude Code skips.
-    if (j === i || !JSON_LITERAL.test(this.fast.latin1Slice(i, j))) throw NOT_SKIMMABLE;
+    if (b[j] === 0x65 || b[j] === 0x45) {
+      j++;
+      if (b[j] === 0x2b || b[j] === 0x2d) j++;
+      if (!(b[j] >= 0x30 && b[j] <= 0x39)) throw NOT_SKIMMABLE;
+      while (b[j] >= 0x30 && b[j] <= 0x39) j++;
+    }
+    return this.literalEnds(j);
+  }
+
+  /** A literal must end where a value may: the line's end, a separator or a closer. */
+  private literalEnds(j: number): number {
+    const d = this.b[j];
+    if (j < this.b.length && d !== COMMA && d !== RBRACE && d !== RBRACKET && !isSpace(d)) throw NOT_SKIMMABLE;
     return j;
+  }
+
+  valueEnd(i: number): number {
+    const c = this.b[i];
+    return c === LBRACE || c === LBRACKET ? this.containerEnd(i) : this.scalarEnd(i);
   }
 
   /**
@@ -134,12 +235,16 @@ class Skim {
     if (b[i] !== LBRACE) throw NOT_SKIMMABLE;
     let j = this.ws(i + 1);
     if (b[j] === RBRACE) return j + 1;
+    const seen: string[] = [];
     for (;;) {
       if (b[j] !== QUOTE) throw NOT_SKIMMABLE;
       const keyStart = j;
       const keyEnd = this.stringEnd(j);
       // Claude Code's keys are plain ASCII identifiers: no escapes to decode.
       const key = this.key(j + 1, keyEnd - 1);
+      // JSON.parse keeps the last of repeated keys; the visitors would mix them.
+      if (seen.includes(key)) throw NOT_SKIMMABLE;
+      seen.push(key);
       j = this.ws(keyEnd);
       if (b[j] !== COLON) throw NOT_SKIMMABLE;
       const start = this.ws(j + 1);
@@ -236,7 +341,8 @@ class Skim {
 /** Reads the block object at `start`; returns it and the index past it. */
 function skimBlock(s: Skim, start: number): { block: BlockInfo; end: number } {
   let type = 'unknown';
-  let toolId: string | undefined;
+  let id: string | undefined;
+  let toolUseId: string | undefined;
   let name: string | undefined;
   let isError = false;
   let loadsTools = false;
@@ -249,10 +355,10 @@ function skimBlock(s: Skim, start: number): { block: BlockInfo; end: number } {
         type = shared(s.str(vs, ve)) ?? 'unknown';
         break;
       case 'id':
-        toolId ??= s.str(vs, ve);
+        id = s.str(vs, ve);
         break;
       case 'tool_use_id':
-        toolId = s.str(vs, ve);
+        toolUseId = s.str(vs, ve);
         break;
       case 'name':
         name = shared(s.str(vs, ve));
@@ -286,12 +392,13 @@ function skimBlock(s: Skim, start: number): { block: BlockInfo; end: number } {
     }
   });
   const info: BlockInfo = { type, chars: chars || payload };
-  if (type === 'text') info.blank = blankSpan ? s.isBlankString(blankSpan[0], blankSpan[1]) : true;
+  // A text that is not a string counts as blank, as toEntry counts it.
+  if (type === 'text') info.blank = blankSpan && s.b[blankSpan[0]] === QUOTE ? s.isBlankString(blankSpan[0], blankSpan[1]) : true;
   if (type === 'tool_use' || type === 'server_tool_use') {
-    info.toolId = toolId;
+    info.toolId = id;
     info.name = name;
   } else if (type === 'tool_result' || type.endsWith('_tool_result')) {
-    info.toolId = toolId;
+    info.toolId = toolUseId;
     if (isError) info.isError = true;
     if (loadsTools) info.loadsTools = true;
   }
@@ -307,7 +414,7 @@ export function skimEntry(bytes: Buffer, line: number, chainOnly = false): Sessi
   const s = new Skim(bytes);
   try {
     const first = s.ws(0);
-    if (bytes[first] !== LBRACE) return undefined;
+    if (bytes[first] !== LBRACE || lineHasBadBytes(bytes)) return undefined;
     const entry: SessionEntry = {
       line,
       record: 0,
@@ -386,7 +493,7 @@ export function skimEntry(bytes: Buffer, line: number, chainOnly = false): Sessi
       }
     }, (key, vs) => (key === 'message' && bytes[vs] === LBRACE ? (chainOnly ? s.valueEnd(vs) : skimMessage(s, vs, entry)) : undefined));
     if (s.ws(end) !== bytes.length) return undefined; // trailing bytes: glued or damaged
-    return entry;
+    return withoutForeignMessage(entry);
   } catch (error) {
     if (error instanceof NotSkimmable || error instanceof SyntaxError) return undefined;
     throw error;
@@ -440,7 +547,7 @@ export function withoutTopLevelField(bytes: Buffer, name: string): Buffer | unde
   const s = new Skim(bytes);
   try {
     const first = s.ws(0);
-    if (bytes[first] !== LBRACE) return undefined;
+    if (bytes[first] !== LBRACE || lineHasBadBytes(bytes)) return undefined;
     let span: [number, number] | undefined;
     let previousEnd = -1;
     const end = s.fields(first, (key, _vs, ve, keyStart) => {
@@ -471,7 +578,7 @@ export function withTopLevelValues(bytes: Buffer, values: ReadonlyMap<string, st
   const s = new Skim(bytes);
   try {
     const first = s.ws(0);
-    if (bytes[first] !== LBRACE) return undefined;
+    if (bytes[first] !== LBRACE || lineHasBadBytes(bytes)) return undefined;
     const spans: [number, number, string][] = [];
     let repeated = false;
     const end = s.fields(first, (key, vs, ve) => {

@@ -12,6 +12,7 @@ import { pageIndexOf } from './pages.js';
 import { BRANCH_REFS, INCOMING_REFS, SESSION_REFS, SNAPSHOT_REFS, parseRef, refOf, type RefKind } from './names.js';
 import { listNames, refsUnder, updateRefs, ZERO_ID, type RefUpdate } from './refs.js';
 import { CmvError } from '../errors.js';
+import { MAX_META_BYTES, MAX_PAGE_BYTES, tooLarge } from './incoming-limits.js';
 
 export interface OfferedRef {
   ref: string;
@@ -50,6 +51,8 @@ export function checkOfferedRefs(offered: OfferedRef[], where: string): Accepted
 
 /** Fetches the accepted refs into a quarantine namespace; returns it. */
 export async function fetchIncoming(store: Store, source: string, accepted: AcceptedRef[], from: 'bundle' | 'remote'): Promise<string> {
+  // Under the store lock no other import runs: quarantines found now were left by a killed one.
+  await dropQuarantine(store, INCOMING_REFS);
   const token = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const quarantine = `${INCOMING_REFS}${token}/`;
   if (accepted.length === 0) return quarantine;
@@ -75,12 +78,26 @@ async function dropQuarantine(store: Store, quarantine: string): Promise<void> {
 
 /** Every commit the quarantined refs bring that the store did not have, checked like cmv's own. */
 async function checkQuarantine(store: Store, quarantine: string): Promise<void> {
+  // Every name must name a commit: a ref to a blob or tree would break every later listing.
+  for (const line of (await store.git.run(['for-each-ref', '--format=%(objecttype) %(refname)', quarantine], 'for-each-ref')).split('\n')) {
+    if (!line) continue;
+    const [type, ref] = line.split(' ');
+    if (type !== 'commit') {
+      throw new CmvError('BAD_INPUT', `refusing ${ref.slice(quarantine.length)}: it names a ${type}, not a snapshot commit`, { hint: 'the content was not made by cmv; nothing was imported' });
+    }
+  }
   const out = await store.git.run(
     ['rev-list', `--glob=${quarantine}*`, '--not', `--glob=${SNAPSHOT_REFS}*`, `--glob=${BRANCH_REFS}*`, `--glob=${SESSION_REFS}*`, '--'],
     'rev-list',
   );
   for (const id of out.split('\n').filter(Boolean)) {
     const files = await listTree(store.git, id);
+    const where = `snapshot ${id.slice(0, 12)}`;
+    // Sizes come from the tree listing: nothing large is read before it is known to be sane.
+    for (const file of files) {
+      const limit = file.path === 'meta.json' || SIDE_FILES.has(file.path) ? MAX_META_BYTES : MAX_PAGE_BYTES;
+      if (file.size > limit) throw tooLarge(file.path, file.size, limit, where);
+    }
     const meta = parseMeta((await readObjects(store.git, [`${id}:meta.json`])).get(`${id}:meta.json`));
     const side = files.filter((f) => SIDE_FILES.has(f.path));
     for (const file of side) {

@@ -15,6 +15,8 @@ import { redactLineage } from './redact-commits.js';
 import type { RedactionReport } from './redact.js';
 import { adoptIncoming, checkOfferedRefs, fetchIncoming, type Adopted } from './adopt.js';
 import { CmvError } from '../errors.js';
+import { requireRegularFile } from '../session/regular-file.js';
+import { checkBundleObjects } from './incoming-limits.js';
 
 export interface SharedSnapshot {
   name: string;
@@ -76,6 +78,8 @@ export async function exportBundle(store: Store, names: string[], file: string, 
 export async function importBundle(store: Store, file: string): Promise<Adopted & { file: string }> {
   const path = resolve(file);
   if (!existsSync(path)) throw new CmvError('NOT_FOUND', `no such file: ${file}`, { hint: 'give the path of a bundle made by `cmv export`' });
+  // A FIFO or /dev/zero would hang git while the store lock is held.
+  await requireRegularFile(path, 'a bundle');
   return withStoreLock(store, async () => {
     const verify = await store.git.stream(['bundle', 'verify', '--quiet', path], { okCodes: [1, 128] });
     if (verify.code !== 0) {
@@ -91,6 +95,7 @@ export async function importBundle(store: Store, file: string): Promise<Adopted 
         return { id: line.slice(0, space), ref: line.slice(space + 1) };
       });
     const accepted = checkOfferedRefs(heads, file);
+    await checkBundleObjects(store, path, file);
     const quarantine = await fetchIncoming(store, path, accepted, 'bundle');
     const adopted = await adoptIncoming(store, quarantine, accepted);
     await maintain(store);

@@ -8,7 +8,8 @@ import { listTree, readObjects, type TreeFile } from './objects.js';
 import { parseMeta, SIDE_FILES } from './meta.js';
 import { countLines, gitBlobId, pageIndexOf } from './pages.js';
 import { storeSize } from './maintenance.js';
-import { BRANCH_REFS, SESSION_REFS, SNAPSHOT_REFS } from './names.js';
+import { BRANCH_REFS, INCOMING_REFS, SESSION_REFS, SNAPSHOT_REFS } from './names.js';
+import { refsUnder } from './refs.js';
 import { CmvError } from '../errors.js';
 import { readGraphJson } from '../graph/snapshot-graph.js';
 
@@ -39,10 +40,17 @@ async function gitFsck(store: Store): Promise<FsckProblem[]> {
     .map((message) => ({ kind: 'git' as const, message }));
 }
 
-async function cmvCommits(store: Store): Promise<string[]> {
-  const out = await store.git
-    .run(['log', '--format=%H', `--glob=${SNAPSHOT_REFS}*`, `--glob=${BRANCH_REFS}*`, `--glob=${SESSION_REFS}*`, '--'], 'log')
-    .catch(() => '');
+/** The commits cmv's refs reach; a ref to anything but a commit is a problem of its own. */
+async function cmvCommits(store: Store, problems: FsckProblem[]): Promise<string[]> {
+  const refs = await refsUnder(store, SNAPSHOT_REFS.slice(0, -1), BRANCH_REFS.slice(0, -1), SESSION_REFS.slice(0, -1), INCOMING_REFS.slice(0, -1)).catch(() => []);
+  const heads: string[] = [];
+  for (const r of refs) {
+    if (r.ref.startsWith(INCOMING_REFS)) problems.push({ kind: 'layout', id: r.id, message: `${r.ref} was left by an import that did not finish: the next import removes it` });
+    else if (r.type !== 'commit') problems.push({ kind: 'layout', id: r.id, message: `${r.ref} names a ${r.type}, not a snapshot commit: \`cmv rm\` removes it` });
+    else heads.push(r.id);
+  }
+  if (heads.length === 0) return [];
+  const out = await store.git.run(['log', '--format=%H', ...new Set(heads), '--'], 'log').catch(() => '');
   return out.split('\n').filter(Boolean);
 }
 
@@ -93,7 +101,7 @@ async function sideFileProblems(store: Store, id: string, files: TreeFile[]): Pr
 
 export async function checkStore(store: Store): Promise<FsckReport> {
   const problems = await gitFsck(store);
-  const commits = await cmvCommits(store);
+  const commits = await cmvCommits(store, problems);
   const pageLines = new Map<string, number>();
   const badPages = new Set<string>();
 

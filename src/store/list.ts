@@ -3,7 +3,7 @@
 
 import type { Store } from './store.js';
 import { listNames } from './refs.js';
-import { readMetas } from './read-meta.js';
+import { readMetasTolerant } from './read-meta.js';
 import { commitsOf } from './history.js';
 import type { RefKind } from './names.js';
 
@@ -30,14 +30,24 @@ export interface SnapshotListItem {
   branchSessionId?: string;
 }
 
-export async function listSnapshots(store: Store): Promise<SnapshotListItem[]> {
-  const named = await listNames(store);
+/**
+ * Every readable snapshot and branch. A name that does not lead to a sound snapshot (a ref to a
+ * blob, an unreadable meta.json) is left out and described in `problems`: `cmv rm` removes it,
+ * `cmv fsck` reports it.
+ */
+export async function listSnapshots(store: Store, problems: string[] = []): Promise<SnapshotListItem[]> {
+  const all = await listNames(store);
+  for (const n of all) if (n.type !== undefined && n.type !== 'commit') problems.push(`"${n.name}" names a ${n.type}, not a snapshot: \`cmv rm ${n.name}\` removes it`);
+  const found = all.filter((n) => n.type === undefined || n.type === 'commit');
+  if (found.length === 0) return [];
+  const { metas, unreadable } = await readMetasTolerant(store, [...new Set(found.map((n) => n.id))]);
+  for (const n of found) if (unreadable.has(n.id)) problems.push(`"${n.name}" cannot be read (its meta.json ${unreadable.get(n.id)}): \`cmv rm ${n.name}\` removes it`);
+  const named = found.filter((n) => metas.has(n.id));
   if (named.length === 0) return [];
   const ids = [...new Set(named.map((n) => n.id))];
-  const metas = await readMetas(store, ids);
   // A branch belongs to the session its snapshot was taken of.
   const fromIds = [...new Set([...metas.values()].flatMap((m) => (m.branch && !metas.has(m.branch.from.id) ? [m.branch.from.id] : [])))];
-  for (const [id, meta] of await readMetas(store, fromIds)) metas.set(id, meta);
+  for (const [id, meta] of (await readMetasTolerant(store, fromIds)).metas) metas.set(id, meta);
   const parents = new Map((await commitsOf(store, ['--no-walk', ...ids])).map((c) => [c.id, c.parents[0] ?? null]));
   const byId = new Map(named.map((n) => [n.id, n.name]));
   return named

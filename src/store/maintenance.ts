@@ -21,14 +21,15 @@ export async function removeName(store: Store, name: string): Promise<RemoveResu
     if (!target) throw unknownName(name, names.map((n) => n.name));
     const updates: RefUpdate[] = [{ ref: target.ref, old: target.id }];
     // The session's lineage memory moves back to the parent, so its next snapshot links there.
-    const parent = (await store.git.run(['rev-parse', '--verify', '--quiet', `${target.id}^`], 'rev-parse')).trim();
+    // (a damaged name, one naming a blob, has no parent: it just goes)
+    const parent = target.type === undefined || target.type === 'commit' ? (await store.git.run(['rev-parse', '--verify', '--quiet', `${target.id}^`], 'rev-parse').catch(() => '')).trim() : '';
     for (const session of await sessionRefs(store)) {
       if (session.id === target.id) updates.push(parent ? { ref: session.ref, id: parent, old: target.id } : { ref: session.ref, old: target.id });
     }
     await updateRefs(store, updates, `cmv rm ${name}`);
     const keptByDescendants: string[] = [];
     for (const other of names) {
-      if (other.name === name) continue;
+      if (other.name === name || target.type !== 'commit' || other.type !== 'commit') continue;
       const { code } = await store.git.stream(['merge-base', '--is-ancestor', target.id, other.id], { okCodes: [1] });
       if (code === 0) keptByDescendants.push(other.name);
     }

@@ -100,6 +100,8 @@ export function parseMeta(bytes: Buffer | undefined): SnapshotMeta {
   if (meta.source.sessionId !== undefined && !isUuid(meta.source.sessionId) && !/^[A-Za-z0-9_-]{1,100}$/.test(meta.source.sessionId)) throw hostile('has an unsafe session id');
   if (meta.source.cwd !== undefined && !isCleanAbsolutePath(meta.source.cwd)) throw hostile('has a cwd that is not a clean absolute path');
   if (!meta.facts || typeof meta.facts !== 'object' || typeof meta.facts.lines !== 'number' || typeof meta.facts.bytes !== 'number') throw hostile('has no facts');
+  // `cmv branch` writes the new session under the project folder of this cwd.
+  if (meta.facts.cwd !== undefined && !isCleanAbsolutePath(meta.facts.cwd)) throw hostile('has a facts.cwd that is not a clean absolute path');
   if (!['first', 'append', 'rewrite'].includes(meta.growth)) throw hostile('has an unknown growth');
   if (meta.branch && !isString(meta.branch.sessionPath)) throw hostile('has a branch without its session path');
   return meta;

@@ -12,16 +12,19 @@ export interface NamedRef {
   kind: RefKind;
   ref: string;
   id: string;
+  /** What git says the ref names: 'commit' for every ref cmv writes; anything else is damage to report. */
+  type?: string;
 }
 
-export async function refsUnder(store: Store, ...prefixes: string[]): Promise<{ ref: string; id: string }[]> {
-  const out = await store.git.run(['for-each-ref', '--format=%(objectname) %(refname)', ...prefixes], 'for-each-ref');
+export async function refsUnder(store: Store, ...prefixes: string[]): Promise<{ ref: string; id: string; type: string }[]> {
+  const out = await store.git.run(['for-each-ref', '--format=%(objectname) %(objecttype) %(refname)', ...prefixes], 'for-each-ref');
   return out
     .split('\n')
     .filter(Boolean)
     .map((line) => {
       const space = line.indexOf(' ');
-      return { id: line.slice(0, space), ref: line.slice(space + 1) };
+      const second = line.indexOf(' ', space + 1);
+      return { id: line.slice(0, space), type: line.slice(space + 1, second), ref: line.slice(second + 1) };
     });
 }
 
@@ -29,9 +32,9 @@ export async function refsUnder(store: Store, ...prefixes: string[]): Promise<{ 
 export async function listNames(store: Store): Promise<NamedRef[]> {
   const refs = await refsUnder(store, SNAPSHOT_REFS.slice(0, -1), BRANCH_REFS.slice(0, -1));
   const named: NamedRef[] = [];
-  for (const { ref, id } of refs) {
+  for (const { ref, id, type } of refs) {
     const parsed = parseRef(ref);
-    if (parsed) named.push({ ...parsed, ref, id });
+    if (parsed) named.push({ ...parsed, ref, id, type });
   }
   return named.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -125,7 +128,7 @@ export async function readRef(store: Store, ref: string): Promise<string | undef
 }
 
 export async function sessionRefs(store: Store): Promise<{ ref: string; id: string; sessionId: string }[]> {
-  return (await refsUnder(store, SESSION_REFS.slice(0, -1))).map((r) => ({ ...r, sessionId: r.ref.slice(SESSION_REFS.length) }));
+  return (await refsUnder(store, SESSION_REFS.slice(0, -1))).map((r) => ({ ref: r.ref, id: r.id, sessionId: r.ref.slice(SESSION_REFS.length) }));
 }
 
 /** The error for names that do not exist, suggesting the closest known one. */

@@ -10,6 +10,7 @@ import { parseLine } from '../session/entry.js';
 import type { SessionLine } from '../session/conversation.js';
 import { contentBlocks, readRecord, type JsonObject } from '../session/payload.js';
 import { billedResponses, summariseUsage } from '../tokens/usage.js';
+import { isCleanAbsolutePath } from './meta.js';
 
 export interface SessionFactsSummary {
   lines: number;
@@ -137,7 +138,8 @@ export function factsOf(session: Session): SessionFactsSummary {
     compactions: c.compactBoundaries.length,
     malformedLines: session.malformedLines.length,
     sessionId: session.facts.sessionId,
-    cwd: session.facts.cwd,
+    // A cwd the log gives that is not a clean absolute path could steer a branch's write: not kept.
+    cwd: isCleanAbsolutePath(session.facts.cwd) ? session.facts.cwd : undefined,
     gitBranch: session.facts.gitBranch,
     versions: session.facts.versions,
     models: session.facts.models,

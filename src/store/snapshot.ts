@@ -2,7 +2,7 @@
 // graph beside it. A log that grew by appends since its last snapshot shares every earlier page
 // with it; the new commit's parent is the session's last snapshot (or the branch it came from).
 
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Store } from './store.js';
 import { maintain, withStoreLock } from './store.js';
@@ -18,7 +18,8 @@ import { listNames, nameTaken, readRef, updateRefs, ZERO_ID, type RefUpdate } fr
 import { cmvVersion } from './version.js';
 import { splitRawLines } from '../session/line-reader.js';
 import { parseLine } from '../session/entry.js';
-import { fromSystemError } from '../errors.js';
+import { CmvError, fromSystemError } from '../errors.js';
+import { requireRegularFile } from '../session/regular-file.js';
 
 /** A log written this recently may be mid-turn: the snapshot still works, but says so. */
 export const ACTIVE_MS = 2 * 60 * 1000;
@@ -127,20 +128,22 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
   for (const tag of options.tags ?? []) checkName(tag);
   const now = options.now ?? new Date();
   const warnings: string[] = [];
-  let data: Buffer;
-  try {
-    const info = await stat(path);
-    if (now.getTime() - info.mtimeMs < ACTIVE_MS) {
-      warnings.push(`the session was written ${Math.max(0, Math.round((now.getTime() - info.mtimeMs) / 1000))}s ago and may be active: the snapshot holds the log as it is now`);
-    }
-    data = await readFile(path);
-  } catch (error) {
-    throw fromSystemError(error, path);
-  }
-  const sessionId = sessionIdOf(path, data);
-  const lineageRef = sessionId ? sessionRef(sessionId) : undefined;
-
+  await requireRegularFile(path); // a FIFO or device is refused before the lock is taken
   return withStoreLock(store, async () => {
+    // Read under the lock: concurrent snapshots of a growing log then see it grow in lock order,
+    // and each links to the one before (an append), never to a later, longer one.
+    let data: Buffer;
+    try {
+      const info = await requireRegularFile(path);
+      if (now.getTime() - info.mtimeMs < ACTIVE_MS) {
+        warnings.push(`the session was written ${Math.max(0, Math.round((now.getTime() - info.mtimeMs) / 1000))}s ago and may be active: the snapshot holds the log as it is now`);
+      }
+      data = await readFile(path);
+    } catch (error) {
+      throw error instanceof CmvError ? error : fromSystemError(error, path);
+    }
+    const sessionId = sessionIdOf(path, data);
+    const lineageRef = sessionId ? sessionRef(sessionId) : undefined;
     const taken = new Set((await listNames(store)).map((n) => n.name));
     if (options.name !== undefined && taken.has(options.name)) throw nameTaken(options.name);
     const parentId = lineageRef ? await readRef(store, lineageRef) : undefined;

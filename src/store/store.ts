@@ -2,8 +2,8 @@
 // use and marked as cmv's own, so cmv never writes into a repository that is not its store.
 
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { chmod, mkdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { dataDir } from './location.js';
 import { Git, requireGit } from './git.js';
 import { withLock, type HeldLock } from './lock.js';
@@ -67,6 +67,26 @@ async function initStore(dir: string): Promise<void> {
   await rm(join(dir, 'description'), { force: true });
 }
 
+/**
+ * Creates the store whole or not at all: it is built in a scratch folder beside and renamed into
+ * place, so a process starting at the same time sees no store or a finished one, never a
+ * half-made repository without its marker. The loser of a race drops its copy.
+ */
+async function createStore(dir: string): Promise<void> {
+  const scratch = await mkdtemp(join(dirname(dir), '.store-init-'));
+  try {
+    await initStore(scratch);
+    try {
+      await rename(scratch, dir); // replaces an empty folder; fails when a store is there
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'EPERM') throw error;
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
 /** Opens the store, creating it on first use; fails when the folder holds something else. */
 export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<Store> {
   await requireGit();
@@ -75,15 +95,24 @@ export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<S
   const store: Store = { dir, git: new Git(dir), tmpDir: join(dir, 'cmv-tmp'), lockPath: join(root, 'store.lock') };
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw notAStore(dir, 'it is a file');
   if (!existsSync(join(dir, 'config'))) {
-    if (existsSync(dir) && readdirSync(dir).length > 0) throw notAStore(dir, 'a folder that is not a git repository');
+    // (a store renamed into place since the first look is a store)
+    if (existsSync(dir) && readdirSync(dir).length > 0 && !existsSync(join(dir, 'config'))) throw notAStore(dir, 'a folder that is not a git repository');
     await mkdir(root, { recursive: true, mode: 0o700 });
-    await withLock(store.lockPath, async () => {
-      if (!existsSync(join(dir, 'config'))) await initStore(dir);
-    });
-  } else if (!(await isMarked(store.git))) {
-    throw notAStore(dir, 'a git repository without the cmv marker');
+    await createStore(dir);
+    if (!existsSync(join(dir, 'config'))) throw notAStore(dir, 'it could not be created');
   }
+  if (!(await isMarked(store.git))) throw notAStore(dir, 'a git repository without the cmv marker');
+  // Scratch folders of inits killed midway.
+  for (const entry of readdirSync(root)) if (entry.startsWith('.store-init-')) await removeStaleInit(join(root, entry));
   return store;
+}
+
+async function removeStaleInit(path: string): Promise<void> {
+  try {
+    if (Date.now() - (await stat(path)).mtimeMs > 60_000) await rm(path, { recursive: true, force: true });
+  } catch {
+    // gone already
+  }
 }
 
 /** Packs a store may hold before a write rolls them up. */

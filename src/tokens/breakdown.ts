@@ -6,6 +6,7 @@ import type { SessionEntry } from '../session/entry.js';
 import { readRecord, contentBlocks, type JsonObject } from '../session/payload.js';
 import { countTokens } from './counter.js';
 import { imageTokens } from './image.js';
+import { jsonText } from './json-text.js';
 
 export type TokenKind = 'userText' | 'assistantText' | 'thinking' | 'toolUseInput' | 'toolResult' | 'image';
 
@@ -36,7 +37,7 @@ export function toolResultTokens(content: unknown): { text: number; image: numbe
       if (!part || typeof part !== 'object') continue;
       if (part.type === 'text' && typeof part.text === 'string') text += countTokens(part.text);
       else if (part.type === 'image') image += imageTokens(imageData(part));
-      else text += countTokens(JSON.stringify(part));
+      else text += countTokens(jsonText(part));
     }
   }
   return { text, image };
@@ -87,7 +88,7 @@ export function recordTokens(isAssistant: boolean, record: JsonObject, toolNames
         break;
       case 'tool_use':
       case 'server_tool_use':
-        add('toolUseInput', countTokens(JSON.stringify(block.input ?? {})));
+        add('toolUseInput', countTokens(jsonText(block.input ?? {})));
         break;
       case 'tool_result': {
         const { text, image } = toolResultTokens(block.content);
@@ -101,7 +102,7 @@ export function recordTokens(isAssistant: boolean, record: JsonObject, toolNames
         add('image', imageTokens(imageData(block)));
         break;
       default:
-        add(isAssistant ? 'assistantText' : 'userText', countTokens(JSON.stringify(block)));
+        add(isAssistant ? 'assistantText' : 'userText', countTokens(jsonText(block)));
     }
   }
   return counted;

@@ -12,6 +12,14 @@ import { loadO200k } from './rank-table.js';
 import { HashedRanks, mapLookup } from './hashed-ranks.js';
 
 const PIECE_MEMO_LIMIT = 500_000;
+/**
+ * Pre-tokens longer than this (a run with no split point: 8 MB of one letter, minified code) are
+ * counted in chunks of this size, each memoised, so a run costs its distinct chunks, not its length.
+ * The count may then differ from js-tiktoken's by at most one token per chunk (0.1% on a run of one
+ * letter); everything up to this length is exact.
+ */
+const LONG_PIECE_CHARS = 8192;
+const CHUNK_MEMO_LIMIT = 256;
 const TEXT_MEMO_LIMIT = 50_000;
 const TEXT_MEMO_MIN_CHARS = 64;
 
@@ -38,8 +46,29 @@ function encoder(): Encoder {
 
 const pieceMemo = new Map<string, number>();
 const textMemo = new Map<string, number>();
+const chunkMemo = new Map<string, number>();
+
+function countLongPiece(enc: Encoder, piece: string): number {
+  let total = 0;
+  for (let at = 0; at < piece.length; ) {
+    let end = Math.min(at + LONG_PIECE_CHARS, piece.length);
+    const last = piece.charCodeAt(end - 1);
+    if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end--; // keep a surrogate pair whole
+    const chunk = piece.slice(at, end);
+    let n = chunkMemo.get(chunk);
+    if (n === undefined) {
+      n = enc.merger.count(Buffer.from(chunk, 'utf8'));
+      if (chunkMemo.size >= CHUNK_MEMO_LIMIT) chunkMemo.clear();
+      chunkMemo.set(chunk, n);
+    }
+    total += n;
+    at = end;
+  }
+  return total;
+}
 
 function countPiece(enc: Encoder, piece: string): number {
+  if (piece.length > LONG_PIECE_CHARS) return countLongPiece(enc, piece);
   let n = pieceMemo.get(piece);
   if (n !== undefined) return n;
   n = enc.merger.count(Buffer.from(piece, 'utf8'));

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { trimSession, type TrimResult } from './trim.js';
+import { structuralFaults } from './verify.js';
 import type { TrimOptions } from './options.js';
 import { backupSession } from './backups.js';
 import { AtomicWriter, writeFileAtomic } from '../session/write.js';
@@ -46,6 +47,15 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
   }
   if (!result.verify.ok) {
     await writer?.abort();
+    // Faults the log already had (an empty message, a chain restarted mid-file) are the input's,
+    // not a fault of cmv's to report.
+    const had = new Set(structuralFaults(result.index).map((f) => f.message));
+    if (result.verify.faults.every((f) => had.has(f.message))) {
+      throw new CmvError('VERIFY_FAILED', `the log already has ${result.verify.faults.length} fault(s) a trim would carry over; nothing was written`, {
+        hint: `first: ${result.verify.faults[0]?.message ?? '?'}; Claude Code reads this log as it is: keep it untrimmed, or branch from an earlier snapshot`,
+        details: result.verify,
+      });
+    }
     throw new CmvError('VERIFY_FAILED', `the trimmed log failed verification (${result.verify.faults.length} faults); nothing was written`, {
       hint: `first fault: ${result.verify.faults[0]?.message ?? '?'}; please report it with the session's shape (cmv stats --json)`,
       details: result.verify,

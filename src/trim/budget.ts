@@ -10,6 +10,7 @@ import { readRecord, type JsonObject } from '../session/payload.js';
 import { tokenBreakdown, addRecordTokens, newBreakdown, toolNamesOf, toolResultTokens } from '../tokens/breakdown.js';
 import { countTokens } from '../tokens/counter.js';
 import { KEEP_RESULTS, summariseInput } from './strip.js';
+import { jsonText } from '../tokens/json-text.js';
 
 export type EpisodeKind = 'exploration' | 'action';
 
@@ -195,7 +196,7 @@ export function evictToBudget(session: Session, budget: number): { report: Budge
             if (block?.type !== 'tool_use' || block.id !== call.id || !block.input || typeof block.input !== 'object') continue;
             const input = block.input as JsonObject;
             const identity = identifyingInput(input);
-            if (countTokens(JSON.stringify(identity)) < countTokens(JSON.stringify(input))) block.input = identity;
+            if (countTokens(jsonText(identity)) < countTokens(jsonText(input))) block.input = identity;
           }
           recount(call.use);
         }

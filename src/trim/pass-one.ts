@@ -16,6 +16,7 @@ import { SHORTENED_TODO_MARK, todosOf } from './todo-lists.js';
 import type { Spill } from './spill.js';
 import { DroppedHistory } from './dropped-history.js';
 import { recordTokens, type RecordTokens } from '../tokens/breakdown.js';
+import { jsonText } from '../tokens/json-text.js';
 
 /**
  * Line types Claude Code never sends on resume, dropped whole. The client reads none of them back
@@ -96,7 +97,7 @@ function noteTodoCalls(record: JsonObject, entry: SessionEntry, seen: Map<string
     if (block.type === 'tool_use' && block.name === 'TodoWrite' && typeof block.id === 'string') {
       const todos = todosOf(block.input);
       if (!todos) continue;
-      budget.chars -= JSON.stringify(todos).length;
+      budget.chars -= jsonText(todos).length;
       if (budget.chars < 0) {
         order.length = 0;
         seen.clear();
@@ -209,7 +210,7 @@ function stripRecord(record: JsonObject, original: Buffer, setup: PassOneSetup, 
   // Only the rules that applied: one of these is kept per stripped line.
   for (const key in removed) if (removed[key as keyof RemovalCounts] === 0) delete removed[key as keyof RemovalCounts];
   if (result.emptied) return { changed: true, removed };
-  return { bytes: result.changed ? Buffer.from(JSON.stringify(record)) : original, changed: result.changed, removed };
+  return { bytes: result.changed ? Buffer.from(jsonText(record)) : original, changed: result.changed, removed };
 }
 
 export async function passOne(path: string, setup: PassOneSetup, spill: Spill): Promise<PassOneResult> {

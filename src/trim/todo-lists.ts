@@ -4,6 +4,8 @@
 // says so. Nothing is lost: folding the changes over the first list gives every list back, and the
 // trim only shortens a call when that fold gives back exactly the list it replaced. Pure.
 
+import { jsonText } from '../tokens/json-text.js';
+
 type Json = Record<string, unknown>;
 
 /** The first words of a shortened call's result: how a trimmed log is recognised (and left alone). */
@@ -44,9 +46,9 @@ function applyChanges(previous: Json[], changes: Json[]): Json[] {
 
 /** The items of `list` that `previous` lacks or holds otherwise, previous ones first (in its order), then additions. */
 function changesBetween(previous: Json[], list: Json[]): Json[] {
-  const before = new Map(previous.map((item) => [identity(item), JSON.stringify(item)]));
+  const before = new Map(previous.map((item) => [identity(item), jsonText(item)]));
   const now = new Map(list.map((item) => [identity(item), item]));
-  const changed = previous.filter((item) => now.has(identity(item)) && JSON.stringify(now.get(identity(item))) !== before.get(identity(item))).map((item) => now.get(identity(item))!);
+  const changed = previous.filter((item) => now.has(identity(item)) && jsonText(now.get(identity(item))) !== before.get(identity(item))).map((item) => now.get(identity(item))!);
   return [...changed, ...list.filter((item) => !before.has(identity(item)))];
 }
 
@@ -68,7 +70,7 @@ export function planTodoChanges(calls: readonly TodoCall[]): Map<string, Json[]>
     const last = i === calls.length - 1;
     if (previous && !last && unique(previous) && unique(list)) {
       const changes = changesBetween(previous, list);
-      const exact = JSON.stringify(applyChanges(previous, changes)) === JSON.stringify(list);
+      const exact = jsonText(applyChanges(previous, changes)) === jsonText(list);
       if (exact && changes.length > 0 && list.length - changes.length >= MIN_ITEMS_DROPPED) plan.set(call.toolId, changes);
     }
     previous = list;

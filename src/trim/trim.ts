@@ -28,6 +28,7 @@ import { lastBoundaryOffset, lastCompactionLine } from './last-boundary.js';
 import { evictToBudget, type BudgetReport } from './budget.js';
 import { fileSpill, memorySpill, type Spill } from './spill.js';
 import { SHORTENED_TODO_NOTE, planTodoChanges } from './todo-lists.js';
+import { jsonText } from '../tokens/json-text.js';
 
 export interface TrimResult {
   input: { path: string; bytes: number; tokens: number; lines: number };
@@ -239,7 +240,7 @@ async function finishTrim(
         const record = recordOf(item);
         if (rewrites.has('parentUuid')) record.parentUuid = parentUuid;
         if (rewrites.has('sessionId')) record.sessionId = sessionId;
-        bytes = Buffer.from(JSON.stringify(record));
+        bytes = Buffer.from(jsonText(record));
       } else if (spliced) {
         bytes = spliced;
       }
@@ -383,7 +384,7 @@ async function finishTrim(
       const eviction = evictToBudget(trimmed, options.budget);
       budget = eviction.report;
       if (eviction.changed.size > 0) {
-        for (const [lineIndex, record] of eviction.changed) memory[lineIndex] = Buffer.from(JSON.stringify(record));
+        for (const [lineIndex, record] of eviction.changed) memory[lineIndex] = Buffer.from(jsonText(record));
         trimmed = sessionOfLines(path, memory);
         outBytes = memory.reduce((n, l) => n + l.length + 1, 0);
         evicted = true;

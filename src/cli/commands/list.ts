@@ -15,7 +15,9 @@ export interface ListCommandOptions {
 
 export async function listCommand(opts: ListCommandOptions, out: Output): Promise<void> {
   const store = await openStore();
-  let items = await listSnapshots(store);
+  const problems: string[] = [];
+  let items = await listSnapshots(store, problems);
+  for (const problem of problems) out.warn(problem);
   if (opts.tag) items = items.filter((i) => i.tags.includes(opts.tag!));
   if (opts.session) items = items.filter((i) => i.sessionId?.startsWith(opts.session!) || i.branchSessionId?.startsWith(opts.session!));
   out.render(items, renderList);

@@ -4,7 +4,7 @@
 import { launch, launchCommand, resumeCommand } from '../../store/launch.js';
 import { loadConfig } from '../../config/config-file.js';
 import { CmvError } from '../../errors.js';
-import type { Output } from '../output.js';
+import { forTerminal, type Output } from '../output.js';
 
 export interface UiOptions {
   launch?: boolean;
@@ -31,5 +31,5 @@ export async function uiCommand(opts: UiOptions, out: Output): Promise<number | 
   if (!result.resume) return;
   const { cwd, sessionId } = result.resume;
   if (opts.launch) return launch(launchCommand(cwd, sessionId, process.env, config['claude.binary']));
-  process.stdout.write(`${resumeCommand(cwd, sessionId)}\n`);
+  process.stdout.write(`${forTerminal(resumeCommand(cwd, sessionId))}\n`);
 }
