@@ -3,7 +3,7 @@
 // nearly all of a log's bytes. Anything unexpected returns undefined, and the caller falls back
 // to JSON.parse, so the skim can only be faster, never different.
 
-import { readUsage, type BlockInfo, type SessionEntry } from './entry.js';
+import { readDerived, readUsage, type BlockInfo, type SessionEntry } from './entry.js';
 import { shared } from './interned.js';
 
 const QUOTE = 0x22;
@@ -362,6 +362,9 @@ export function skimEntry(bytes: Buffer, line: number, chainOnly = false): Sessi
           break;
         case 'isApiErrorMessage':
           entry.isApiErrorMessage = s.isTrue(vs, ve);
+          break;
+        case 'cmvDerived':
+          entry.derived = readDerived(s.json(vs, ve));
           break;
         case 'toolUseResult':
           entry.toolUseResultChars = ve - vs;

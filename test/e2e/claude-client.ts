@@ -24,6 +24,8 @@ export interface ResumeOptions {
   timeoutMs?: number;
   /** Extra environment for the CLI. */
   env?: Record<string, string>;
+  /** The client to run (a cli.js, or a native binary such as claude-code-2.1.332's); default claudeCliPath(). */
+  cli?: string;
 }
 
 export interface ResumeCapture {
@@ -41,6 +43,12 @@ export interface ResumeCapture {
   durationMs: number;
   /** Scratch dir, only still on disk with CMV_E2E_KEEP=1. */
   scratchDir: string;
+}
+
+/** Today's client (2.1.332, a native binary), or undefined when its devDependency is not installed. */
+export function nativeClaudePath(): string | undefined {
+  const path = join(PROJECT_ROOT, 'node_modules', 'claude-code-2.1.332', 'bin', 'claude.exe');
+  return existsSync(path) ? path : undefined;
 }
 
 /** Path of the CLI's cli.js, or undefined when the devDependency is not installed. */
@@ -86,12 +94,13 @@ export interface ClaudeRun {
 }
 
 /** Runs the CLI with `args` in `cwd`, killed with everything it spawned after `timeoutMs`. */
-export function runClaude(args: string[], cwd: string, env: Record<string, string>, timeoutMs = 90_000): Promise<ClaudeRun> {
-  const cli = claudeCliPath();
+export function runClaude(args: string[], cwd: string, env: Record<string, string>, timeoutMs = 90_000, cli = claudeCliPath()): Promise<ClaudeRun> {
   if (!cli) return Promise.reject(new Error('Claude Code CLI not installed (node_modules/@anthropic-ai/claude-code/cli.js)'));
   return new Promise((resolvePromise, reject) => {
     // Own process group, so a timeout can end the CLI together with anything it spawned.
-    const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // A cli.js runs under node; a native client (2.1.332's claude.exe) runs as it is.
+    const [command, argv] = cli.endsWith('.js') ? [process.execPath, [cli, ...args]] : [cli, args];
+    const child = spawn(command, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
@@ -167,7 +176,7 @@ export async function resumeAndCapture(sessionFile: string, options: ResumeOptio
     });
     const args = ['-p', options.prompt ?? 'hi', '--resume', sessionId, '--output-format', 'json', '--permission-mode', 'bypassPermissions'];
     const started = Date.now();
-    const run = await runClaude(args, cwd, env, options.timeoutMs ?? 60_000);
+    const run = await runClaude(args, cwd, env, options.timeoutMs ?? 60_000, options.cli);
     const durationMs = Date.now() - started;
     if (keep) {
       await writeFile(join(scratch, 'requests.json'), JSON.stringify(mock.requests, null, 1));
