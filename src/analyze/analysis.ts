@@ -3,7 +3,7 @@
 
 import { findBatchFiles } from './batch-files.js';
 import { analyseBatch, type BatchOptions } from './batch.js';
-import { aggregate, type Aggregate } from './aggregate.js';
+import { aggregate, countEachResponseOnce, type Aggregate } from './aggregate.js';
 import type { BatchFailure } from './batch-protocol.js';
 import type { SessionSummary } from './session-summary.js';
 import { claudeConfigDirs } from '../session/locate.js';
@@ -31,9 +31,10 @@ export async function analysePaths(paths: string[], options: BatchOptions, confi
   }
   const batch = await analyseBatch(files, options);
   const failed = [...missing, ...batch.failed];
+  const sessions = countEachResponseOnce(batch.sessions);
   return {
-    aggregate: aggregate(batch.sessions, failed, batch.skipped),
-    sessions: batch.sessions,
+    aggregate: aggregate(sessions, failed, batch.skipped),
+    sessions,
     failed,
     skipped: batch.skipped,
     seconds: (performance.now() - started) / 1000,

@@ -38,6 +38,8 @@ export interface SessionCost extends Omit<BreakEven, 'curve'> {
   model: string;
   pricedAs: string;
   modelResolution: Resolution;
+  /** A session cmv made from another (session/derived.ts): the copied responses are that one's spend. */
+  derived?: { from?: string; by?: string; copiedResponses: number };
   /** API tokens of the prompt at the trim point, and after the trim (calibrated estimate). */
   tokens: { before: number; after: number; counted: { before: number; after: number } };
   reduction: number;
@@ -161,6 +163,10 @@ export function costOfSession(session: Session, breakdown: TokenBreakdown, trim:
   const removedAtEnd = trimmingNow ? removed : breakEven.projection[0] ? breakEven.projection[0].contextWithoutTrim - breakEven.projection[0].contextWithTrim : 0;
   const toolResults = Object.values(breakdown.byTool).reduce((a, b) => a + b, 0);
   const path = session.path;
+  const copied = c.responses.filter((r) => r.derived);
+  const derived = copied.length > 0 ? { from: copied[0].derived!.from, by: copied[0].derived!.by, copiedResponses: copied.length } : undefined;
+  // A copy's own spend is only what was sent after it was made; its estimate from counted tokens is no spend.
+  if (derived && source === 'tokenizer') replay.cost = 0;
   const isSubagent = c.isSubagentTranscript || subagentByPath(path);
 
   return {
@@ -174,6 +180,7 @@ export function costOfSession(session: Session, breakdown: TokenBreakdown, trim:
     model: sessionModel.name || sessionModel.info.id,
     pricedAs: sessionModel.info.id,
     modelResolution: sessionModel.resolution,
+    derived,
     tokens: { before, after: before - removed, counted: { before: trim.input.tokens, after: trim.output.tokens } },
     reduction: fraction(removed, before),
     calibration: { ...scale, effectiveRatio: Math.round(effectiveRatio * 1000) / 1000 },
