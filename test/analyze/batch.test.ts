@@ -10,7 +10,7 @@ import { analyseBatch } from '../../src/analyze/batch.js';
 import { aggregate, countEachResponseOnce, bucketOf } from '../../src/analyze/aggregate.js';
 import { toCsv, toMarkdown } from '../../src/analyze/report-formats.js';
 import type { SessionSummary } from '../../src/analyze/session-summary.js';
-import { BUILTIN_MODELS } from '../../src/cost/models.js';
+import { builtinModels } from '../../src/cost/models.js';
 import { sessionRecords, toJsonl } from '../session/fixtures.js';
 import { SAMPLE_DIR } from '../helpers/corpus.js';
 
@@ -51,7 +51,7 @@ describe('a batch', () => {
   it('reports a bad file and goes on with the others', async () => {
     const { files } = await findBatchFiles([root]);
     const seen: number[] = [];
-    const result = await analyseBatch(files, { jobs: 1, models: [...BUILTIN_MODELS], onProgress: (p) => seen.push(p.done) });
+    const result = await analyseBatch(files, { jobs: 1, models: [...builtinModels()], onProgress: (p) => seen.push(p.done) });
     expect(result.sessions.map((s) => s.path.split('/').slice(-1)[0])).toEqual(['aaaa0001.jsonl', 'agent-a1.jsonl', 'bbbb0002.jsonl']);
     expect(result.failed).toHaveLength(1);
     expect(result.failed[0].path).toMatch(/broken\.jsonl$/);

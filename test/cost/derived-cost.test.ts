@@ -14,7 +14,7 @@ import { openSession } from '../../src/session/session.js';
 import { takeSnapshot } from '../../src/store/snapshot.js';
 import { branchSnapshot } from '../../src/store/branch.js';
 import { analysePaths } from '../../src/analyze/analysis.js';
-import { BUILTIN_MODELS } from '../../src/cost/models.js';
+import { builtinModels } from '../../src/cost/models.js';
 import { listSessions } from '../../src/session/listing.js';
 
 const CCUSAGE = resolve(__dirname, '..', '..', 'node_modules', 'ccusage', 'dist', 'index.js');
@@ -34,7 +34,7 @@ export function ccusageTotals(configDir: string): CcusageTotals {
 }
 
 async function cmvTotal(box: Sandbox): Promise<number> {
-  const report = await analysePaths([join(box.configDir, 'projects')], { models: BUILTIN_MODELS, jobs: 1 });
+  const report = await analysePaths([join(box.configDir, 'projects')], { models: [...builtinModels()], jobs: 1 });
   return report.aggregate.cost;
 }
 
@@ -79,7 +79,7 @@ describe('copies cmv makes cost nothing, in cmv and in ccusage', () => {
     expect(await cmvTotal(box)).toBeCloseTo(cmvBefore, 6);
 
     // And they are shown as what they are.
-    const report = await analysePaths([join(box.configDir, 'projects')], { models: BUILTIN_MODELS, jobs: 1 });
+    const report = await analysePaths([join(box.configDir, 'projects')], { models: [...builtinModels()], jobs: 1 });
     expect(report.aggregate.derived).toBe(5);
     expect(report.sessions.filter((s) => s.derivedFrom).map((s) => s.derivedFrom!.by).sort()).toEqual(['branch', 'branch', 'compact', 'trim', 'trim']);
     const listed = await listSessions({ configDirs: [box.configDir] });
