@@ -41,8 +41,12 @@ export interface Aggregate {
   subagents: number;
   failed: number;
   skipped: number;
-  /** What the logged calls of every file cost at the registry's prices. */
+  /** What the logged calls of every file cost at the registry's prices, each response once. */
   cost: number;
+  /** Cost of responses found again in later files (Claude Code's resume copies), left out of `cost`. */
+  repeatedCost: number;
+  /** Sessions cmv made from others (trim, branch, compact outputs): their copied responses cost nothing. */
+  derived: number;
   reduction: Spread;
   breakEven: Record<BreakEvenBucket, number>;
   breakEvenCold: Record<BreakEvenBucket, number>;
@@ -88,6 +92,30 @@ function tierFigures(sessions: SessionSummary[]): TierFigures {
   };
 }
 
+/**
+ * Each API response counted once across the files of a batch, as ccusage counts it (by message id
+ * and request id): Claude Code itself copies a session's history into the file a resume or a fork
+ * starts. The earliest file (by its first timestamp, then path) keeps a response's cost; a later one
+ * holding it again moves it to `repeatedCost`. The keys are dropped from the summaries after.
+ */
+export function countEachResponseOnce(sessions: SessionSummary[]): SessionSummary[] {
+  const order = [...sessions].sort((a, b) => (a.firstTimestamp ?? '\uffff').localeCompare(b.firstTimestamp ?? '\uffff') || a.path.localeCompare(b.path));
+  const seen = new Set<string>();
+  const counted = new Map<SessionSummary, SessionSummary>();
+  for (const s of order) {
+    let repeated = 0;
+    for (const [key, cost] of s.responses ?? []) {
+      if (seen.has(key)) repeated += cost;
+      else seen.add(key);
+    }
+    const { responses: _keys, ...rest } = s;
+    counted.set(s, repeated > 0 ? { ...rest, cost: round6(s.cost - repeated), repeatedCost: round6(s.repeatedCost + repeated) } : rest);
+  }
+  return sessions.map((s) => counted.get(s)!);
+}
+
+const round6 = (x: number) => Math.round(x * 1_000_000) / 1_000_000;
+
 export function aggregate(all: SessionSummary[], failed: BatchFailure[] = [], skipped: BatchFailure[] = [], top = 10): Aggregate {
   const main = all.filter((s) => s.kind === 'main');
   const byProject = new Map<string, SessionSummary[]>();
@@ -113,6 +141,8 @@ export function aggregate(all: SessionSummary[], failed: BatchFailure[] = [], sk
     failed: failed.length,
     skipped: skipped.length,
     cost: round4(all.reduce((n, s) => n + s.cost, 0)),
+    repeatedCost: round4(all.reduce((n, s) => n + (s.repeatedCost ?? 0), 0)),
+    derived: all.filter((s) => s.derivedFrom).length,
     reduction: spread(main.map((s) => s.reduction)),
     breakEven: distribution(main.map((s) => s.breakEvenTurns)),
     breakEvenCold: distribution(main.map((s) => s.coldBreakEvenTurns)),

@@ -3,11 +3,12 @@
 
 import { findBatchFiles } from './batch-files.js';
 import { analyseBatch, type BatchOptions } from './batch.js';
-import { aggregate, type Aggregate } from './aggregate.js';
+import { aggregate, countEachResponseOnce, type Aggregate } from './aggregate.js';
 import type { BatchFailure } from './batch-protocol.js';
 import type { SessionSummary } from './session-summary.js';
 import { claudeConfigDirs } from '../session/locate.js';
 import { CmvError } from '../errors.js';
+import { ModelRegistry, pricingOverride } from '../cost/registry.js';
 
 export interface AnalysisReport {
   aggregate: Aggregate;
@@ -19,10 +20,16 @@ export interface AnalysisReport {
   seconds: number;
   /** Worker threads used (0: this thread). */
   workers: number;
+  /** Every call was priced as this model (`--model`, config `model`), not the model its log names. */
+  priceOverride?: { model: string; pricedAs: string };
+  /** Models of the logs that the price table does not know: their calls are left unpriced. */
+  unpricedModels: string[];
 }
 
 export async function analysePaths(paths: string[], options: BatchOptions, configDirs: string[] = claudeConfigDirs()): Promise<AnalysisReport> {
   const started = performance.now();
+  const registry = new ModelRegistry(options.models);
+  const override = options.model ? pricingOverride(registry, options.model) : undefined;
   const { files, missing } = await findBatchFiles(paths, configDirs);
   if (files.length === 0 && missing.length === 0) {
     throw new CmvError('NOT_FOUND', paths.length ? `no .jsonl logs in ${paths.join(', ')}` : `no Claude Code sessions found in ${configDirs.join(', ')}`, {
@@ -31,12 +38,15 @@ export async function analysePaths(paths: string[], options: BatchOptions, confi
   }
   const batch = await analyseBatch(files, options);
   const failed = [...missing, ...batch.failed];
+  const sessions = countEachResponseOnce(batch.sessions);
   return {
-    aggregate: aggregate(batch.sessions, failed, batch.skipped),
-    sessions: batch.sessions,
+    aggregate: aggregate(sessions, failed, batch.skipped),
+    sessions,
     failed,
     skipped: batch.skipped,
     seconds: (performance.now() - started) / 1000,
     workers: batch.workers,
+    priceOverride: override && { model: options.model!, pricedAs: override.info.id },
+    unpricedModels: [...new Set(sessions.flatMap((s) => s.unpricedModels ?? []))].sort(),
   };
 }

@@ -12,7 +12,7 @@ import { callsFromTokens, callsFromUsage, DEFAULT_SCALE, mainCalls, promptOf, se
 import { replayCalls, type Replay } from '../cost/replay.js';
 import { breakEvenOf, type BreakEven } from '../cost/break-even.js';
 import { paceOf, thresholdsOf, windowOf, type SessionPace, type Thresholds } from '../cost/projection.js';
-import type { ModelRegistry, Resolution } from '../cost/registry.js';
+import { pricingOverride, type ModelRegistry, type Resolution } from '../cost/registry.js';
 import { subagentByPath } from './batch-files.js';
 
 export const SUBSCRIPTION_NOTE =
@@ -38,6 +38,10 @@ export interface SessionCost extends Omit<BreakEven, 'curve'> {
   model: string;
   pricedAs: string;
   modelResolution: Resolution;
+  /** Set when every call was priced as a model the user named (`--model`, config `model`), not the log's own. */
+  priceOverride?: string;
+  /** A session cmv made from another (session/derived.ts): the copied responses are that one's spend. */
+  derived?: { from?: string; by?: string; copiedResponses: number };
   /** API tokens of the prompt at the trim point, and after the trim (calibrated estimate). */
   tokens: { before: number; after: number; counted: { before: number; after: number } };
   reduction: number;
@@ -123,7 +127,7 @@ export function costOfSession(session: Session, breakdown: TokenBreakdown, trim:
   const source: Replay['source'] = mainCalls(usageCalls).length > 0 ? 'usage' : 'tokenizer';
   const calls: ApiCall[] = source === 'usage' ? usageCalls : callsFromTokens(c, breakdown, scale);
   const main = mainCalls(calls);
-  const override = options.model ? options.registry.resolve(options.model) : undefined;
+  const override = options.model ? pricingOverride(options.registry, options.model) : undefined;
   const sessionModel = override ?? options.registry.resolve(main[main.length - 1]?.model ?? session.facts.models[0]);
   const replay = replayCalls(calls, options.registry, source, override);
   const ttlSeconds = sessionTtlSeconds(main);
@@ -161,6 +165,10 @@ export function costOfSession(session: Session, breakdown: TokenBreakdown, trim:
   const removedAtEnd = trimmingNow ? removed : breakEven.projection[0] ? breakEven.projection[0].contextWithoutTrim - breakEven.projection[0].contextWithTrim : 0;
   const toolResults = Object.values(breakdown.byTool).reduce((a, b) => a + b, 0);
   const path = session.path;
+  const copied = c.responses.filter((r) => r.derived);
+  const derived = copied.length > 0 ? { from: copied[0].derived!.from, by: copied[0].derived!.by, copiedResponses: copied.length } : undefined;
+  // A copy's own spend is only what was sent after it was made; its estimate from counted tokens is no spend.
+  if (derived && source === 'tokenizer') replay.cost = 0;
   const isSubagent = c.isSubagentTranscript || subagentByPath(path);
 
   return {
@@ -174,6 +182,8 @@ export function costOfSession(session: Session, breakdown: TokenBreakdown, trim:
     model: sessionModel.name || sessionModel.info.id,
     pricedAs: sessionModel.info.id,
     modelResolution: sessionModel.resolution,
+    priceOverride: override ? override.name : undefined,
+    derived,
     tokens: { before, after: before - removed, counted: { before: trim.input.tokens, after: trim.output.tokens } },
     reduction: fraction(removed, before),
     calibration: { ...scale, effectiveRatio: Math.round(effectiveRatio * 1000) / 1000 },

@@ -35,8 +35,16 @@ export interface SessionSummary {
   /** usage: from the log's figures; tokenizer: estimated. */
   source: 'usage' | 'tokenizer';
   calls: number;
-  /** What the logged calls cost at the registry's prices. */
+  /** What the logged calls cost at the registry's prices: responses another file analysed holds too counted once (aggregate.ts). */
   cost: number;
+  /** Models this log names that the price table does not know: their calls are left unpriced. */
+  unpricedModels?: string[];
+  /** Cost of responses an earlier file of the batch already holds (left out of `cost`). */
+  repeatedCost: number;
+  /** A session cmv made from another (trim, branch, compact): the session it was made from, and how. */
+  derivedFrom: { sessionId: string | null; by: string | null } | null;
+  /** The priced responses' keys and dollars, to count each once across files; dropped from reports. */
+  responses?: [string, number][];
   ttlRewrites: number;
   penalty: number;
   savingPerTurn: number;
@@ -68,6 +76,10 @@ export function summariseCost(c: SessionCost): SessionSummary {
     source: c.replay.source,
     calls: c.calls,
     cost: c.replay.cost,
+    repeatedCost: 0,
+    unpricedModels: c.replay.byModel.filter((m) => m.resolution === 'unpriced').map((m) => m.model),
+    derivedFrom: c.derived ? { sessionId: c.derived.from ?? null, by: c.derived.by ?? null } : null,
+    responses: c.replay.source === 'usage' ? c.replay.timeline.filter((t) => t.key).map((t) => [t.key!, t.cost]) : [],
     ttlRewrites: c.replay.ttlRewrites,
     penalty: c.penalty,
     savingPerTurn: c.savingPerTurn,

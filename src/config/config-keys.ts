@@ -4,7 +4,7 @@
 import { isAbsolute } from 'node:path';
 import { existsSync, accessSync, constants } from 'node:fs';
 import { CmvError } from '../errors.js';
-import { parseModelName } from '../cost/registry.js';
+import { builtinRegistry, parseModelName, pricingOverride } from '../cost/registry.js';
 
 export interface CmvConfig {
   /** Stub tool results longer than this many characters (the dashboard's preview and the hooks). */
@@ -74,6 +74,12 @@ function modelName(value: unknown): string | null {
   if (value === null) return null;
   if (typeof value !== 'string' || value.trim() === '') throw new Error(`must be a model name such as sonnet-4.5, not ${JSON.stringify(value)}`);
   if (!parseModelName(value)) throw new Error(`"${value}" names no Claude model (try opus-4.6, sonnet-4.5 or claude-haiku-4-5)`);
+  // The same check as --model: a model of the price table, never priced as a guess.
+  try {
+    pricingOverride(builtinRegistry(), value);
+  } catch (error) {
+    throw new Error((error as Error).message);
+  }
   return value.trim();
 }
 

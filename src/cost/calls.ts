@@ -15,6 +15,8 @@ export interface ApiCall {
   sidechain: boolean;
   /** Line of the response's first entry: the call saw every message above it. */
   line: number;
+  /** `message id:request id`, as ccusage keys a response: the same response in another file is the same call. */
+  key?: string;
   input: number;
   cacheWrite5m: number;
   cacheWrite1h: number;
@@ -62,6 +64,7 @@ export function callsFromUsage(conversation: Conversation): ApiCall[] {
       atMs: timeOf(response.timestamp),
       sidechain: response.isSidechain && !conversation.isSubagentTranscript,
       line: response.entries[0]?.line ?? 0,
+      key: response.requestId ? `${response.messageId}:${response.requestId}` : undefined,
       input: u.inputTokens,
       cacheWrite5m: u.cacheCreationTokens - oneHour,
       cacheWrite1h: oneHour,

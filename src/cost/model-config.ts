@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { configPath } from '../config/config-file.js';
 import { CmvError, fromSystemError } from '../errors.js';
-import { BUILTIN_MODELS, DEFAULT_COMPACTION, pricesOf, type ModelInfo, type Prices } from './models.js';
+import { builtinModels, DEFAULT_COMPACTION, pricesOf, type ModelInfo, type Prices } from './models.js';
 import { ModelRegistry, parseModelName, registryId } from './registry.js';
 
 type Json = Record<string, unknown>;
@@ -100,7 +100,7 @@ function modelFrom(key: string, raw: unknown, base: ModelInfo | undefined, sourc
 }
 
 /** The registry with a config's "models" object applied over the built-in table (pure). */
-export function applyModelOverrides(overrides: unknown, source: string, builtins: readonly ModelInfo[] = BUILTIN_MODELS): ModelInfo[] {
+export function applyModelOverrides(overrides: unknown, source: string, builtins: readonly ModelInfo[] = builtinModels()): ModelInfo[] {
   if (overrides === undefined) return [...builtins];
   if (!isObject(overrides)) throw bad(source, '"models"', 'must be an object keyed by model name');
   const models = new Map(builtins.map((m) => [m.id, m]));
@@ -132,7 +132,7 @@ function readJson(path: string): unknown {
  * a config file with a "models" key or the bare models object). A missing default config is fine.
  */
 export function loadModelTable(modelsFile?: string, env: NodeJS.ProcessEnv = process.env): ModelInfo[] {
-  let table = [...BUILTIN_MODELS];
+  let table = [...builtinModels()];
   // The one config file cmv reads (CMV_CONFIG, else the XDG location): the same as `cmv config` edits.
   const userConfig = configPath(env);
   let config: unknown;

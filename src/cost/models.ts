@@ -1,10 +1,10 @@
 // The model registry: what each Claude model that appears in Claude Code logs costs and how much
-// context it holds. A plain data table, so a price change is a one-line edit (or a config override).
-//
-// Prices are Anthropic's published list prices in US dollars per million tokens, as of February
-// 2026 (platform.claude.com pricing page): cache writes are 1.25x input (5-minute TTL) or 2x (1-hour
-// TTL), cache reads 0.1x. Long-context rates apply to a whole request whose prompt exceeds 200k
-// tokens, on the models that offer the 1M-token window (beta).
+// context it holds, read from a maintained price table shipped as a package (@pydantic/genai-prices),
+// so a price change is a package update (or a config override), never a guess in cmv's code.
+// Prices are US dollars per million tokens; long-context rates apply to a whole request whose
+// prompt exceeds the table's tier start (200k), on the models that have them.
+
+import { createRequire } from 'node:module';
 
 export interface Prices {
   input: number;
@@ -29,7 +29,7 @@ export interface CompactionThresholds {
   circuitBreaker: number;
 }
 
-export type ModelFamily = 'opus' | 'sonnet' | 'haiku';
+export type ModelFamily = 'opus' | 'sonnet' | 'haiku' | 'fable';
 
 export interface ModelInfo {
   /** Registry key: `<family>-<version>`, e.g. `opus-4.5`. */
@@ -59,7 +59,7 @@ function longContextOf(input: number, output: number): LongContext {
   return { above: WINDOW, window: LONG_WINDOW, prices: pricesOf(input * 2, output * 1.5) };
 }
 
-function model(id: string, displayName: string, input: number, output: number, long = false): ModelInfo {
+export function model(id: string, displayName: string, input: number, output: number, long = false): ModelInfo {
   const [family, version] = id.split('-') as [ModelFamily, string];
   return {
     id,
@@ -73,17 +73,95 @@ function model(id: string, displayName: string, input: number, output: number, l
   };
 }
 
-export const BUILTIN_MODELS: readonly ModelInfo[] = [
-  model('opus-4', 'Claude Opus 4', 15, 75),
-  model('opus-4.1', 'Claude Opus 4.1', 15, 75),
-  model('opus-4.5', 'Claude Opus 4.5', 5, 25),
-  model('opus-4.6', 'Claude Opus 4.6', 5, 25, true),
-  model('sonnet-4', 'Claude Sonnet 4', 3, 15, true),
-  model('sonnet-4.5', 'Claude Sonnet 4.5', 3, 15, true),
-  model('sonnet-4.6', 'Claude Sonnet 4.6', 3, 15, true),
-  model('haiku-3.5', 'Claude Haiku 3.5', 0.8, 4),
-  model('haiku-4.5', 'Claude Haiku 4.5', 1, 5),
-];
+/** A price of the table: a flat number, or a base with tiers above a prompt size (long context). */
+type TablePrice = number | { base: number; tiers: { start: number; price: number }[] } | undefined;
+interface TableModel {
+  id: string;
+  name?: string;
+  context_window?: number;
+  prices: Record<string, TablePrice> | { constraint?: { type: string; start_date?: string }; prices: Record<string, TablePrice> }[];
+}
+
+const TABLE_ID = /^claude-(opus|sonnet|haiku|fable)-(\d+)(?:-(\d+))?$|^claude-(\d+)-(?:(\d+)-)?(opus|sonnet|haiku)/;
+
+/** The prices in effect on `day` (YYYY-MM-DD): the last entry whose start date has come. */
+function pricesOn(prices: TableModel['prices'], day: string): Record<string, TablePrice> {
+  if (!Array.isArray(prices)) return prices;
+  let current = prices[0].prices;
+  for (const entry of prices) if (!entry.constraint || (entry.constraint.type === 'start_date' && (entry.constraint.start_date ?? '') <= day)) current = entry.prices;
+  return current;
+}
+
+const base = (p: TablePrice): number | undefined => (typeof p === 'number' ? p : p?.base);
+const tier = (p: TablePrice): { start: number; price: number } | undefined => (typeof p === 'object' && p ? p.tiers[0] : undefined);
+
+/** One model of the table in cmv's terms, or undefined for a model that is not Claude's. */
+export function modelFromTable(m: TableModel, day: string): ModelInfo | undefined {
+  const id = TABLE_ID.exec(m.id.replace(/-latest$/, ''));
+  if (!id) return undefined;
+  const [family, version] = id[1] ? [id[1], id[3] ? `${id[2]}.${id[3]}` : id[2]] : [id[6], id[5] ? `${id[4]}.${id[5]}` : id[4]];
+  const p = pricesOn(m.prices, day);
+  const input = base(p.input_mtok);
+  const output = base(p.output_mtok);
+  if (input === undefined || output === undefined) return undefined;
+  const prices: Prices = {
+    input,
+    output,
+    cacheWrite5m: base(p.cache_write_mtok) ?? input * 1.25,
+    cacheWrite1h: base(p.cache_write_1h_mtok) ?? input * 2,
+    cacheRead: base(p.cache_read_mtok) ?? input * 0.1,
+  };
+  const long = tier(p.input_mtok);
+  const window = m.context_window ?? WINDOW;
+  return {
+    id: `${family}-${Number(version)}`,
+    family: family as ModelFamily,
+    version: Number(version),
+    displayName: m.name ?? m.id,
+    contextWindow: long ? WINDOW : window,
+    prices,
+    // Anthropic prices a whole request past the threshold at the higher rates.
+    longContext: long
+      ? {
+          above: long.start,
+          window: Math.max(window, LONG_WINDOW),
+          prices: {
+            input: long.price,
+            output: tier(p.output_mtok)?.price ?? output * 1.5,
+            cacheWrite5m: tier(p.cache_write_mtok)?.price ?? long.price * 1.25,
+            cacheWrite1h: tier(p.cache_write_1h_mtok)?.price ?? long.price * 2,
+            cacheRead: tier(p.cache_read_mtok)?.price ?? long.price * 0.1,
+          },
+        }
+      : undefined,
+    compaction: DEFAULT_COMPACTION,
+  };
+}
+
+let table: ModelInfo[] | undefined;
+
+/**
+ * Claude's models and prices from the maintained table of @pydantic/genai-prices (its Anthropic
+ * provider), at the prices in effect today; loaded on first use (it takes ~0.15 s), so the
+ * analysis threads, which are handed the table, never load it.
+ */
+export function builtinModels(): readonly ModelInfo[] {
+  if (!table) {
+    const require = createRequire(import.meta.url);
+    const { findProvider } = require('@pydantic/genai-prices') as { findProvider: (o: { providerId: string }) => { models: TableModel[] } | undefined };
+    const day = new Date().toISOString().slice(0, 10);
+    const byId = new Map<string, ModelInfo>();
+    for (const m of findProvider({ providerId: 'anthropic' })?.models ?? []) {
+      const info = modelFromTable(m, day);
+      if (info && !byId.has(info.id)) byId.set(info.id, info);
+    }
+    table = [...byId.values()];
+  }
+  return table;
+}
+
+/** Where the built-in prices come from, for reports. */
+export const PRICE_TABLE = '@pydantic/genai-prices';
 
 /** The model assumed when a log names none (or only Claude Code's `<synthetic>` placeholders). */
 export const DEFAULT_MODEL_ID = 'sonnet-4.5';

@@ -2,15 +2,20 @@
 // (`claude-opus-4-5-20251101`), Bedrock/Vertex ids, old names (`claude-3-5-haiku`), registry ids
 // (`opus-4.5`) or a bare family (`sonnet`). An unknown version falls back to its family's nearest.
 
-import { BUILTIN_MODELS, DEFAULT_MODEL_ID, type ModelFamily, type ModelInfo } from './models.js';
+import { CmvError } from '../errors.js';
+import { builtinModels, DEFAULT_COMPACTION, DEFAULT_MODEL_ID, type ModelFamily, type ModelInfo } from './models.js';
 
-export type Resolution = 'exact' | 'family' | 'default';
+export type Resolution = 'exact' | 'family' | 'default' | 'unpriced';
 
 export interface ResolvedModel {
   /** The name asked for (the log's `message.model`, or `--model`). */
   name: string;
   info: ModelInfo;
-  /** exact: the version is in the registry; family: nearest version of the family; default: unknown model. */
+  /**
+   * exact: the model is in the price table; family: a bare family name (`opus`), its newest;
+   * default: the log names no model (the default's prices); unpriced: a model the table does not
+   * know, left unpriced (zero) and named as such in reports rather than priced as a guess.
+   */
   resolution: Resolution;
 }
 
@@ -20,7 +25,7 @@ export interface ParsedModelName {
   version?: number;
 }
 
-const FAMILIES = '(opus|sonnet|haiku)';
+const FAMILIES = '(opus|sonnet|haiku|fable)';
 const NEW_STYLE = new RegExp(`claude-${FAMILIES}-(\\d+)(?:-(\\d{1,2}))?(?=$|[^0-9])`);
 const OLD_STYLE = new RegExp(`claude-(\\d+)(?:[-.](\\d))?-${FAMILIES}`);
 const REGISTRY_STYLE = new RegExp(`^${FAMILIES}(?:[- ]?(\\d+)(?:[.-](\\d{1,2}))?)?$`);
@@ -53,7 +58,7 @@ export function registryId(parsed: ParsedModelName): string | undefined {
 export class ModelRegistry {
   private readonly byId = new Map<string, ModelInfo>();
 
-  constructor(readonly models: readonly ModelInfo[] = BUILTIN_MODELS) {
+  constructor(readonly models: readonly ModelInfo[] = builtinModels()) {
     for (const info of models) this.byId.set(info.id, info);
   }
 
@@ -68,9 +73,11 @@ export class ModelRegistry {
       const id = registryId(parsed);
       const exact = id ? this.byId.get(id) : undefined;
       if (exact) return { name: asked, info: exact, resolution: 'exact' };
-      const nearest = this.nearestOfFamily(parsed);
-      if (nearest) return { name: asked, info: nearest, resolution: 'family' };
+      // A bare family name (Claude Code's `opus`, `sonnet` aliases) means its newest model.
+      const newest = parsed.version === undefined ? this.nearestOfFamily(parsed) : undefined;
+      if (newest) return { name: asked, info: newest, resolution: 'family' };
     }
+    if (name) return { name: asked, info: unpriced(asked), resolution: 'unpriced' };
     const fallback = this.byId.get(DEFAULT_MODEL_ID) ?? this.models[0];
     return { name: asked, info: fallback, resolution: 'default' };
   }
@@ -89,4 +96,28 @@ export class ModelRegistry {
   }
 }
 
-export const DEFAULT_REGISTRY = new ModelRegistry();
+/**
+ * The model a user asked every call to be priced as (`--model`, or the config's `model`): one the
+ * price table knows, or an error that says so. The same check for both, so neither is a guess.
+ */
+export function pricingOverride(registry: ModelRegistry, name: string): ResolvedModel {
+  const resolved = registry.resolve(name);
+  if (resolved.resolution === 'unpriced' || resolved.resolution === 'default') {
+    const known = registry.models.map((m) => m.id).slice(0, 12).join(', ');
+    throw new CmvError('USAGE', `"${name}" is not a model in the price table, so nothing can be priced as it`, { hint: `use one of ${known}, a Claude API id (claude-opus-4-6) or a family (opus), or add its prices under "models" in the config` });
+  }
+  return resolved;
+}
+
+let defaultRegistry: ModelRegistry | undefined;
+
+/** The registry of the built-in price table (loaded on first use). */
+export function builtinRegistry(): ModelRegistry {
+  return (defaultRegistry ??= new ModelRegistry());
+}
+
+/** A model the price table does not know: zero prices, so it adds nothing it cannot justify. */
+export function unpriced(name: string): ModelInfo {
+  const zero = { input: 0, output: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0 };
+  return { id: 'unpriced', family: 'sonnet', version: 0, displayName: `${name} (not in the price table)`, contextWindow: 200_000, prices: zero, compaction: DEFAULT_COMPACTION };
+}

@@ -19,6 +19,8 @@ export interface ReplayedCall {
   gapSeconds?: number;
   /** The gap exceeded the TTL: the cache had expired and the prefix was written again. */
   ttlRewrite: boolean;
+  /** The response's ids (see ApiCall.key), to count it once across files. */
+  key?: string;
 }
 
 export interface Replay {
@@ -101,6 +103,7 @@ export function replayCalls(calls: ApiCall[], registry: ModelRegistry, source: R
       warm,
       gapSeconds,
       ttlRewrite,
+      key: call.key,
     });
   }
   replay.byModel = [...byModel.values()].map((m) => ({ ...m, cost: dollars(m.cost) })).sort((a, b) => b.cost - a.cost);

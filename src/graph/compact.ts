@@ -13,6 +13,7 @@ import { emptyCounts, trimOptions } from '../trim/options.js';
 import { sessionOfLines } from '../trim/trim.js';
 import { tokenBreakdown } from '../tokens/breakdown.js';
 import { promptTokens } from '../tokens/usage.js';
+import { deriveLine, derivedTag, type DerivedMark } from '../session/derived.js';
 import { CmvError } from '../errors.js';
 import { buildGraph } from './build-graph.js';
 import { buildResume, type ResumeBlock, type ResumeTier } from './resume-block.js';
@@ -84,8 +85,6 @@ export function compactSession(session: Session, options: CompactOptions = {}): 
   const strip: StripContext = { options: trimOptions({ threshold: options.threshold }), counts: emptyCounts(), calls: new Map(), fileHolds: () => false };
   const dropped = new Map<string, unknown>();
   const out: Buffer[] = [];
-  const lastResponseLines = new Set([...session.conversation.responses].reverse().find((r) => r.usage && !r.synthetic && !r.isSidechain)?.entries ?? []);
-  const usageLines = new Map<number, JsonObject>();
   for (const line of session.lines) {
     if (line.status === 'blank') continue;
     const entry = line.entries[0];
@@ -115,21 +114,13 @@ export function compactSession(session: Session, options: CompactOptions = {}): 
       rec ??= record(entry);
       rec.parentUuid = entry === firstKept ? summaryUuid : resolveDropped(entry.parentUuid as string, dropped);
     }
-    if (lastResponseLines.has(entry)) usageLines.set(out.length, rec ?? record(entry));
     out.push(rec ? Buffer.from(JSON.stringify(rec)) : line.bytes!);
   }
 
-  // Claude Code reads the last response's usage to decide whether to compact at once: say what is sent now.
-  const outputTokens = tokenBreakdown(sessionOfLines(session.path, out)).total;
-  for (const [i, rec] of usageLines) {
-    const usage = (rec.message as JsonObject | undefined)?.usage as JsonObject | undefined;
-    if (!usage) continue;
-    usage.input_tokens = outputTokens;
-    usage.cache_creation_input_tokens = 0;
-    usage.cache_read_input_tokens = 0;
-    if (usage.cache_creation && typeof usage.cache_creation === 'object') usage.cache_creation = { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 };
-    out[i] = Buffer.from(JSON.stringify(rec));
-  }
+  // The output is always a copy beside its original: its responses are marked so, with zero
+  // usage (session/derived.ts), which also tells Claude Code the resumed context is not full.
+  const mark: DerivedMark = { by: 'compact', from: session.facts.sessionId, tag: derivedTag(options.newSessionId ?? summaryUuid) };
+  for (let i = 0; i < out.length; i++) out[i] = deriveLine(out[i], mark);
   if (options.newSessionId) {
     for (let i = 0; i < out.length; i++) {
       const [value] = parseRecords(out[i]);

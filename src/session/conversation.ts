@@ -1,7 +1,7 @@
 // The conversation model: one pass over parsed lines groups split API responses, pairs tool
 // calls with results, and walks the parent chain to find what Claude Code would send on resume.
 
-import type { SessionEntry, Usage, LineStatus } from './entry.js';
+import type { DerivedFacts, SessionEntry, Usage, LineStatus } from './entry.js';
 import { DEFAULT_CLIENT, type ClientModel } from './clients.js';
 
 export interface SessionLine {
@@ -27,6 +27,8 @@ export interface ResponseGroup {
   usage?: Usage;
   /** `<synthetic>` responses are Claude Code's own API-error placeholders, not API calls. */
   synthetic: boolean;
+  /** A copy cmv made of a response of another log (session/derived.ts): no call of this session. */
+  derived?: DerivedFacts;
   isSidechain: boolean;
   timestamp?: string;
 }
@@ -110,6 +112,7 @@ function groupResponses(entries: SessionEntry[]): { responses: ResponseGroup[]; 
     }
     group.entries.push(entry);
     responseOf.set(entry, group);
+    if (entry.derived) group.derived ??= entry.derived;
     if (entry.usage && (!group.usage || usageSize(entry.usage) >= usageSize(group.usage))) group.usage = entry.usage;
   }
   return { responses, responseOf };

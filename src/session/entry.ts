@@ -62,6 +62,26 @@ export interface Usage {
 }
 
 /** The shape of one content block: its kind, ids and size, never its payload. */
+/** The top-level field cmv writes on the copied responses of a session it made (derived.ts). */
+export const DERIVED_FIELD = 'cmvDerived';
+
+/** What a line of a cmv-made copy says about the response it copies. */
+export interface DerivedFacts {
+  /** Session id of the log the copy was made from. */
+  from?: string;
+  by?: string;
+  /** The response's ids and usage in the original. */
+  messageId?: string;
+  requestId?: string;
+  usage?: Usage;
+}
+
+export function readDerived(raw: unknown): DerivedFacts | undefined {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const o = raw as Record<string, unknown>;
+  return { from: str(o.from), by: str(o.by), messageId: str(o.messageId), requestId: str(o.requestId), usage: readUsage(o.usage) };
+}
+
 export interface BlockInfo {
   type: string;
   /** tool_use: its id; tool_result: the tool_use_id it answers. */
@@ -104,6 +124,8 @@ export interface SessionEntry {
   requestId?: string;
   model?: string;
   usage?: Usage;
+  /** Present on the copied responses of a session cmv made: the original's ids and usage. */
+  derived?: DerivedFacts;
   /** Message content blocks; a string content is one 'text' block with contentIsString set. */
   blocks: BlockInfo[];
   contentIsString: boolean;
@@ -268,6 +290,7 @@ export function toEntry(value: unknown, line: number, record: number): SessionEn
     requestId: str(o.requestId),
     model: shared(message?.model),
     usage: readUsage(message?.usage),
+    derived: o.cmvDerived === undefined ? undefined : readDerived(o.cmvDerived),
     blocks,
     contentIsString,
     toolUseResultChars: o.toolUseResult === undefined ? 0 : jsonChars(o.toolUseResult),

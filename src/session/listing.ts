@@ -13,6 +13,8 @@ export interface SessionListing {
   lastActivity: string;
   version?: string;
   model?: string;
+  /** A session cmv made from another (trim, branch, compact): its responses are that one's spend. */
+  derivedFrom?: { sessionId?: string; by?: string };
 }
 
 export interface ListOptions {
@@ -33,6 +35,7 @@ export function listingOf(file: SessionFile, peek: SessionPeek): SessionListing 
     lastActivity: new Date(file.modifiedMs).toISOString(),
     version: peek.version,
     model: peek.model,
+    derivedFrom: peek.derivedFrom,
   };
 }
 

@@ -5,7 +5,7 @@
 // control characters, bad escapes, broken nesting anywhere) or reads differently (a repeated or
 // escaped key) is never skimmed. test/session/skim-property.test.ts holds it to that.
 
-import { readPreservedSegment, readUsage, withoutForeignMessage, type BlockInfo, type SessionEntry } from './entry.js';
+import { readDerived, readPreservedSegment, readUsage, withoutForeignMessage, type BlockInfo, type SessionEntry } from './entry.js';
 import { shared } from './interned.js';
 
 const QUOTE = 0x22;
@@ -483,6 +483,9 @@ export function skimEntry(bytes: Buffer, line: number, chainOnly = false): Sessi
           break;
         case 'isApiErrorMessage':
           entry.isApiErrorMessage = s.isTrue(vs, ve);
+          break;
+        case 'cmvDerived':
+          entry.derived = readDerived(s.json(vs, ve));
           break;
         case 'toolUseResult':
           entry.toolUseResultChars = ve - vs;

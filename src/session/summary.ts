@@ -12,6 +12,8 @@ export interface SessionPeek {
   model?: string;
   lines: number;
   lastTimestamp?: string;
+  /** A session cmv made from another (session/derived.ts): which, and how. */
+  derivedFrom?: { sessionId?: string; by?: string };
 }
 
 const TAIL_LINES = 40;
@@ -58,10 +60,11 @@ export async function peekSession(path: string): Promise<SessionPeek> {
     if (tail.length > TAIL_LINES) tail.shift();
   }
   let tailVersion: string | undefined;
-  for (let i = tail.length - 1; i >= 0 && (!peek.model || !peek.lastTimestamp || !tailVersion); i--) {
+  for (let i = tail.length - 1; i >= 0 && (!peek.model || !peek.lastTimestamp || !tailVersion || !peek.derivedFrom); i--) {
     for (const entry of parseLine(tail[i], 0).entries) {
       if (!peek.model && entry.model && entry.model !== '<synthetic>') peek.model = entry.model;
       if (!peek.lastTimestamp && entry.timestamp) peek.lastTimestamp = entry.timestamp;
+      if (!peek.derivedFrom && entry.derived) peek.derivedFrom = { sessionId: entry.derived.from, by: entry.derived.by };
       tailVersion ??= entry.version;
     }
   }

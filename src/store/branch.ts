@@ -31,6 +31,7 @@ import type { ResumeTier } from '../graph/resume-block.js';
 import { trimSession } from '../trim/trim.js';
 import type { TrimOptions } from '../trim/options.js';
 import { CmvError } from '../errors.js';
+import { deriveLine, derivedTag, type DerivedMark } from '../session/derived.js';
 
 export interface BranchOptions {
   name?: string;
@@ -83,7 +84,7 @@ async function trimmedContent(log: Buffer, sessionId: string, options: Partial<T
   try {
     const input = join(dir, 'snapshot.jsonl');
     await writeFile(input, log, { mode: 0o600 });
-    const result = await trimSession(input, options, { newSessionId: sessionId, fileHoldsOnDisk: true });
+    const result = await trimSession(input, options, { newSessionId: sessionId, fileHoldsOnDisk: true, derive: { by: 'branch', tag: derivedTag(sessionId) } });
     if (!result.verify.ok) {
       throw new CmvError('VERIFY_FAILED', `the trimmed branch failed verification (${result.verify.faults.length} faults); nothing was written`, {
         hint: `first fault: ${result.verify.faults[0]?.message ?? '?'}; branch with --no-trim to keep the log whole`,
@@ -108,6 +109,22 @@ async function trimmedContent(log: Buffer, sessionId: string, options: Partial<T
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** A whole log as a copy: its responses marked so (session/derived.ts), every other line as it was. */
+function derivedContent(log: Buffer, mark: DerivedMark): Buffer {
+  const out: Buffer[] = [];
+  let start = 0;
+  while (start < log.length) {
+    let end = log.indexOf(0x0a, start);
+    if (end < 0) end = log.length;
+    out.push(deriveLine(log.subarray(start, end), mark));
+    if (end < log.length) out.push(NEWLINE);
+    start = end + 1;
+  }
+  return Buffer.concat(out);
+}
+
+const NEWLINE = Buffer.from('\n');
 
 interface SnapshotLog {
   id: string;
@@ -139,7 +156,9 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
   const path = branchPath(cwd, sessionId, env);
   const log = await readLog(store.git, from.id);
   const trim = options.trim !== false;
-  let made: Materialised = trim ? await trimmedContent(log, sessionId, options.trimOptions ?? {}) : { content: withSessionId(log, sessionId) };
+  let made: Materialised = trim
+    ? await trimmedContent(log, sessionId, options.trimOptions ?? {})
+    : { content: derivedContent(withSessionId(log, sessionId), { by: 'branch', from: source.facts.sessionId, tag: derivedTag(sessionId) }) };
   if (options.resume) made = await resumedContent(store, { id: from.id, meta: source, log }, made, options.resume.tier);
   // The new session is written first: the store never names a branch whose file was not written.
   await writeFileAtomic(path, [made.content]);

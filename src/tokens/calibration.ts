@@ -24,7 +24,7 @@ export function calibrate(conversation: Conversation, breakdown: TokenBreakdown)
   const seen = new Set<string>();
   for (const { entry, tokens } of breakdown.perEntry) {
     const response = conversation.responseOf.get(entry);
-    if (response?.usage && !response.synthetic && !seen.has(response.key)) {
+    if (response?.usage && !response.synthetic && !response.derived && !seen.has(response.key)) {
       // The call that produced this response saw everything counted so far.
       seen.add(response.key);
       points.push({ counted, reported: promptTokens(response.usage) });

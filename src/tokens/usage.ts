@@ -20,9 +20,9 @@ export function promptTokens(usage: Usage): number {
   return usage.inputTokens + usage.cacheCreationTokens + usage.cacheReadTokens;
 }
 
-/** API responses that carry real usage figures, in file order. */
+/** API responses that carry real usage figures, in file order (not those cmv copied from another log). */
 export function billedResponses(conversation: Conversation, includeSidechains = true): ResponseGroup[] {
-  return conversation.responses.filter((r) => r.usage && !r.synthetic && (includeSidechains || !r.isSidechain || conversation.isSubagentTranscript));
+  return conversation.responses.filter((r) => r.usage && !r.synthetic && !r.derived && (includeSidechains || !r.isSidechain || conversation.isSubagentTranscript));
 }
 
 export function summariseUsage(conversation: Conversation): UsageSummary {

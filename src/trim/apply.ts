@@ -10,6 +10,7 @@ import type { TrimOptions } from './options.js';
 import { backupSession } from './backups.js';
 import { AtomicWriter, writeFileAtomic } from '../session/write.js';
 import { CmvError } from '../errors.js';
+import { derivedTag } from '../session/derived.js';
 
 export type TrimDestination = { kind: 'new-session' } | { kind: 'file'; path: string; force?: boolean } | { kind: 'in-place' } | { kind: 'dry-run' };
 
@@ -40,7 +41,9 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
   const writer = streamed ? await AtomicWriter.open(outputPath) : undefined;
   let result: TrimResult;
   try {
-    result = await trimSession(inputPath, options, { newSessionId, fileHoldsOnDisk: true, writer });
+    // Anything but the log itself, trimmed in place, is a copy beside the original.
+    const derive = destination.kind === 'in-place' ? undefined : { by: 'trim' as const, tag: derivedTag(newSessionId ?? randomUUID()) };
+    result = await trimSession(inputPath, options, { newSessionId, fileHoldsOnDisk: true, writer, derive });
   } catch (error) {
     await writer?.abort();
     throw error;

@@ -21,6 +21,7 @@ import { clientTexts, digestText, mergeClientReports, verifyAgainst, type Origin
 import { buildConversation } from '../session/conversation.js';
 import { CLIENT_MODELS, type ClientModel } from '../session/clients.js';
 import type { AtomicWriter } from '../session/write.js';
+import { deriveRecord, type DerivedMark } from '../session/derived.js';
 import { CmvError } from '../errors.js';
 import { diskChecker } from './disk.js';
 import { METADATA_TYPES, hasTexts, parseWhole, passOne, type PassOneResult, type PassOneSetup } from './pass-one.js';
@@ -71,6 +72,11 @@ export interface TrimTarget {
   writer?: AtomicWriter;
   /** Stub large Write/Edit inputs whose file on disk holds them (read from disk as pass 1 strips). */
   fileHoldsOnDisk?: boolean;
+  /**
+   * The output is a copy beside its original (not the log itself, trimmed in place): its responses
+   * are marked as copies (session/derived.ts), with zero usage, so no tool counts them again.
+   */
+  derive?: Omit<DerivedMark, 'from'>;
 }
 
 const NEWLINE = Buffer.from('\n');
@@ -214,8 +220,13 @@ async function finishTrim(
     const parent = resolveParent(item.entry.parentUuid);
     return typeof parent === 'string' && c.byUuid.has(parent) && !seen.has(parent);
   };
+  const derive: DerivedMark | undefined = target.derive ? { ...target.derive, from: index.facts.sessionId } : undefined;
   const emit = async (item: OutputItem): Promise<void> => {
     const entry = item.entry;
+    if (derive && entry?.type === 'assistant' && entry.usage && deriveRecord(recordOf(item), derive)) {
+      item.changed = true;
+      counts.usageRewritten++;
+    }
     const lineIndex = outLines.length;
     let bytes = item.bytes;
     let entries: SessionEntry[];
@@ -332,7 +343,8 @@ async function finishTrim(
   // The usage Claude Code reads on resume to decide whether to compact at once: the trimmed
   // prefix, all uncached, so a trimmed log does not look as full as its original.
   const removedTokens = before.total - after.total;
-  if (lastResponse?.usage && removedTokens > 0) {
+  // A copy's usage is all zero (derive): it claims no context, and no spend.
+  if (lastResponse?.usage && removedTokens > 0 && !derive) {
     const estimate = Math.max(0, promptTokens(lastResponse.usage) - removedTokens);
     for (const item of queue) {
       if (!item.entry || !usageLines.has(item.entry)) continue;

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBatchFiles } from '../../src/analyze/batch-files.js';
 import { analyseBatch } from '../../src/analyze/batch.js';
-import { aggregate, bucketOf } from '../../src/analyze/aggregate.js';
+import { aggregate, countEachResponseOnce, bucketOf } from '../../src/analyze/aggregate.js';
 import { toCsv, toMarkdown } from '../../src/analyze/report-formats.js';
 import type { SessionSummary } from '../../src/analyze/session-summary.js';
-import { BUILTIN_MODELS } from '../../src/cost/models.js';
+import { builtinModels } from '../../src/cost/models.js';
 import { sessionRecords, toJsonl } from '../session/fixtures.js';
 import { SAMPLE_DIR } from '../helpers/corpus.js';
 
@@ -51,7 +51,7 @@ describe('a batch', () => {
   it('reports a bad file and goes on with the others', async () => {
     const { files } = await findBatchFiles([root]);
     const seen: number[] = [];
-    const result = await analyseBatch(files, { jobs: 1, models: [...BUILTIN_MODELS], onProgress: (p) => seen.push(p.done) });
+    const result = await analyseBatch(files, { jobs: 1, models: [...builtinModels()], onProgress: (p) => seen.push(p.done) });
     expect(result.sessions.map((s) => s.path.split('/').slice(-1)[0])).toEqual(['aaaa0001.jsonl', 'agent-a1.jsonl', 'bbbb0002.jsonl']);
     expect(result.failed).toHaveLength(1);
     expect(result.failed[0].path).toMatch(/broken\.jsonl$/);
@@ -85,6 +85,8 @@ function summary(over: Partial<SessionSummary>): SessionSummary {
     source: 'usage',
     calls: 10,
     cost: 1,
+    repeatedCost: 0,
+    derivedFrom: null,
     ttlRewrites: 0,
     penalty: 0.2,
     savingPerTurn: 0.02,
@@ -95,6 +97,20 @@ function summary(over: Partial<SessionSummary>): SessionSummary {
     ...over,
   };
 }
+
+describe('one API response counted once across files', () => {
+  it('books a response to the earliest file holding it and moves its cost out of later ones', () => {
+    const first = summary({ path: '/p/a.jsonl', firstTimestamp: '2026-01-01T00:00:00Z', cost: 3, responses: [['m1:r1', 1], ['m2:r2', 2]] });
+    const resumed = summary({ path: '/p/b.jsonl', firstTimestamp: '2026-01-01T00:00:00Z', cost: 7, responses: [['m1:r1', 1], ['m2:r2', 2], ['m3:r3', 4]] });
+    const earlier = summary({ path: '/p/c.jsonl', firstTimestamp: '2025-12-31T00:00:00Z', cost: 0.5, responses: [['m0:r0', 0.5]] });
+    const [a, b, c] = countEachResponseOnce([first, resumed, earlier]);
+    expect(a).toMatchObject({ cost: 3, repeatedCost: 0 });
+    expect(b).toMatchObject({ cost: 4, repeatedCost: 3 });
+    expect(c).toMatchObject({ cost: 0.5, repeatedCost: 0 });
+    expect(a.responses).toBeUndefined();
+    expect(aggregate([a, b, c])).toMatchObject({ cost: 7.5, repeatedCost: 3 });
+  });
+});
 
 describe('the aggregate', () => {
   it('buckets break-even like the CMV evaluation', () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyseSessionCost, NO_CONVERSATION } from '../../src/analyze/session-cost.js';
 import { DEFAULT_SCALE } from '../../src/cost/calls.js';
-import { DEFAULT_REGISTRY } from '../../src/cost/registry.js';
+import { builtinRegistry } from '../../src/cost/registry.js';
 import { CmvError } from '../../src/errors.js';
 import { sessionRecords, toJsonl } from '../session/fixtures.js';
 import { corpusFile, HAS_CORPUS, SAMPLE_DIR } from '../helpers/corpus.js';
@@ -21,7 +21,7 @@ function write(name: string, text: string): string {
   return path;
 }
 
-const options = { registry: DEFAULT_REGISTRY };
+const options = { registry: builtinRegistry() };
 
 describe('a session with usage figures', () => {
   it('takes the context size from the last call and the model from the log', async () => {

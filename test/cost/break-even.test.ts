@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { breakEvenOf, trimmedCall, type BreakEvenInput } from '../../src/cost/break-even.js';
 import { paceOf } from '../../src/cost/projection.js';
-import { DEFAULT_REGISTRY } from '../../src/cost/registry.js';
+import { builtinRegistry } from '../../src/cost/registry.js';
 import type { ApiCall } from '../../src/cost/calls.js';
 
-const OPUS = DEFAULT_REGISTRY.get('opus-4.5')!;
+const OPUS = builtinRegistry().get('opus-4.5')!;
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 
 /**

@@ -1,15 +1,16 @@
 // The model registry: names from real logs resolve to the right prices, unknown versions fall back
 // to their family, and config overrides are applied and validated.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUILTIN_MODELS } from '../../src/cost/models.js';
-import { DEFAULT_REGISTRY, ModelRegistry, parseModelName } from '../../src/cost/registry.js';
+import { builtinModels } from '../../src/cost/models.js';
+import { builtinRegistry, ModelRegistry, parseModelName, pricingOverride } from '../../src/cost/registry.js';
 import { applyModelOverrides, loadModelTable, loadRegistry } from '../../src/cost/model-config.js';
 import { callCost } from '../../src/cost/pricing.js';
 import { CmvError } from '../../src/errors.js';
+import { CORPUS_DIR, HAS_CORPUS } from '../helpers/corpus.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -36,7 +37,7 @@ describe('model names', () => {
     ['claude-sonnet-4-5-20250929[1m]', 'sonnet-4.5'],
     ['opus-4.5', 'opus-4.5'],
   ])('resolves %s to %s exactly', (name, id) => {
-    const r = DEFAULT_REGISTRY.resolve(name);
+    const r = builtinRegistry().resolve(name);
     expect(r.info.id).toBe(id);
     expect(r.resolution).toBe('exact');
   });
@@ -45,30 +46,49 @@ describe('model names', () => {
     expect(parseModelName('claude-opus-4-20250514')).toEqual({ family: 'opus', version: 4 });
   });
 
-  it('falls back to the nearest version of the family for an unknown one', () => {
-    expect(DEFAULT_REGISTRY.resolve('claude-opus-5')).toMatchObject({ resolution: 'family', info: { id: 'opus-4.6' } });
-    expect(DEFAULT_REGISTRY.resolve('claude-3-opus-20240229')).toMatchObject({ resolution: 'family', info: { id: 'opus-4' } });
-    expect(DEFAULT_REGISTRY.resolve('sonnet')).toMatchObject({ resolution: 'family', info: { id: 'sonnet-4.6' } });
+  it.each([
+    ['claude-opus-4-7', 'opus-4.7', 5],
+    ['claude-opus-4-8', 'opus-4.8', 5],
+    ['claude-opus-5', 'opus-5', 5],
+    ['claude-opus-5-5', 'opus-5.5', 4],
+    ['claude-sonnet-5', 'sonnet-5', 2],
+    ['claude-fable-5', 'fable-5', 10],
+  ])('prices %s from the table (%s, $%s input), not by its family', (name, id, input) => {
+    expect(builtinRegistry().resolve(name)).toMatchObject({ resolution: 'exact', info: { id, prices: { input } } });
   });
 
-  it('prices an unknown model at the default and says so', () => {
-    expect(DEFAULT_REGISTRY.resolve('gpt-4o').resolution).toBe('default');
-    expect(DEFAULT_REGISTRY.resolve(undefined).resolution).toBe('default');
+  it('takes a bare family name as its newest model', () => {
+    expect(builtinRegistry().resolve('sonnet')).toMatchObject({ resolution: 'family', info: { id: 'sonnet-5' } });
+  });
+
+  it('leaves an unknown model unpriced and says so, rather than guessing', () => {
+    for (const name of ['gpt-4o', 'claude-opus-9', 'claude-sonnet-7-1']) {
+      const r = builtinRegistry().resolve(name);
+      expect(r.resolution, name).toBe('unpriced');
+      expect(r.info.prices.input).toBe(0);
+    }
+    expect(builtinRegistry().resolve(undefined).resolution).toBe('default');
+  });
+
+  it('refuses to price every call as a model it does not know (--model and config alike)', () => {
+    expect(() => pricingOverride(builtinRegistry(), 'gpt-5')).toThrow(/not a model in the price table/);
+    expect(pricingOverride(builtinRegistry(), 'opus-4.5').info.id).toBe('opus-4.5');
   });
 });
 
 describe('prices', () => {
-  it('derives every cache price from the input price (1.25x, 2x, 0.1x)', () => {
-    for (const m of BUILTIN_MODELS) {
-      expect(m.prices.cacheWrite5m).toBeCloseTo(m.prices.input * 1.25, 10);
-      expect(m.prices.cacheWrite1h).toBeCloseTo(m.prices.input * 2, 10);
-      expect(m.prices.cacheRead).toBeCloseTo(m.prices.input * 0.1, 10);
+  it('reads every price of a model from the table', () => {
+    expect(builtinModels().length).toBeGreaterThan(15);
+    for (const m of builtinModels()) {
+      expect(m.prices.input, m.id).toBeGreaterThan(0);
+      expect(m.prices.cacheWrite5m, m.id).toBeGreaterThanOrEqual(m.prices.input);
+      expect(m.prices.cacheRead, m.id).toBeLessThan(m.prices.input);
       expect(m.compaction).toEqual({ soft: 0.7, hard: 0.8, circuitBreaker: 0.95 });
     }
   });
 
   it('has the published list prices', () => {
-    const price = (id: string) => DEFAULT_REGISTRY.get(id)!.prices;
+    const price = (id: string) => builtinRegistry().get(id)!.prices;
     expect(price('opus-4.1')).toMatchObject({ input: 15, output: 75, cacheRead: 1.5 });
     expect(price('opus-4.6')).toMatchObject({ input: 5, output: 25, cacheWrite5m: 6.25, cacheWrite1h: 10 });
     expect(price('sonnet-4.5')).toMatchObject({ input: 3, output: 15, cacheWrite5m: 3.75 });
@@ -77,8 +97,8 @@ describe('prices', () => {
 
   it('charges long-context rates only above 200k prompt tokens on models that have them', () => {
     const call = (prompt: number) => ({ input: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: prompt, output: 1_000_000 });
-    const sonnet = DEFAULT_REGISTRY.get('sonnet-4.5')!;
-    const opus45 = DEFAULT_REGISTRY.get('opus-4.5')!;
+    const sonnet = builtinRegistry().get('sonnet-4.5')!;
+    const opus45 = builtinRegistry().get('opus-4.5')!;
     expect(callCost(call(200_000), sonnet)).toBeCloseTo(0.06 + 15, 10);
     expect(callCost(call(200_001), sonnet)).toBeCloseTo(200_001 * 0.6e-6 + 22.5, 10);
     expect(callCost(call(300_000), opus45)).toBeCloseTo(0.15 + 25, 10);
@@ -133,10 +153,26 @@ describe('overrides', () => {
 
   it('is fine without a config file, and says so when one is not JSON', () => {
     const config = tempDir();
-    expect(loadModelTable(undefined, { XDG_CONFIG_HOME: config })).toHaveLength(BUILTIN_MODELS.length);
+    expect(loadModelTable(undefined, { XDG_CONFIG_HOME: config })).toHaveLength(builtinModels().length);
     mkdirSync(join(config, 'cmv'));
     writeFileSync(join(config, 'cmv', 'config.json'), '{ models: ');
     expect(() => loadModelTable(undefined, { XDG_CONFIG_HOME: config })).toThrow(/config\.json is not valid JSON/);
     expect(() => loadModelTable(join(config, 'missing.json'), { XDG_CONFIG_HOME: tempDir() })).toThrow(/no such file/);
+  });
+});
+
+describe.skipIf(!HAS_CORPUS)('the corpora', () => {
+  it('has every model its logs name priced from the table', () => {
+    const names = new Set<string>();
+    for (const dir of [CORPUS_DIR, join(CORPUS_DIR, '..', 'claude-code-recent')]) {
+      for (const file of readdirSync(dir, { recursive: true }) as string[]) {
+        if (!file.endsWith('.jsonl')) continue;
+        for (const m of readFileSync(join(dir, file), 'utf8').matchAll(/"message":\{[^{}]*?"model":"([^"]+)"/g)) names.add(m[1]);
+      }
+    }
+    names.delete('<synthetic>');
+    expect(names.size).toBeGreaterThan(8);
+    const resolved = [...names].map((n) => [n, builtinRegistry().resolve(n).resolution]);
+    expect(resolved.filter(([, r]) => r !== 'exact')).toEqual([]);
   });
 });

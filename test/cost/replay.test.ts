@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openSession } from '../../src/session/session.js';
 import { callsFromUsage, mainCalls, sessionTtlSeconds, type ApiCall } from '../../src/cost/calls.js';
 import { replayCalls } from '../../src/cost/replay.js';
-import { DEFAULT_REGISTRY } from '../../src/cost/registry.js';
+import { builtinRegistry } from '../../src/cost/registry.js';
 import { corpusFile, HAS_CORPUS } from '../helpers/corpus.js';
 import { sessionOf, sessionRecords } from '../session/fixtures.js';
 
@@ -24,7 +24,7 @@ corpus('replay of corpus sessions', () => {
     ['sessionshare-0ccf1a04-v2.1.15-16-apierror.jsonl', 11, 0.245497, 194_395, 46_482, 2],
   ] as const)('%s costs what its usage says', async (file, calls, dollars, cacheRead, cacheWrite, rewrites) => {
     const session = await openSession(corpusFile(file), { keepBytes: false, findSubagents: false });
-    const replay = replayCalls(callsFromUsage(session.conversation), DEFAULT_REGISTRY, 'usage');
+    const replay = replayCalls(callsFromUsage(session.conversation), builtinRegistry(), 'usage');
     expect(replay.calls).toBe(calls);
     expect(replay.cost).toBeCloseTo(dollars, 3);
     expect(replay.cacheReadTokens).toBe(cacheRead);
@@ -34,18 +34,18 @@ corpus('replay of corpus sessions', () => {
 
   it('prices each call at its own model', async () => {
     const session = await openSession(corpusFile('happy-400429ba-v1.0.51-3MB.jsonl'), { keepBytes: false, findSubagents: false });
-    const replay = replayCalls(callsFromUsage(session.conversation), DEFAULT_REGISTRY, 'usage');
+    const replay = replayCalls(callsFromUsage(session.conversation), builtinRegistry(), 'usage');
     expect(replay.byModel.map((m) => m.pricedAs).sort()).toEqual(['opus-4', 'sonnet-4']);
     expect(replay.byModel.reduce((n, m) => n + m.calls, 0)).toBe(406);
     // --model re-prices everything: Sonnet 4 is a fifth of Opus 4.
-    const asSonnet = replayCalls(callsFromUsage(session.conversation), DEFAULT_REGISTRY, 'usage', DEFAULT_REGISTRY.resolve('sonnet-4'));
+    const asSonnet = replayCalls(callsFromUsage(session.conversation), builtinRegistry(), 'usage', builtinRegistry().resolve('sonnet-4'));
     expect(asSonnet.cost).toBeLessThan(replay.cost);
     expect(asSonnet.byModel).toHaveLength(1);
   });
 
   it('sees the cache go cold after the long gaps of the log', async () => {
     const session = await openSession(corpusFile('spotter-4d5611e5-v2.1.39-compact-3MB.jsonl'), { keepBytes: false, findSubagents: false });
-    const replay = replayCalls(callsFromUsage(session.conversation), DEFAULT_REGISTRY, 'usage');
+    const replay = replayCalls(callsFromUsage(session.conversation), builtinRegistry(), 'usage');
     const rewrites = replay.timeline.filter((c) => c.ttlRewrite);
     expect(rewrites.map((c) => c.gapSeconds)).toEqual([15070, 1153]);
     expect(rewrites.every((c) => !c.warm)).toBe(true);
@@ -68,13 +68,13 @@ describe('replay of constructed calls', () => {
 
   it('adds input, both cache writes, reads and output at the model prices', () => {
     // Haiku 4.5: 1 / 1.25 / 2 / 0.10 / 5 dollars per million.
-    const replay = replayCalls([call(0, { cacheWrite1h: 500 })], DEFAULT_REGISTRY, 'usage');
+    const replay = replayCalls([call(0, { cacheWrite1h: 500 })], builtinRegistry(), 'usage');
     expect(replay.cost).toBeCloseTo((2 * 1 + 1000 * 1.25 + 500 * 2 + 9000 * 0.1 + 100 * 5) / 1e6, 6);
   });
 
   it('counts a rewrite only for main calls after a gap longer than the TTL', () => {
     const calls = [call(0), call(200), call(600), call(700, { sidechain: true }), call(1000)];
-    const replay = replayCalls(calls, DEFAULT_REGISTRY, 'usage');
+    const replay = replayCalls(calls, builtinRegistry(), 'usage');
     expect(replay.timeline.map((c) => c.ttlRewrite)).toEqual([false, false, true, false, true]);
     expect(replay.ttlRewrites).toBe(2);
     expect(replay.timeline.map((c) => c.call)).toEqual([1, 2, 3, null, 4]);
@@ -93,7 +93,7 @@ describe('replay of constructed calls', () => {
     ]);
     expect(sessionTtlSeconds(calls)).toBe(3600);
     // Sonnet 4.5: 100 x 3.75 + 400 x 6 for the writes of each call, on top of input, reads and output.
-    const replay = replayCalls(calls, DEFAULT_REGISTRY, 'usage');
+    const replay = replayCalls(calls, builtinRegistry(), 'usage');
     const reads = 15_000 + 15_900;
     expect(replay.cost).toBeCloseTo((2 * (3 * 3 + 100 * 3.75 + 400 * 6) + reads * 0.3 + (48 + 120) * 15) / 1e6, 6);
   });
@@ -101,6 +101,6 @@ describe('replay of constructed calls', () => {
   it('takes the 1-hour TTL when most cache writes used it', () => {
     const calls = [call(0, { cacheWrite5m: 0, cacheWrite1h: 2000 }), call(1200, { cacheWrite5m: 0, cacheWrite1h: 100 })];
     expect(sessionTtlSeconds(mainCalls(calls))).toBe(3600);
-    expect(replayCalls(calls, DEFAULT_REGISTRY, 'usage').ttlRewrites).toBe(0);
+    expect(replayCalls(calls, builtinRegistry(), 'usage').ttlRewrites).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deriveLine, derivedTag } from '../../src/session/derived.js';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { takeSnapshot } from '../../src/store/snapshot.js';
@@ -57,11 +58,14 @@ describe('branchSnapshot', () => {
     expect(meta.branch?.trim?.removed.thinkingBlocks).toBeGreaterThan(0);
   });
 
-  it('keeps the log whole with trim off, changing only the session ids', async () => {
+  it('keeps the log whole with trim off, changing only the session ids and marking its responses as copies', async () => {
     await takeSnapshot(box.store, sessionPath, { name: 'work', now: OLD });
     const result = await branchSnapshot(box.store, 'work', { trim: false, env: box.env });
-    const original = readFileSync(sessionPath, 'utf8');
-    expect(readFileSync(result.path, 'utf8')).toBe(original.split(SESSION_A).join(result.sessionId));
+    const original = readFileSync(sessionPath, 'utf8').split(SESSION_A).join(result.sessionId);
+    const mark = { by: 'branch' as const, from: SESSION_A, tag: derivedTag(result.sessionId) };
+    const expected = original.split('\n').map((line) => deriveLine(Buffer.from(line), mark).toString('utf8')).join('\n');
+    expect(readFileSync(result.path, 'utf8')).toBe(expected);
+    expect(expected).not.toBe(original);
     expect(result.trimmed).toBe(false);
   });
 

@@ -96,6 +96,10 @@ export function renderAnalyze(r: AnalysisReport, chartWidth?: number): string {
       chalk.dim(` with ${r.workers || 1} thread${r.workers > 1 ? 's' : ''}${speed}`),
   );
   lines.push(`The logged calls cost ${chalk.bold(money(a.cost))} at list prices; ${formatCount(a.tokens)} tokens of context in all.`);
+  if (r.priceOverride) lines.push(chalk.yellow(`Every call priced as ${r.priceOverride.pricedAs} (model ${r.priceOverride.model} asked for), not the model its log names.`));
+  if (r.unpricedModels.length > 0) lines.push(chalk.yellow(`Not priced (not in the price table, @pydantic/genai-prices): ${r.unpricedModels.join(', ')}; add their prices under "models" in the config.`));
+  if (a.repeatedCost > 0) lines.push(chalk.dim(`Each API response counted once: ${money(a.repeatedCost)} of responses found again in later files (resumed or forked sessions) is not counted twice.`));
+  if (a.derived > 0) lines.push(chalk.dim(`${a.derived} session${a.derived === 1 ? '' : 's'} made by cmv (trim, branch, compact): their copied responses are their originals' spend, counted there.`));
   lines.push('');
   lines.push(
     chalk.bold('Reduction of a trim') +

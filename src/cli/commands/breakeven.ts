@@ -83,8 +83,10 @@ export function renderBreakeven(c: SessionCost): string {
   const r = c.replay;
   lines.push(chalk.bold(c.sessionId ?? c.path) + (c.kind === 'subagent' ? chalk.dim(' (subagent transcript)') : ''));
   lines.push(chalk.dim(c.path));
-  const fallback = c.modelResolution === 'exact' ? '' : chalk.yellow(` (${c.modelResolution === 'family' ? 'nearest of its family' : 'unknown model, default prices'})`);
-  lines.push(`model ${c.model || '?'} · priced as ${c.pricedAs}${fallback}`);
+  const fallback =
+    c.modelResolution === 'exact' ? '' : chalk.yellow(` (${c.modelResolution === 'family' ? 'newest of its family' : c.modelResolution === 'unpriced' ? 'not in the price table: left unpriced' : 'the log names no model: default prices'})`);
+  const override = c.priceOverride ? chalk.yellow(` (every call priced as ${c.priceOverride}, not the log's own model)`) : '';
+  lines.push(`model ${c.model || '?'} · priced as ${c.pricedAs}${fallback}${override}`);
   lines.push('');
   const source = r.source === 'usage' ? 'from the usage the log recorded' : chalk.yellow('estimated from counted tokens (the log has no usage figures)');
   lines.push(chalk.bold(`Replay: ${formatCount(r.calls)} calls cost ${money(r.cost)}`) + chalk.dim(` ${source}`));

@@ -24,7 +24,7 @@ export function renderSessions(sessions: SessionListing[]): string {
       formatCount(s.lines),
       formatBytes(s.bytes),
       s.version ?? '?',
-      `${s.cwd ?? '?'}${s.firstPrompt ? chalk.dim(` — ${s.firstPrompt}`) : ''}`,
+      `${s.cwd ?? '?'}${s.derivedFrom ? chalk.yellow(` [${s.derivedFrom.by ?? 'copy'} of ${s.derivedFrom.sessionId?.slice(0, 8) ?? '?'}]`) : ''}${s.firstPrompt ? chalk.dim(` — ${s.firstPrompt}`) : ''}`,
     ]);
   }
   return `${table(rows, ['left', 'right', 'right', 'right', 'left', 'left'])}\n${chalk.dim(`${sessions.length} session${sessions.length === 1 ? '' : 's'}`)}`;
