@@ -38,7 +38,7 @@ async function removeOurTemps(path: string): Promise<void> {
   const prefix = `.${basename(path)}.${process.pid}.`;
   const dir = dirname(path);
   for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (name.startsWith(prefix) && name.endsWith('.tmp')) await unlink(join(dir, name)).catch(() => {});
+    if (name.startsWith(prefix) && (name.endsWith('.tmp') || name.endsWith('.tmp.pass1'))) await unlink(join(dir, name)).catch(() => {});
   }
 }
 

@@ -6,7 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CmvError, fromSystemError } from '../errors.js';
 
@@ -44,6 +44,21 @@ export function assertRegularFile(path: string, info: Stats): void {
     hint: 'cmv changes only regular .jsonl logs (from ~/.claude/projects) in place',
     details: { reason: 'not-a-regular-file' },
   });
+}
+
+/** The file itself, not a symlink to it: a rename over a symlink would replace the link. */
+export async function realLogPath(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    throw fromSystemError(error, path);
+  }
+}
+
+/** A system error (EACCES on the backups folder, ENOSPC) as a CmvError naming the file it hit. */
+export function asCmvError(error: unknown, path: string): unknown {
+  if (error instanceof CmvError || !(error instanceof Error) || typeof (error as NodeJS.ErrnoException).code !== 'string') return error;
+  return fromSystemError(error, (error as NodeJS.ErrnoException).path ?? path);
 }
 
 export async function openLiveLog(path: string): Promise<LiveLog> {

@@ -8,11 +8,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { constants } from 'node:fs';
-import { open, readdir, readFile, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { ensureDataDir } from '../store/location.js';
 import { acquireLock, type HeldLock } from '../store/lock.js';
 import { AtomicWriter, removeStaleTemps, writeFileAtomic } from '../session/write.js';
-import { completeLength, fingerprint, openLiveLog, readAt, replaceLive, TAIL_BYTES, type LiveLog, type Replaced } from '../session/live-replace.js';
+import { asCmvError, completeLength, fingerprint, openLiveLog, readAt, realLogPath, replaceLive, TAIL_BYTES, type LiveLog, type Replaced } from '../session/live-replace.js';
 import { withTopLevelValues } from '../session/skim.js';
 import { CmvError } from '../errors.js';
 
@@ -82,7 +82,6 @@ export async function lockLog(sessionPath: string, waitMs: number): Promise<Held
 }
 
 async function ensureFolder(dir: string): Promise<void> {
-  const { mkdir } = await import('node:fs/promises');
   await mkdir(dir, { recursive: true, mode: 0o700 });
 }
 
@@ -172,7 +171,8 @@ export async function takeBackup(log: LiveLog, by: string, now = new Date()): Pr
     for (let at = 0; at < bytes; ) {
       const { bytesRead } = await log.handle.read(chunk, 0, Math.min(chunk.length, bytes - at), at);
       if (bytesRead === 0) throw new CmvError('CONFLICT', `${log.path} shrank while it was backed up; nothing changed`, { hint: 'run the command again' });
-      const piece = Buffer.from(chunk.subarray(0, bytesRead));
+      // The writer has the piece written or copied once write() resolves: the chunk is reused.
+      const piece = chunk.subarray(0, bytesRead);
       hash.update(piece);
       await writer.write(piece);
       at += bytesRead;
@@ -254,7 +254,8 @@ async function planOf(records: BackupRecord[], log: FileHandle, size: number): P
   return { run, state, lastRestore };
 }
 
-export async function listBackups(sessionPath: string): Promise<ListedBackup[]> {
+export async function listBackups(logPath: string): Promise<ListedBackup[]> {
+  const sessionPath = await realLogPath(logPath).catch(() => logPath);
   const { dir, records, legacy } = await readBackups(sessionPath);
   let plan: RestorePlan = { run: [], state: { bytes: 0 } };
   let handle: FileHandle | undefined;
@@ -303,7 +304,7 @@ async function copyRange(handle: FileHandle, start: number, end: number, write: 
   for (let at = start; at < end; ) {
     const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, end - at), at);
     if (bytesRead === 0) throw new CmvError('BAD_INPUT', 'a backup ended early while it was read', { hint: 'its file was changed; restore another one (`cmv restore --list`)' });
-    const piece = Buffer.from(chunk.subarray(0, bytesRead));
+    const piece = chunk.subarray(0, bytesRead);
     hash?.update(piece);
     await write(piece);
     at += bytesRead;
@@ -459,7 +460,16 @@ export async function restoreBackup(sessionPath: string, live: LiveLog, request:
 }
 
 /** `cmv restore` and `cmv hook restore`: under the log's change lock. */
-export async function restoreLog(sessionPath: string, request: RestoreRequest = {}): Promise<RestoreOutcome> {
+export async function restoreLog(logPath: string, request: RestoreRequest = {}): Promise<RestoreOutcome> {
+  const sessionPath = await realLogPath(logPath);
+  try {
+    return await restoreResolved(sessionPath, request);
+  } catch (error) {
+    throw asCmvError(error, sessionPath);
+  }
+}
+
+async function restoreResolved(sessionPath: string, request: RestoreRequest): Promise<RestoreOutcome> {
   const lock = await lockLog(sessionPath, request.lockWaitMs ?? 10_000);
   if (!lock) throw busy(sessionPath);
   let live: LiveLog | undefined;

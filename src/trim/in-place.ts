@@ -10,7 +10,7 @@ import { trimSession, type TrimResult } from './trim.js';
 import type { TrimOptions } from './options.js';
 import { dropBackup, lockLog, saveRecord, takeBackup, type BackupRecord } from './backups.js';
 import { AtomicWriter, removeStaleTemps } from '../session/write.js';
-import { fingerprint, openLiveLog, readAt, replaceLive, TAIL_BYTES, type LiveLog, type Replaced } from '../session/live-replace.js';
+import { asCmvError, fingerprint, openLiveLog, readAt, realLogPath, replaceLive, TAIL_BYTES, type LiveLog, type Replaced } from '../session/live-replace.js';
 import { withTopLevelValues } from '../session/skim.js';
 import { CmvError } from '../errors.js';
 
@@ -54,6 +54,8 @@ async function assertLooksLikeLog(log: LiveLog): Promise<void> {
       others++;
     }
   }
+  // A first line longer than the window (a pasted image): a JSON object naming its type.
+  if (records + others === 0 && /^\s*\{/.test(head.subarray(0, 64).toString('latin1')) && head.includes('"type":')) records++;
   if (records === 0) {
     throw new CmvError('BAD_INPUT', size === 0 ? `${log.path} is empty: nothing to trim` : `${log.path} is not a Claude Code session log: its first lines are not JSON records with a "type"`, {
       hint: 'cmv changes only .jsonl logs from ~/.claude/projects in place; check the path',
@@ -116,7 +118,15 @@ async function droppedLastLine(result: TrimResult, backup: string, relink: (line
   }
 }
 
-export async function trimInPlace(path: string, request: InPlaceRequest): Promise<InPlaceOutcome> {
+export async function trimInPlace(logPath: string, request: InPlaceRequest): Promise<InPlaceOutcome> {
+  try {
+    return await trimResolved(await realLogPath(logPath), request);
+  } catch (error) {
+    throw asCmvError(error, logPath);
+  }
+}
+
+async function trimResolved(path: string, request: InPlaceRequest): Promise<InPlaceOutcome> {
   const lock = await lockLog(path, request.lockWaitMs);
   if (!lock) return { status: 'busy' };
   let live: LiveLog | undefined;

@@ -3,7 +3,7 @@
 // unique, listed) and restore (the first backup of the run, lines written since kept, never toggles).
 
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, lstatSync, symlinkSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -109,6 +109,18 @@ describe('trim --in-place', () => {
     appendFileSync(path, line('next-1', tip, sessionId));
     const uuids = new Set(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { uuid?: string }).uuid));
     expect(uuids.has(tip)).toBe(true);
+  });
+
+  it('trims the file a symlink points to and leaves the symlink a symlink', async () => {
+    const { text } = build();
+    const path = logAt(text);
+    const link = join(scratch, 'link.jsonl');
+    symlinkSync(path, link);
+    await trimToDestination(link, {}, { kind: 'in-place' });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(statSync(path).size).toBeLessThan(text.length);
+    await restoreLog(link);
+    expect(readFileSync(path, 'utf8')).toBe(text);
   });
 
   it('removes temp files a killed cmv left beside the log, never a live process\'s', async () => {
