@@ -103,7 +103,6 @@ export async function runHook(kind: HookKind, input: HookInput, context: RunCont
     return { kind, action: 'unchanged', message: snapshot ? `cmv: snapshot ${snapshot} taken; the log was already trimmed` : '', snapshot, notes };
   }
   const record: TrimRecord = { ...outcome.record, snapshot };
-  if (outcome.carriedLines > 0) notes.push(`${outcome.carriedLines} lines Claude Code wrote during the trim were carried into the trimmed log`);
   await appendTrimRecord(record);
   await setGuardState(path, (await stat(path)).size);
   const message = `${describe(record)}${snapshot ? `; snapshot ${snapshot}` : ''}`;

@@ -16,7 +16,7 @@ export interface InPlaceOptions {
 }
 
 export type InPlaceOutcome =
-  | { status: 'trimmed'; record: TrimRecord; carriedLines: number }
+  | { status: 'trimmed'; record: TrimRecord }
   /** Nothing to gain: the trim would not make the log smaller, so it was left alone. */
   | { status: 'unchanged'; bytes: number }
   | { status: 'busy' };
@@ -43,6 +43,7 @@ export async function trimLogInPlace(path: string, options: InPlaceOptions): Pro
     tokensBefore: r.input.tokens,
     tokensAfter: r.output.tokens,
     backup: outcome.backup,
+    ...(outcome.carried.lines > 0 ? { carriedLines: outcome.carried.lines } : {}),
   };
-  return { status: 'trimmed', record, carriedLines: outcome.carried.lines };
+  return { status: 'trimmed', record };
 }

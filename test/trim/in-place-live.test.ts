@@ -13,6 +13,7 @@ import { trimToDestination } from '../../src/trim/apply.js';
 import { trimSession } from '../../src/trim/trim.js';
 import { hookMain } from '../../src/hooks/hook-main.js';
 import { readTrimRecords } from '../../src/hooks/trim-journal.js';
+import { restoreLog } from '../../src/trim/backups.js';
 import { SessionBuilder, commandOutput, readOutput, removeWrittenSessions } from './session-builder.js';
 
 const TRIALS = 20;
@@ -163,6 +164,30 @@ describe('in-place trim while Claude Code appends', () => {
     expect(carried).toBeGreaterThan(0);
     console.log(`trim --in-place: ${appended} lines appended in ${TRIALS} trials, ${carried} carried across a trim, 0 lost`);
   }, 180_000);
+
+  it('restore loses no appended line either (5 trials, a writer every 5 ms)', async () => {
+    let carried = 0;
+    for (let trial = 0; trial < 5; trial++) {
+      const { text, tip, sessionId } = liveLog();
+      const path = join(scratch, `${sessionId}.jsonl`);
+      writeFileSync(path, text);
+      await trimToDestination(path, {}, { kind: 'in-place' });
+      const writer = await startWriter(path, tip, sessionId, trial);
+      let written: number;
+      let outcome;
+      try {
+        outcome = await restoreLog(path);
+        await new Promise((r) => setTimeout(r, 15));
+      } finally {
+        written = await writer.stop();
+      }
+      expect(outcome.status).toBe('restored');
+      if (outcome.status === 'restored') carried += outcome.carried.lines;
+      expect(readFileSync(path, 'utf8').startsWith(text)).toBe(true);
+      assertNothingLost(path, writer.prefix, written);
+    }
+    expect(carried).toBeGreaterThan(0);
+  }, 120_000);
 
   it(`the hook loses no appended line (${TRIALS} trials, a writer every 5 ms)`, async () => {
     let carried = 0;
