@@ -25,7 +25,7 @@ const HEAD_BYTES = 4 * 1024;
 /** How long a line without its '\n' may stay so before it is taken as the log's (torn) end. */
 const PARTIAL_WAIT_MS = 250;
 /** How long the old file is watched after the rename for a write that had opened it before. */
-const SETTLE_MS = 60;
+const SETTLE_MS = 50;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -285,10 +285,16 @@ async function carryLate(log: LiveLog, from: number, newIno: number, relink: ((l
   let at = from;
   let late = 0;
   let partialSince: number | undefined;
+  let quiet = 0;
   for (;;) {
     await sleep(partialSince === undefined ? SETTLE_MS : 10);
     const size = (await log.handle.stat()).size;
-    if (size <= at) return late;
+    // Two quiet looks in a row: a writer descheduled between its open and its write gets time.
+    if (size <= at) {
+      if (++quiet >= 2) return late;
+      continue;
+    }
+    quiet = 0;
     const chunk = await readAt(log.handle, at, size);
     let pieces: Buffer[];
     let used: number;

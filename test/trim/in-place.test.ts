@@ -169,8 +169,11 @@ describe('backups and restore', () => {
     expect(listed.filter((b) => b.isDefault)).toHaveLength(1);
     expect(listed.at(-1)!.isDefault).toBe(true); // the oldest: taken before the first trim
 
+    const old = new Date('2026-01-02T03:04:05Z');
+    utimesSync(path, old, old);
     const first = await restoreLog(path);
     expect(first.status).toBe('restored');
+    expect(statSync(path).mtimeMs).toBe(old.getTime());
     expect(readFileSync(path, 'utf8')).toBe(text + between + after);
     expect(statSync(path).mode & 0o777).toBe(0o644);
 
