@@ -352,6 +352,8 @@ export async function restoreBackup(sessionPath: string, live: LiveLog, request:
   const size = (await live.handle.stat()).size;
   const complete = await completeLength(live.handle, size);
   const plan = await planOf(records, live.handle, complete);
+  // The log's end as this restore reads it: checked again just before the rename.
+  const expectTail = await readAt(live.handle, Math.max(0, complete - TAIL_BYTES), complete);
   let target: BackupRecord | undefined;
   if (request.from !== undefined) {
     const matches = records.filter((r) => r.kind === 'trim' && r.id.startsWith(request.from!));
@@ -444,7 +446,6 @@ export async function restoreBackup(sessionPath: string, live: LiveLog, request:
       restored: target.id,
     };
     await saveRecord(dir, record);
-    const expectTail = await readAt(live.handle, Math.max(0, complete - TAIL_BYTES), complete);
     try {
       replaced = await replaceLive(live, writer.tempPath, complete, { expectTail, relink: unrelinker([head.relinked]), deadline: request.deadline });
     } catch (error) {

@@ -149,6 +149,8 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       writer = await AtomicWriter.open(path, record.mode);
       const streamed = request.options.budget === undefined;
       const result = await trimSession(backup, request.options, { fileHoldsOnDisk: true, writer: streamed ? writer : undefined });
+      // Read from the backup, reported as the log it stands for.
+      result.input.path = path;
       if (!result.verify.ok) {
         throw new CmvError('VERIFY_FAILED', `the trimmed log failed verification (${result.verify.faults.length} faults); nothing was written`, {
           hint: `first fault: ${result.verify.faults[0]?.message ?? '?'}; please report it with the session's shape (cmv stats --json)`,
@@ -168,14 +170,15 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
         }
         await writer.finish();
       }
-      if (result.output.bytes >= result.input.bytes) {
+      const { relink, relinked } = relinkerOf(result);
+      const anchor = await droppedLastLine(result, backup, relink);
+      // A trimmed log trims to itself (its last line put back): nothing to gain, nothing changed.
+      if (result.output.bytes + (anchor ? anchor.length + 1 : 0) >= result.input.bytes) {
         await writer.abort();
         await dropBackup(dir, record);
         done = true;
         return { status: 'unchanged', result, warnings };
       }
-      const { relink, relinked } = relinkerOf(result);
-      const anchor = await droppedLastLine(result, backup, relink);
       const temp = await open(writer.tempPath, 'r+');
       try {
         let size = (await temp.stat()).size;
@@ -190,7 +193,9 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       }
       // Saved before the rename: a kill just after it leaves a log cmv still knows how to restore.
       await saveRecord(dir, record);
-      const expectTail = await readAt(live.handle, Math.max(0, record.file!.bytes - TAIL_BYTES), record.file!.bytes);
+      // The log's end as the backup has it: a log rewritten during the trim (not appended to) is left alone.
+      const copy = await open(backup, 'r');
+      const expectTail = await readAt(copy, Math.max(0, record.file!.bytes - TAIL_BYTES), record.file!.bytes).finally(() => copy.close());
       const carried = await replaceLive(live, writer.tempPath, record.file!.bytes, { relink, expectTail, deadline: request.deadline });
       done = true;
       record.carried = { before: carried.carried, late: carried.late, lines: carried.lines };

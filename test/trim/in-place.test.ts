@@ -91,6 +91,7 @@ describe('trim --in-place', () => {
     utimesSync(path, old, old);
     const applied = await trimToDestination(path, {}, { kind: 'in-place' });
     expect(applied.warnings).toEqual([]);
+    expect(applied.result.input.path).toBe(path);
     const info = statSync(path);
     expect(info.size).toBeLessThan(text.length);
     expect(info.mode & 0o777).toBe(0o644);
@@ -186,6 +187,16 @@ describe('backups and restore', () => {
     expect(readFileSync(path, 'utf8')).not.toBe(text + between + after);
     await restoreLog(path);
     expect(readFileSync(path, 'utf8')).toBe(text + between + after);
+  });
+
+  it('serialises concurrent in-place trims of one log, and restore still gives back the original', async () => {
+    const { text } = build();
+    const path = logAt(text);
+    const results = await Promise.all([0, 1, 2].map(() => trimToDestination(path, {}, { kind: 'in-place' })));
+    expect(results.filter((r) => !r.unchanged)).toHaveLength(1);
+    expect(statSync(path).size).toBeLessThan(text.length);
+    await restoreLog(path);
+    expect(readFileSync(path, 'utf8')).toBe(text);
   });
 
   it('restores a chosen backup of the run with --from', async () => {
