@@ -3,7 +3,7 @@
 // not trim the restored log again at the next tool call.
 
 import { stat } from 'node:fs/promises';
-import { restoreLog } from '../trim/backups.js';
+import { restoreLog } from '../trim/restore.js';
 import { setGuardState } from './trim-journal.js';
 
 export interface HookRestore {

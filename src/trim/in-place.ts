@@ -2,7 +2,8 @@
 // first (backups.ts), the trim read from that backup (a file nobody writes), then the result
 // renamed over the log with every line appended meanwhile carried after it (live-replace.ts).
 // Lines carried whose parent the trim dropped are relinked to the nearest line it kept, and the
-// log's last line is always kept, since the running client chains its next line to it.
+// log's last line is always kept, since the running client chains its next line to it (2.1.100:
+// each line's parentUuid is the last line the client wrote; seen in the corpus and the harness).
 
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';

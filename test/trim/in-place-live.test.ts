@@ -13,7 +13,7 @@ import { trimToDestination } from '../../src/trim/apply.js';
 import { trimSession } from '../../src/trim/trim.js';
 import { hookMain } from '../../src/hooks/hook-main.js';
 import { readTrimRecords } from '../../src/hooks/trim-journal.js';
-import { restoreLog } from '../../src/trim/backups.js';
+import { restoreLog } from '../../src/trim/restore.js';
 import { SessionBuilder, commandOutput, readOutput, removeWrittenSessions } from './session-builder.js';
 
 const TRIALS = 20;

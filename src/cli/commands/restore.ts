@@ -4,7 +4,8 @@
 
 import chalk from 'chalk';
 import { resolveSessionArg } from '../../session/locate.js';
-import { listBackups, restoreLog, type ListedBackup, type RestoreOutcome } from '../../trim/backups.js';
+import { listBackups, type ListedBackup } from '../../trim/backups.js';
+import { restoreLog, type RestoreOutcome } from '../../trim/restore.js';
 import type { Output } from '../output.js';
 import { formatBytes, table } from '../format.js';
 
