@@ -22,8 +22,15 @@ function unrelinker(maps: (Record<string, string> | undefined)[]): ((line: Buffe
   for (const map of maps) for (const [uuid, parent] of Object.entries(map ?? {})) parents.set(uuid, parent);
   if (parents.size === 0) return undefined;
   return (line) => {
-    const uuid = /"uuid":"([^"]+)"/.exec(line.toString('utf8'))?.[1];
-    const parent = uuid === undefined ? undefined : parents.get(uuid);
+    // Parsed only when it names one of the relinked uuids (a handful at most).
+    if (![...parents.keys()].some((uuid) => line.includes(uuid))) return line;
+    let uuid: unknown;
+    try {
+      uuid = (JSON.parse(line.toString('utf8')) as { uuid?: unknown }).uuid;
+    } catch {
+      return line;
+    }
+    const parent = typeof uuid === 'string' ? parents.get(uuid) : undefined;
     if (parent === undefined) return line;
     return withTopLevelValues(line, new Map([['parentUuid', JSON.stringify(parent)]])) ?? line;
   };
@@ -106,7 +113,7 @@ export async function restoreBackup(sessionPath: string, live: LiveLog, request:
   if (!target) {
     const reason = plan.lastRestore
       ? `${sessionPath} is as it was before its in-place trims (restored from ${plan.lastRestore.restored} at ${plan.lastRestore.at}); nothing to restore`
-      : `${sessionPath} holds no in-place change by cmv to undo`;
+      : `${sessionPath} holds no in-place change by cmv to undo${legacy.length ? ` (${legacy.length} backups made by an older cmv: \`cmv restore <session> --list\`)` : ''}`;
     return { status: 'unchanged', path: sessionPath, reason, lastRestore: plan.lastRestore };
   }
   const backupPath = backupPathOf(dir, target.id);
