@@ -26,6 +26,8 @@ const HEAD_BYTES = 4 * 1024;
 const PARTIAL_WAIT_MS = 250;
 /** How long the old file is watched after the rename for a write that had opened it before. */
 const SETTLE_MS = 50;
+/** Appended bytes are carried this many at a time (a line longer than this goes in pieces, as it is). */
+const CARRY_CHUNK_BYTES = 8 * 1024 * 1024;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -139,8 +141,6 @@ export interface CarryOptions {
   deadline?: number;
   /** The log's bytes just before `from` as the new content accounts for them: checked before the rename. */
   expectTail: Buffer;
-  /** Told what happens, for tests that kill or race at given steps. */
-  onStep?: (step: 'carried' | 'renamed' | 'settled') => void;
 }
 
 export interface Replaced {
@@ -215,14 +215,13 @@ export async function replaceLive(log: LiveLog, tempPath: string, from: number, 
       const now = await log.handle.stat();
       if (now.size < at) throw rewritten(log.path);
       if (now.size > at) {
-        const chunk = await readAt(log.handle, at, now.size);
+        const chunk = await readAt(log.handle, at, Math.min(now.size, at + CARRY_CHUNK_BYTES));
         const carried = carriedLines(chunk, options.relink);
         if (carried.used > 0) {
           outSize += await writeAll(out, carried.out, outSize);
           at += carried.used;
           lines += carried.lines;
           partialSince = undefined;
-          options.onStep?.('carried');
           continue;
         }
         // Only part of a line: a write under way, or a log that ends without its '\n' for good.
@@ -232,7 +231,7 @@ export async function replaceLive(log: LiveLog, tempPath: string, from: number, 
           continue;
         }
         outSize += await writeAll(out, [chunk], outSize);
-        at = now.size;
+        at += chunk.length;
         continue;
       }
       // Nothing new. The bulk is synced on the first quiet rounds; the rename waits for no sync
@@ -258,7 +257,6 @@ export async function replaceLive(log: LiveLog, tempPath: string, from: number, 
       renamed = true;
       break;
     }
-    options.onStep?.('renamed');
     const carried = at - from;
     // From here the log is replaced: nothing may throw, a problem is only reported.
     let problem: string | undefined;
@@ -270,7 +268,6 @@ export async function replaceLive(log: LiveLog, tempPath: string, from: number, 
     } catch (error) {
       problem = (error as Error).message;
     }
-    options.onStep?.('settled');
     return { carried, late, lines, bytes: outSize + late, problem };
   } catch (error) {
     if (!renamed) await unlink(tempPath).catch(() => {});
@@ -295,7 +292,7 @@ async function carryLate(log: LiveLog, from: number, newIno: number, relink: ((l
       continue;
     }
     quiet = 0;
-    const chunk = await readAt(log.handle, at, size);
+    const chunk = await readAt(log.handle, at, Math.min(size, at + CARRY_CHUNK_BYTES));
     let pieces: Buffer[];
     let used: number;
     const carriedNow = carriedLines(chunk, relink);
