@@ -98,11 +98,13 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
 
   program
     .command('restore')
-    .description('undo the last in-place change of a session from its backup')
+    .description('put back a session as it was before its in-place trims, keeping the lines written since (never toggles)')
     .argument('<session>', 'the session changed in place')
+    .option('--list', 'list the backups of the session, newest first')
+    .option('--from <backup>', 'restore this backup (an id from --list) instead of the first of the current run')
     .option('--json', 'print JSON')
-    .addHelpText('before', examples(['cmv restore 3f2a']))
-    .action((session: string, opts: { json?: boolean }) => run(async () => (await import('./commands/restore.js')).restoreCommand(session, new Output(opts))));
+    .addHelpText('before', examples(['cmv restore 3f2a', 'cmv restore 3f2a --list', 'cmv restore 3f2a --from 20261126-041502']))
+    .action((session: string, opts: { json?: boolean; list?: boolean; from?: string }) => run(async () => (await import('./commands/restore.js')).restoreCommand(session, opts, new Output(opts))));
 
   program
     .command('breakeven')
@@ -199,7 +201,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .action((opts: { last?: string; json?: boolean }) => run(async () => (await import('./commands/hook.js')).hookStatusCommand(opts, new Output(opts))));
   hook
     .command('restore')
-    .description('put back a log as it was before the last in-place trim (the size guard then waits for new growth)')
+    .description('put back a log as it was before the hooks\' trims, keeping lines written since (the size guard then waits for new growth)')
     .argument('<session>', 'a .jsonl path, a session id, a unique id prefix (4+ chars) or `latest`')
     .option('--json', 'print JSON')
     .addHelpText('before', examples(['cmv hook restore 3f2a', 'cmv hook restore latest']))

@@ -38,7 +38,7 @@ async function removeOurTemps(path: string): Promise<void> {
   const prefix = `.${basename(path)}.${process.pid}.`;
   const dir = dirname(path);
   for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (name.startsWith(prefix) && name.endsWith('.tmp')) await unlink(join(dir, name)).catch(() => {});
+    if (name.startsWith(prefix) && (name.endsWith('.tmp') || name.endsWith('.tmp.pass1'))) await unlink(join(dir, name)).catch(() => {});
   }
 }
 
@@ -76,7 +76,8 @@ export async function hookMain(kindArg: string | undefined, options: HookMainOpt
     const deadline = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), Math.max(0, timeoutMs - (Date.now() - started)));
     });
-    const running = runHook(kind, input, { config });
+    // The log is not replaced in the last second before the deadline: the process may exit then.
+    const running = runHook(kind, input, { config, deadline: started + timeoutMs - 1_000 });
     running.catch(() => {}); // after the deadline its failure is nobody's: the caller exits
     const outcome = await Promise.race([running, deadline]);
     if (outcome === 'timeout') {

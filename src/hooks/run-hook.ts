@@ -24,7 +24,7 @@ export interface HookInput {
 
 export interface HookOutcome {
   kind: HookKind;
-  action: 'trimmed' | 'unchanged' | 'waiting' | 'busy' | 'raced';
+  action: 'trimmed' | 'unchanged' | 'waiting' | 'busy';
   /** One line for Claude Code's transcript (PreCompact shows a hook's stdout). */
   message: string;
   record?: TrimRecord;
@@ -69,6 +69,8 @@ export interface RunContext {
   config: CmvConfig;
   env?: NodeJS.ProcessEnv;
   now?: () => Date;
+  /** The hook's deadline (ms since the epoch): the log is not replaced after it. */
+  deadline?: number;
 }
 
 export async function runHook(kind: HookKind, input: HookInput, context: RunContext): Promise<HookOutcome> {
@@ -94,19 +96,15 @@ export async function runHook(kind: HookKind, input: HookInput, context: RunCont
   }
 
   // The size guard never waits for another trim of the same log; PreCompact waits a little.
-  const outcome = await trimLogInPlace(path, { threshold: context.config['trim.threshold'], by: kind, lockWaitMs: kind === 'size-guard' ? 0 : 5_000, now: context.now });
+  const outcome = await trimLogInPlace(path, { threshold: context.config['trim.threshold'], by: kind, lockWaitMs: kind === 'size-guard' ? 0 : 5_000, deadline: context.deadline, now: context.now });
   if (outcome.status === 'busy') return { kind, action: 'busy', message: '', snapshot, notes };
-  if (outcome.status === 'raced') {
-    notes.push(`Claude Code wrote to ${path} during the trim: the trim was undone`);
-    return { kind, action: 'raced', message: '', snapshot, notes };
-  }
   if (outcome.status === 'unchanged') {
     await setGuardState(path, outcome.bytes);
     return { kind, action: 'unchanged', message: snapshot ? `cmv: snapshot ${snapshot} taken; the log was already trimmed` : '', snapshot, notes };
   }
   const record: TrimRecord = { ...outcome.record, snapshot };
   await appendTrimRecord(record);
-  await setGuardState(path, record.bytesAfter);
+  await setGuardState(path, (await stat(path)).size);
   const message = `${describe(record)}${snapshot ? `; snapshot ${snapshot}` : ''}`;
   return { kind, action: 'trimmed', message, record, snapshot, notes };
 }

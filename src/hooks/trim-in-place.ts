@@ -1,21 +1,17 @@
-// The hooks' trim: in place, after a backup, holding a per-log lock, and undone at once when
-// Claude Code appended to the log while it was being trimmed (those lines would be lost).
+// The hooks' trim: in place, after a complete backup, holding the log's change lock. Lines Claude
+// Code appends while it runs are carried into the trimmed log (trim/in-place.ts); nothing is ever
+// undone by copying the backup back over the log.
 
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { join } from 'node:path';
-import { stat, unlink } from 'node:fs/promises';
-import { trimToDestination } from '../trim/apply.js';
-import { acquireLock } from '../store/lock.js';
-import { ensureDataDir } from '../store/location.js';
-import { writeFileAtomic } from '../session/write.js';
+import { trimInPlace } from '../trim/in-place.js';
 import type { TrimRecord, TrimSource } from './trim-journal.js';
 
 export interface InPlaceOptions {
   threshold: number;
   by: TrimSource;
-  /** How long to wait for another hook trimming the same log (0: skip at once). */
+  /** How long to wait for another in-place change of the same log (0: skip at once). */
   lockWaitMs: number;
+  /** Give up before replacing the log after this time (ms since the epoch): the hook's deadline. */
+  deadline?: number;
   now?: () => Date;
 }
 
@@ -23,52 +19,31 @@ export type InPlaceOutcome =
   | { status: 'trimmed'; record: TrimRecord }
   /** Nothing to gain: the trim would not make the log smaller, so it was left alone. */
   | { status: 'unchanged'; bytes: number }
-  | { status: 'busy' }
-  /** Claude Code wrote to the log meanwhile: the trim was undone from its backup. */
-  | { status: 'raced'; backup: string };
-
-async function lockFor(path: string, waitMs: number) {
-  const key = createHash('sha1').update(path).digest('hex').slice(0, 16);
-  const lockPath = join(await ensureDataDir('hooks'), `trim-${key}.lock`);
-  try {
-    return await acquireLock(lockPath, waitMs);
-  } catch {
-    return undefined;
-  }
-}
+  | { status: 'busy' };
 
 export async function trimLogInPlace(path: string, options: InPlaceOptions): Promise<InPlaceOutcome> {
-  const lock = await lockFor(path, options.lockWaitMs);
-  if (!lock) return { status: 'busy' };
-  try {
-    // Compaction keeps nothing before its boundary anyway; the hook never drops history itself.
-    const trimOptions = { threshold: options.threshold, keepHistory: true };
-    const applied = await trimToDestination(path, trimOptions, { kind: 'in-place' });
-    const r = applied.result;
-    const backup = applied.backup as string;
-    if ((await stat(backup)).size !== r.input.bytes) {
-      // The backup (taken after the trim read the log) holds lines the trimmed log lacks.
-      await writeFileAtomic(path, createReadStream(backup) as AsyncIterable<Buffer>);
-      return { status: 'raced', backup };
-    }
-    if (r.output.bytes >= r.input.bytes) {
-      // A trimmed log trims to itself, byte for byte: its backup is a copy of what is there.
-      await unlink(backup).catch(() => {});
-      return { status: 'unchanged', bytes: r.input.bytes };
-    }
-    const record: TrimRecord = {
-      at: (options.now?.() ?? new Date()).toISOString(),
-      by: options.by,
-      path,
-      sessionId: r.trimmed.facts.sessionId,
-      bytesBefore: r.input.bytes,
-      bytesAfter: r.output.bytes,
-      tokensBefore: r.input.tokens,
-      tokensAfter: r.output.tokens,
-      backup,
-    };
-    return { status: 'trimmed', record };
-  } finally {
-    await lock.release();
-  }
+  // Compaction keeps nothing before its boundary anyway; the hook never drops history itself.
+  const outcome = await trimInPlace(path, {
+    options: { threshold: options.threshold, keepHistory: true },
+    by: options.by,
+    lockWaitMs: options.lockWaitMs,
+    deadline: options.deadline,
+    now: options.now,
+  });
+  if (outcome.status === 'busy') return outcome;
+  const r = outcome.result;
+  if (outcome.status === 'unchanged') return { status: 'unchanged', bytes: r.input.bytes };
+  const record: TrimRecord = {
+    at: (options.now?.() ?? new Date()).toISOString(),
+    by: options.by,
+    path,
+    sessionId: r.trimmed.facts.sessionId,
+    bytesBefore: r.input.bytes,
+    bytesAfter: outcome.record.result!.bytes,
+    tokensBefore: r.input.tokens,
+    tokensAfter: r.output.tokens,
+    backup: outcome.backup,
+    ...(outcome.carried.lines > 0 ? { carriedLines: outcome.carried.lines } : {}),
+  };
+  return { status: 'trimmed', record };
 }

@@ -20,6 +20,8 @@ export interface TrimRecord {
   tokensAfter: number;
   /** The copy of the log before an in-place trim. */
   backup?: string;
+  /** Lines Claude Code appended during the trim, carried into the trimmed log. */
+  carriedLines?: number;
   /** Where the trimmed log went when it was not the log itself (a new session). */
   output?: string;
   snapshot?: string;

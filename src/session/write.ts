@@ -1,7 +1,7 @@
 // Atomic writes for everything that writes logs: a temp file beside the target, fsync, rename.
 // A crash mid-write leaves either the old file or the new one, never a torn one.
 
-import { open, rename, unlink, mkdir, copyFile, constants, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rename, unlink, mkdir, copyFile, constants, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fromSystemError } from '../errors.js';
@@ -9,6 +9,51 @@ import { fromSystemError } from '../errors.js';
 export type Chunks = Iterable<Buffer | string> | AsyncIterable<Buffer | string>;
 
 const BATCH_BYTES = 1 << 20;
+
+/**
+ * The temp files cmv writes beside a target: `.<name>.<pid>.<8 hex>.tmp`, and the trim's scratch
+ * `<that>.pass1`. The pid says whose they are, so a later run can tell one left by a killed process.
+ */
+const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp(?:\.pass1)?$/;
+
+export function tempPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temp files a killed cmv left in `dir` (its pid is gone), so a kill leaves no litter
+ * in the Claude projects folder beyond the next run. Never touches another live process's temps.
+ */
+export async function removeStaleTemps(dir: string): Promise<string[]> {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const match = TEMP_NAME.exec(name);
+    if (!match || processAlive(Number(match[1]))) continue;
+    try {
+      await unlink(join(dir, name));
+      removed.push(name);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
+}
 
 /** A file written in pieces to a temp file, which becomes `path` only on commit. */
 export class AtomicWriter {
@@ -35,10 +80,14 @@ export class AtomicWriter {
 
   static async open(path: string, mode = 0o600): Promise<AtomicWriter> {
     const dir = dirname(path);
-    const tempPath = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const tempPath = tempPathFor(path);
     try {
       await mkdir(dir, { recursive: true });
-      return new AtomicWriter(path, tempPath, await open(tempPath, 'wx', mode));
+      await removeStaleTemps(dir);
+      const handle = await open(tempPath, 'wx', mode);
+      // The mode asked for, whatever the umask (an in-place write keeps the log's own mode).
+      if (mode !== 0o600) await handle.chmod(mode);
+      return new AtomicWriter(path, tempPath, handle);
     } catch (error) {
       throw fromSystemError(error, path);
     }

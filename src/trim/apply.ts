@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { trimSession, type TrimResult } from './trim.js';
 import { structuralFaults } from './verify.js';
 import type { TrimOptions } from './options.js';
-import { backupSession } from './backups.js';
+import { busy } from './backups.js';
+import { trimInPlace } from './in-place.js';
 import { AtomicWriter, writeFileAtomic } from '../session/write.js';
 import { CmvError } from '../errors.js';
 import { derivedTag } from '../session/derived.js';
@@ -20,9 +21,16 @@ export interface AppliedTrim {
   sessionId?: string;
   backup?: string;
   resumeCommand?: string;
+  /** In place: said to the user (a session written seconds ago). */
+  warnings?: string[];
+  /** In place: bytes Claude Code appended during the trim, carried into the result. */
+  carried?: { before: number; late: number; lines: number };
+  /** In place: the trim would not make the log smaller, so it was left as it was. */
+  unchanged?: boolean;
 }
 
 export async function trimToDestination(inputPath: string, options: Partial<TrimOptions>, destination: TrimDestination): Promise<AppliedTrim> {
+  if (destination.kind === 'in-place') return trimLogInPlace(inputPath, options);
   const newSessionId = destination.kind === 'new-session' ? randomUUID() : undefined;
   if (destination.kind === 'file') {
     const out = resolve(destination.path);
@@ -34,7 +42,7 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
     }
   }
   const outputPath =
-    destination.kind === 'file' ? resolve(destination.path) : destination.kind === 'in-place' ? inputPath : destination.kind === 'new-session' ? join(dirname(inputPath), `${newSessionId}.jsonl`) : undefined;
+    destination.kind === 'file' ? resolve(destination.path) : destination.kind === 'new-session' ? join(dirname(inputPath), `${newSessionId}.jsonl`) : undefined;
   // Streamed to a temp file beside the output and renamed into place only once verified; a
   // budget trim evicts on the output in memory, so it writes at the end.
   const streamed = outputPath !== undefined && options.budget === undefined;
@@ -71,7 +79,6 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
     });
   }
   if (outputPath === undefined) return { result };
-  const backup = destination.kind === 'in-place' ? await backupSession(inputPath) : undefined;
   if (writer) {
     await writer.commit();
   } else {
@@ -87,7 +94,18 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
     );
   }
   const sessionId = result.output.sessionId;
-  return { result, written: outputPath, sessionId, backup, resumeCommand: destination.kind === 'file' ? undefined : resumeCommandFor(result, sessionId) };
+  return { result, written: outputPath, sessionId, resumeCommand: destination.kind === 'file' ? undefined : resumeCommandFor(result, sessionId) };
+}
+
+/** In place: backup, trim, and replace the log, carrying what Claude Code appends meanwhile (in-place.ts). */
+async function trimLogInPlace(inputPath: string, options: Partial<TrimOptions>): Promise<AppliedTrim> {
+  const outcome = await trimInPlace(inputPath, { options, by: 'trim --in-place', lockWaitMs: 10_000 });
+  if (outcome.status === 'busy') throw busy(inputPath);
+  const result = outcome.result;
+  const sessionId = result.output.sessionId;
+  if (outcome.status === 'unchanged') return { result, sessionId, warnings: outcome.warnings, unchanged: true };
+  const { carried: before, late, lines } = outcome.carried;
+  return { result, written: inputPath, sessionId, backup: outcome.backup, warnings: outcome.warnings, carried: { before, late, lines }, resumeCommand: resumeCommandFor(result, sessionId) };
 }
 
 function shellQuote(text: string): string {

@@ -82,5 +82,5 @@ export function renderHookStatus(s: HookStatus): string {
 
 export async function hookRestoreCommand(target: string, out: Output): Promise<void> {
   const result = await restoreHookTrim(await resolveSessionArg(target));
-  out.render(result, (r) => `restored ${r.path} from ${r.restored}${r.backupOfCurrent ? `\n(the trimmed version is kept at ${r.backupOfCurrent})` : ''}`);
+  out.render(result, (r) => r.unchanged ?? `restored ${r.path} from ${r.restored} (lines appended since were kept; restoring again changes nothing)`);
 }

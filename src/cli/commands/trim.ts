@@ -31,6 +31,7 @@ export async function trimCommand(target: string, opts: TrimCommandOptions, out:
   const config = (await loadConfig()).values;
   const input = await resolveSessionArg(target);
   const applied = await trimToDestination(input, trimOptionsOf(opts, config), destination);
+  for (const warning of applied.warnings ?? []) out.warn(warning);
   out.render(applied, renderTrim, trimJson);
 }
 
@@ -46,7 +47,12 @@ export function trimJson(applied: AppliedTrim): unknown {
     budget: r.budget ?? null,
     backup: applied.backup ?? null,
     resumeCommand: applied.resumeCommand ?? null,
+    ...(destinationWasInPlace(applied) ? { unchanged: applied.unchanged === true, carried: applied.carried ?? null, warnings: applied.warnings ?? [] } : {}),
   };
+}
+
+function destinationWasInPlace(applied: AppliedTrim): boolean {
+  return applied.warnings !== undefined;
 }
 
 export function renderTrim(applied: AppliedTrim): string {
@@ -67,9 +73,11 @@ export function renderTrim(applied: AppliedTrim): string {
     lines.push(`budget ${formatCount(r.budget.budget)}: ${formatCount(r.budget.tokensBefore)} → ${formatCount(r.budget.tokensAfter)} tokens, ${r.budget.evicted.length} evictions`);
     for (const e of r.budget.evicted) lines.push(chalk.dim(`  episode ${e.episode} (${e.kind}) level ${e.level}: ${e.calls} calls [${e.tools.join(', ')}], -${formatCount(e.tokensFreed)} tokens`));
   }
-  if (!applied.written) lines.push(chalk.dim('dry run: nothing written'));
+  if (applied.unchanged) lines.push(chalk.dim('the log is trimmed already: left as it was, no backup kept'));
+  else if (!applied.written) lines.push(chalk.dim('dry run: nothing written'));
   else lines.push(`wrote ${applied.written}`);
-  if (applied.backup) lines.push(chalk.dim(`backup: ${applied.backup} (cmv restore brings it back)`));
+  if (applied.carried?.lines) lines.push(`${applied.carried.lines} lines Claude Code wrote during the trim were carried into it`);
+  if (applied.backup) lines.push(chalk.dim(`backup: ${applied.backup} (\`cmv restore\` brings the original back, with lines written since)`));
   if (applied.resumeCommand) lines.push(`resume with: ${chalk.bold(applied.resumeCommand)}`);
   return lines.join('\n');
 }
