@@ -49,8 +49,8 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
   const writer = streamed ? await AtomicWriter.open(outputPath) : undefined;
   let result: TrimResult;
   try {
-    // Anything but the log itself, trimmed in place, is a copy beside the original.
-    const derive = destination.kind === 'in-place' ? undefined : { by: 'trim' as const, tag: derivedTag(newSessionId ?? randomUUID()) };
+    // A copy beside the original (in-place trims go through trimInPlace and stay the session itself).
+    const derive = { by: 'trim' as const, tag: derivedTag(newSessionId ?? randomUUID()) };
     result = await trimSession(inputPath, options, { newSessionId, fileHoldsOnDisk: true, writer, derive });
   } catch (error) {
     await writer?.abort();
