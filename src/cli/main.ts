@@ -92,9 +92,12 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .description('prove a trimmed log kept every text and tool pairing of its original; exit 0 only when it did')
     .argument('<original>', 'the original session')
     .argument('<trimmed>', 'the trimmed session')
+    .option('--client <version>', 'the Claude Code version that will resume it (default: `claude --version` on PATH; none found: every version cmv knows)')
     .option('--json', 'print JSON')
-    .addHelpText('before', examples(['cmv verify original.jsonl trimmed.jsonl', 'cmv verify 3f2a 9c1e --json']))
-    .action((original: string, trimmed: string, opts: { json?: boolean }) => run(async () => (await import('./commands/verify.js')).verifyCommand(original, trimmed, new Output(opts))));
+    .addHelpText('before', examples(['cmv verify original.jsonl trimmed.jsonl', 'cmv verify 3f2a 9c1e --client 2.1.332', 'cmv verify 3f2a 9c1e --json']))
+    .action((original: string, trimmed: string, opts: { json?: boolean; client?: string }) =>
+      run(async () => (await import('./commands/verify.js')).verifyCommand(original, trimmed, opts, new Output(opts))),
+    );
 
   program
     .command('restore')
