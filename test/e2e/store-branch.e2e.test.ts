@@ -12,13 +12,14 @@ import { sentTexts } from '../../src/session/payload.js';
 import { takeSnapshot } from '../../src/store/snapshot.js';
 import { branchSnapshot } from '../../src/store/branch.js';
 import { readLog } from '../../src/store/objects.js';
-import { claudeCliPath, resumeAndCapture } from './claude-client.js';
+import { clientsUnderTest, resumeAndCapture, type ClaudeClient } from './claude-client.js';
+import { clientModelFor } from '../../src/session/clients.js';
 import { conversationTexts, diffTexts, normaliseTexts, type RequestText } from './request-texts.js';
-import { SAMPLE_DIR } from '../helpers/corpus.js';
+import { SAMPLE_DIR, SAMPLE_DIR_332 } from '../helpers/corpus.js';
 import { SUMMARY_PREFIX } from '../../src/graph/summary-records.js';
 import { installSession, prefixCuts, sandbox, type Sandbox } from '../store/helpers.js';
 
-const cli = claudeCliPath();
+const clients = clientsUnderTest();
 const OLD = new Date(Date.now() + 10 * 60 * 1000);
 let box: Sandbox;
 let scratch: string;
@@ -33,39 +34,48 @@ afterAll(() => {
 });
 
 /** What Claude Code sends of a snapshot's log on resume, by the conversation model. */
-async function snapshotTexts(id: string): Promise<RequestText[]> {
+async function snapshotTexts(id: string, client: ClaudeClient): Promise<RequestText[]> {
   const file = join(scratch, `${id}.jsonl`);
   writeFileSync(file, await readLog(box.store.git, id));
-  const session = await openSession(file, { findSubagents: false });
+  const session = await openSession(file, { findSubagents: false, client: clientModelFor(client.version) });
   return normaliseTexts(sentTexts(session).map(({ role, text }) => ({ role, text })));
 }
 
-async function resumedTexts(path: string): Promise<RequestText[]> {
-  const capture = await resumeAndCapture(path, { timeoutMs: 60_000 });
+async function resumedTexts(path: string, client: ClaudeClient): Promise<RequestText[]> {
+  const capture = await resumeAndCapture(path, { timeoutMs: 60_000, client });
   expect(capture.ok, `claude exited ${capture.exitCode}: ${capture.stderr.slice(0, 500)}`).toBe(true);
   return normaliseTexts(conversationTexts(capture.request));
 }
 
 const cases: [string, string, 'half' | 'whole', boolean][] = [
-  ['coding, first half, trimmed', 'coding.jsonl', 'half', true],
-  ['coding, grown, trimmed', 'coding.jsonl', 'whole', true],
-  ['coding, grown, not trimmed', 'coding.jsonl', 'whole', false],
-  ['compacted, trimmed', 'compacted.jsonl', 'whole', true],
+  ['coding, first half, trimmed', join(SAMPLE_DIR, 'coding.jsonl'), 'half', true],
+  ['coding, grown, trimmed', join(SAMPLE_DIR, 'coding.jsonl'), 'whole', true],
+  ['coding, grown, not trimmed', join(SAMPLE_DIR, 'coding.jsonl'), 'whole', false],
+  ['compacted, trimmed', join(SAMPLE_DIR, 'compacted.jsonl'), 'whole', true],
+  // Written by 2.1.332: a persisted large output, a subagent with hand-back frames, the Task tools, /compact with a preserved segment.
+  ['2.1.332 large output, trimmed', join(SAMPLE_DIR_332, 'large-read-image.jsonl'), 'whole', true],
+  ['2.1.332 subagent, trimmed', join(SAMPLE_DIR_332, 'subagent.jsonl'), 'whole', true],
+  ['2.1.332 tasks, trimmed', join(SAMPLE_DIR_332, 'tasks.jsonl'), 'whole', true],
+  ['2.1.332 compacted, trimmed', join(SAMPLE_DIR_332, 'compacted.jsonl'), 'whole', true],
 ];
 
-describe.skipIf(!cli)('a branch of a snapshot resumed by the real Claude Code CLI', () => {
+describe.skipIf(clients.length === 0)('a branch of a snapshot resumed by the real Claude Code CLI', () => {
+  for (const client of clients) describe(`Claude Code ${client.version}`, () => clientSuite(client, clients.indexOf(client)));
+});
+
+function clientSuite(client: ClaudeClient, c: number): void {
   cases.forEach(([title, file, part, trim], i) => {
     it(
       `${title}: the request holds every text of the snapshot`,
       async () => {
-        const data = readFileSync(join(SAMPLE_DIR, file));
-        const id = `5e55${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
+        const data = readFileSync(file);
+        const id = `5e5${c}${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
         const path = installSession(box, '/tmp/cmv-samples/e2e', id, part === 'half' ? data.subarray(0, prefixCuts(data, 2)[0]) : data);
         const snapshot = await takeSnapshot(box.store, path, { now: OLD });
         const branch = await branchSnapshot(box.store, snapshot.name, { trim, env: box.env });
-        const expected = await snapshotTexts(snapshot.id);
+        const expected = await snapshotTexts(snapshot.id, client);
         expect(expected.length).toBeGreaterThan(1);
-        const sent = await resumedTexts(branch.path);
+        const sent = await resumedTexts(branch.path, client);
         expect(diffTexts(expected, sent)).toEqual([]);
       },
       120_000,
@@ -84,17 +94,19 @@ describe.skipIf(!cli)('a branch of a snapshot resumed by the real Claude Code CL
     ['coding, trimmed', () => readFileSync(join(SAMPLE_DIR, 'coding.jsonl')), true],
     ['compacted, trimmed', () => readFileSync(join(SAMPLE_DIR, 'compacted.jsonl')), true],
     ['compacted, over 5 MB, not trimmed', bigCompacted, false],
+    ['2.1.332 large output, trimmed', () => readFileSync(join(SAMPLE_DIR_332, 'large-read-image.jsonl')), true],
+    ['2.1.332 subagent, trimmed', () => readFileSync(join(SAMPLE_DIR_332, 'subagent.jsonl')), true],
   ];
   withResume.forEach(([title, data, trim], i) => {
     it(
       `${title}, --with-resume: the request starts from the resume block, then every text of the snapshot`,
       async () => {
-        const id = `5e56${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
+        const id = `5e6${c}${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
         const path = installSession(box, '/tmp/cmv-samples/e2e', id, data());
         const snapshot = await takeSnapshot(box.store, path, { now: OLD });
         const branch = await branchSnapshot(box.store, snapshot.name, { trim, resume: {}, env: box.env });
-        const expected = await snapshotTexts(snapshot.id);
-        const sent = await resumedTexts(branch.path);
+        const expected = await snapshotTexts(snapshot.id, client);
+        const sent = await resumedTexts(branch.path, client);
         expect(branch.resume?.text.length).toBeGreaterThan(0);
         expect(sent[0].role).toBe('user');
         expect(sent[0].text.startsWith(SUMMARY_PREFIX)).toBe(true);
@@ -104,4 +116,4 @@ describe.skipIf(!cli)('a branch of a snapshot resumed by the real Claude Code CL
       120_000,
     );
   });
-});
+}
