@@ -1,4 +1,4 @@
-// cmv's hooks inside the real Claude Code CLI (2.1.100, offline against the mock API): installed
+// cmv's hooks inside the real Claude Code CLI (each client under test, offline against the mock API): installed
 // with `cmv hook install` next to a hook of someone else's, the PreCompact hook fires on `/compact`
 // in -p mode, snapshots and trims the log in place (backup kept), the other hook still fires, and
 // the session resumes afterwards. Then restore, status and uninstall.
@@ -8,13 +8,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claudeCliPath, encodeProjectDir, offlineEnv, rewriteSessionId, runClaude } from './claude-client.js';
+import { clientsUnderTest, encodeProjectDir, offlineEnv, rewriteSessionId, runClaude } from './claude-client.js';
 import { start as startMock, type MockApi } from './mock-api.js';
 import { ROOT, buildIfStale, runCmv } from '../helpers/built-cli.js';
 
-const cli = claudeCliPath();
+const clients = clientsUnderTest();
 
-describe.skipIf(!cli)('cmv hooks in the real Claude Code CLI', () => {
+describe.skipIf(clients.length === 0)('cmv hooks in the real Claude Code CLI', () => {
+ for (const client of clients) describe(`Claude Code ${client.version}`, () => {
   let scratch: string;
   let home: string;
   let project: string;
@@ -66,7 +67,7 @@ describe.skipIf(!cli)('cmv hooks in the real Claude Code CLI', () => {
 
   it('fires on /compact: the log is trimmed in place with a backup, and the other hook still runs', async () => {
     const before = statSync(log).size;
-    const run = await runClaude(['-p', '/compact', '--resume', sessionId, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, claudeEnv);
+    const run = await runClaude(['-p', '/compact', '--resume', sessionId, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, claudeEnv, 90_000, client);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(readFileSync(join(scratch, 'other.txt'), 'utf8')).toContain('other-hook-ran');
 
@@ -95,7 +96,7 @@ describe.skipIf(!cli)('cmv hooks in the real Claude Code CLI', () => {
 
   it('leaves a log that Claude Code resumes', async () => {
     const sent = mock.requests.length;
-    const run = await runClaude(['-p', 'hi', '--resume', sessionId, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, claudeEnv);
+    const run = await runClaude(['-p', 'hi', '--resume', sessionId, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, claudeEnv, 90_000, client);
     expect(run.exitCode, run.stderr).toBe(0);
     const main = mock.requests.slice(sent).filter((r) => r.kind === 'main' && r.path === '/v1/messages');
     expect(main.length).toBeGreaterThan(0);
@@ -121,4 +122,5 @@ describe.skipIf(!cli)('cmv hooks in the real Claude Code CLI', () => {
     expect(settings.hooks.PreCompact).toEqual([{ matcher: 'manual', hooks: [{ type: 'command', command: `echo other-hook-ran >> ${join(scratch, 'other.txt')}` }] }]);
     expect(existsSync(join(cmvEnv.CMV_HOME, 'settings-backups'))).toBe(true);
   });
+});
 });
