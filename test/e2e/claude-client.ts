@@ -114,9 +114,18 @@ export function clientsUnderTest(): ClaudeClient[] {
   return clients;
 }
 
-/** The client a test runs when it names none: the newest under test. */
+/** The client a test runs when it names none: the first under test (2.1.100 unless narrowed). */
 export function defaultClient(): ClaudeClient | undefined {
-  return clientsUnderTest().at(-1);
+  return clientsUnderTest()[0];
+}
+
+/**
+ * The client that writes scripted sessions: 2.1.100 when installed, whose tools (Glob, Grep,
+ * TodoWrite, foreground agents) the scripts call; 2.1.332 offers them only when asked.
+ */
+export function generatingClient(): ClaudeClient | undefined {
+  const pinned = PINNED_CLIENTS[0];
+  return clientAt(join(PROJECT_ROOT, 'node_modules', pinned.pkg), pinned.version) ?? defaultClient();
 }
 
 /** Path of the default client, or undefined when none is installed. */

@@ -2,11 +2,18 @@
 // thinking blocks, the texts one request lacks, and the reduction figures of their reports.
 
 import { countTokens } from '../../src/tokens/counter.js';
-import { blocksOf, diffTexts, messagesOf, type RequestText } from './request-texts.js';
+import { blocksOf, diffTexts, isClientAddedText, messagesOf, type RequestText } from './request-texts.js';
 
-/** o200k tokens of the request's `messages` as JSON. */
+/**
+ * o200k tokens of the request's `messages` as JSON, without the context the client builds for this
+ * machine at request time, which no trim of the log changes: 2.1.332's role:"system" messages and
+ * the `<system-reminder>` text blocks both clients put in user messages (2.1.332's are ~3k tokens).
+ */
 export function messageTokens(body: any): number {
-  return countTokens(JSON.stringify(messagesOf(body)));
+  const conversation = messagesOf(body)
+    .filter((m) => m.role !== 'system')
+    .map((m) => ({ role: m.role, content: blocksOf(m).filter((b) => !(b.type === 'text' && typeof b.text === 'string' && isClientAddedText(b.text))) }));
+  return countTokens(JSON.stringify(conversation));
 }
 
 export function thinkingBlocks(body: any): number {

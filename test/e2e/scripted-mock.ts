@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeRun, encodeProjectDir, offlineEnv, runClaude, type ClaudeRun } from './claude-client.js';
+import { describeRun, encodeProjectDir, offlineEnv, runClaude, generatingClient, type ClaudeClient, type ClaudeRun } from './claude-client.js';
 import { start as startMock, type MockBlock, type MockReply } from './mock-api.js';
 
 /** One user prompt and the assistant messages the "model" answers with, one per main-loop call. */
@@ -40,6 +40,8 @@ export interface GenerateOptions {
   timeoutMs?: number;
   /** Extra environment for the CLI and so for the commands its Bash tool runs. */
   env?: Record<string, string>;
+  /** The client that writes the session (default: 2.1.100, whose tool set the scripts were written for). */
+  client?: ClaudeClient;
 }
 
 /**
@@ -79,7 +81,7 @@ export async function generateSession(script: SessionScript, projectDir: string,
       const session = i === 0 ? ['--session-id', sessionId] : ['--resume', sessionId];
       const args = ['-p', invocation.prompt, ...session, '--output-format', 'json', '--permission-mode', 'bypassPermissions'];
       const started = Date.now();
-      const run = await runClaude(args, cwd, env, timeoutMs);
+      const run = await runClaude(args, cwd, env, timeoutMs, options.client ?? generatingClient());
       const ran = { ...run, durationMs: Date.now() - started };
       runs.push(ran);
       const label = `${script.name} invocation ${i + 1}`;

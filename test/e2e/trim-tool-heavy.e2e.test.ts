@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimToDestination } from '../../src/trim/apply.js';
 import { countTokens } from '../../src/tokens/counter.js';
-import { claudeCliPath, describeRun, resumeAndCapture } from './claude-client.js';
+import { clientsUnderTest, describeRun, resumeAndCapture, type ClaudeClient } from './claude-client.js';
 import { blocksOf, conversationTexts, messagesChars, messagesOf, normaliseTexts, summarizeRequest, toolPairFaults } from './request-texts.js';
 import { mean, median, messageTokens, missingTexts, pct, reductionOf, table, thinkingBlocks } from './request-measures.js';
 import { generateSession, type SessionScript } from './scripted-mock.js';
@@ -31,6 +31,7 @@ const PROMPT = 'hi';
 const RUN_TIMEOUT_MS = 60_000;
 
 interface Measured {
+  client: string;
   session: string;
   originalTokens: number;
   trimmedTokens: number;
@@ -44,7 +45,7 @@ interface Measured {
 type Breakdown = Map<string, number>;
 
 const measured: Measured[] = [];
-const cli = claudeCliPath();
+const clients = clientsUnderTest();
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'cmv-heavy-')));
 const homes: string[] = [];
 afterAll(() => {
@@ -128,8 +129,13 @@ async function measureSession(makeScript: (dir: string) => SessionScript): Promi
   const applied = await trimToDestination(generated.file, {}, { kind: 'file', path: trimmedFile });
   expect(applied.result.verify.ok, `${script.name}: the trim's own verification failed`).toBe(true);
 
-  const original = await resumeAndCapture(generated.file, { prompt: PROMPT, cwd: project, timeoutMs: RUN_TIMEOUT_MS });
-  const trimmed = await resumeAndCapture(trimmedFile, { prompt: PROMPT, cwd: project, timeoutMs: RUN_TIMEOUT_MS });
+  for (const client of clients) await compareInClient(client, script, project, generated.file, trimmedFile, applied.result.reduction.tokens);
+}
+
+/** The original and its trim resumed by one client: every text, paired tools, no thinking, smaller. */
+async function compareInClient(client: ClaudeClient, script: SessionScript, project: string, originalFile: string, trimmedFile: string, reported: number): Promise<void> {
+  const original = await resumeAndCapture(originalFile, { prompt: PROMPT, cwd: project, timeoutMs: RUN_TIMEOUT_MS, client });
+  const trimmed = await resumeAndCapture(trimmedFile, { prompt: PROMPT, cwd: project, timeoutMs: RUN_TIMEOUT_MS, client });
   expect(original.ok, describeRun(`${script.name} original`, original)).toBe(true);
   expect(trimmed.ok, describeRun(`${script.name} trimmed`, trimmed)).toBe(true);
   // Only the scripted failures: a tool call the client refused would measure another session.
@@ -158,10 +164,11 @@ async function measureSession(makeScript: (dir: string) => SessionScript): Promi
   }
 
   measured.push({
+    client: client.version,
     session: script.name,
     originalTokens: messageTokens(original.request),
     trimmedTokens: messageTokens(trimmed.request),
-    reported: applied.result.reduction.tokens,
+    reported,
     original: breakdown(original.request),
     trimmed: breakdown(trimmed.request),
   });
@@ -169,14 +176,17 @@ async function measureSession(makeScript: (dir: string) => SessionScript): Promi
 
 const SESSION_TIMEOUT_MS = 8 * RUN_TIMEOUT_MS;
 
-describe.skipIf(!cli)('trim of tool-heavy sessions generated live in a real project, resumed with the real Claude Code CLI', () => {
+describe.skipIf(clients.length === 0)('trim of tool-heavy sessions generated live in a real project, resumed with the real Claude Code CLI', () => {
   it('exploration session (Glob, Grep, paged Reads, Bash) keeps every text and paired tools in fewer tokens', () => measureSession(explorationScript), SESSION_TIMEOUT_MS);
   it('edit session (TodoWrite, Edits, Write, node --test) keeps every text and paired tools in fewer tokens', () => measureSession(editScript), SESSION_TIMEOUT_MS);
   it('debugging session (failing Bash, Read, Edit fix, re-run, commit) keeps every text and paired tools in fewer tokens', () => measureSession(debuggingScript), SESSION_TIMEOUT_MS);
 
   it(`reduces the sent message tokens by a mean of at least MIN_MEAN_REDUCTION`, () => {
-    expect(measured.length, 'sessions measured (an earlier session failed)').toBe(3);
-    console.log(`\nSent message tokens (o200k over JSON of messages), original vs trimmed:\n${summaryTable(measured)}\n\nWhat the requests carry (tokens of each block's JSON):\n${measured.map(breakdownTable).join('\n\n')}`);
-    expect(mean(measured.map(reductionOf))).toBeGreaterThanOrEqual(MIN_MEAN_REDUCTION);
+    for (const client of clients) {
+      const rows = measured.filter((r) => r.client === client.version);
+      expect(rows.length, `sessions measured in ${client.version} (an earlier session failed)`).toBe(3);
+      console.log(`\nClaude Code ${client.version}: sent message tokens (o200k over JSON of messages), original vs trimmed:\n${summaryTable(rows)}\n\nWhat the requests carry (tokens of each block's JSON):\n${rows.map(breakdownTable).join('\n\n')}`);
+      expect(mean(rows.map(reductionOf))).toBeGreaterThanOrEqual(MIN_MEAN_REDUCTION);
+    }
   });
 });
