@@ -72,7 +72,9 @@ export function clientExecutable(pkgDir: string): string | undefined {
   const linked = join(pkgDir, 'bin', 'claude.exe');
   // Until the package's postinstall links the platform binary, bin/claude.exe is a small stub.
   if (existsSync(linked) && statSync(linked).size > 1_000_000) return linked;
-  const platformPkg = join(dirname(pkgDir), '@anthropic-ai', `claude-code-${process.platform}-${process.arch}`, 'claude');
+  // The platform package sits in the node_modules above the package (an alias or a scoped name).
+  const modules = dirname(pkgDir).endsWith('@anthropic-ai') ? dirname(dirname(pkgDir)) : dirname(pkgDir);
+  const platformPkg = join(modules, '@anthropic-ai', `claude-code-${process.platform}-${process.arch}`, 'claude');
   if (existsSync(platformPkg)) return platformPkg;
   return undefined;
 }
