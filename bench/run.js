@@ -5,6 +5,7 @@
 //   npm run bench -- trim [files...]     the whole cmv trim process vs a JSON.parse+stringify floor (default: ~50 MB logs stitched from the corpus; bench/trim.js)
 //   npm run bench -- graph <dir>         graph extraction and resume blocks against <name>.truth.json (bench/graph.js)
 //   npm run bench -- store [sessions...] snapshot store: storage of growing snapshots, 50 MB snapshot/branch times (bench/store.js)
+//   npm run bench -- redact [--show] [dirs...]  precision of secret redaction on real logs, against bench/redact-labels.json (bench/redact.js)
 //
 // Figures are medians over repeated runs (each file at least MIN_RUNS times and MIN_SECONDS
 // long); token counting is timed once per file, cold, since its memo would flatter a rerun.
@@ -19,6 +20,7 @@ import { countTokens } from '../dist/tokens/counter.js';
 import { benchAnalyze } from './analyze.js';
 import benchGraph from './graph.js';
 import benchStore from './store.js';
+import benchRedact from './redact.js';
 
 const MIN_RUNS = 3;
 const MIN_SECONDS = 1;
@@ -124,6 +126,7 @@ const COMMANDS = {
   analyze: benchAnalyze,
   graph: benchGraph,
   store: benchStore,
+  redact: benchRedact,
 };
 
 const [name, ...args] = process.argv.slice(2);

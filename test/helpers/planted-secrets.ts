@@ -30,6 +30,7 @@ export const CHARS = {
   url: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-',
   pw: 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789!#%^*_-+=',
   b32: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567',
+  bech: 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L',
 } as const;
 
 export type Charset = keyof typeof CHARS;
@@ -58,9 +59,10 @@ export type Position =
   | 'edit-input'
   | 'sidecar'
   | 'url'
-  | 'json-in-assistant';
+  | 'json-in-assistant'
+  | 'tool-input-field';
 
-export const POSITIONS: Position[] = ['user-prose', 'assistant-prose', 'bash-input', 'bash-output', 'read-env', 'read-json', 'read-yaml', 'write-input', 'edit-input', 'sidecar', 'url', 'json-in-assistant'];
+export const POSITIONS: Position[] = ['user-prose', 'assistant-prose', 'bash-input', 'bash-output', 'read-env', 'read-json', 'read-yaml', 'write-input', 'edit-input', 'sidecar', 'url', 'json-in-assistant', 'tool-input-field'];
 
 export interface PlantedKind {
   id: string;
@@ -142,7 +144,7 @@ export const PLANTED_KINDS: PlantedKind[] = [
   token('openai-service', 'sk-svcacct-{url:120}', 'OPENAI_SERVICE_KEY', 'serviceKey'),
   token('anthropic-api', 'sk-ant-api03-{url:93}AA', 'ANTHROPIC_API_KEY', 'anthropicApiKey'),
   token('anthropic-admin', 'sk-ant-admin01-{url:93}AA', 'ANTHROPIC_ADMIN_KEY', 'adminKey'),
-  token('azure-storage', 'DefaultEndpointsProtocol=https;AccountName=acme{lod:8};AccountKey={b64:86}==;EndpointSuffix=core.windows.net', 'AZURE_STORAGE_CONNECTION_STRING', 'storageConnectionString'),
+  token('azure-storage', 'DefaultEndpointsProtocol=https;AccountName=acme{lod:6};AccountKey={b64:86}==;EndpointSuffix=core.windows.net', 'AZURE_STORAGE_CONNECTION_STRING', 'storageConnectionString'),
   keyed('azure-client-secret', '{an:3}8Q~{url:31}', 'AZURE_CLIENT_SECRET', 'clientSecret'),
   url('azure-sas', 'https://acme.blob.core.windows.net/data?sv=2022-11-02&ss=b&srt=co&sp=rl&se=2030-01-01T00:00:00Z&sig={b64:43}%3D', 'AZURE_SAS_URL', 'sasUrl'),
   url('discord-webhook', 'https://discord.com/api/webhooks/{dig:18}/{url:68}', 'DISCORD_WEBHOOK_URL', 'discordWebhook'),
@@ -203,7 +205,7 @@ export const PLANTED_KINDS: PlantedKind[] = [
   token('planetscale', 'pscale_tkn_{url:43}', 'PLANETSCALE_TOKEN', 'planetscaleToken'),
   token('doppler', 'dp.pt.{an:43}', 'DOPPLER_TOKEN', 'dopplerToken'),
   token('sentry', 'sntrys_{an:80}', 'SENTRY_AUTH_TOKEN', 'sentryToken'),
-  token('age-secret-key', 'AGE-SECRET-KEY-1{b32:58}', 'AGE_KEY', 'ageKey'),
+  token('age-secret-key', 'AGE-SECRET-KEY-1{bech:58}', 'AGE_KEY', 'ageKey'),
   token('telegram-bot', '{dig:10}:AA{url:33}', 'TELEGRAM_BOT_TOKEN', 'telegramToken'),
   token('square', 'EAAA{url:60}', 'SQUARE_ACCESS_TOKEN', 'squareToken'),
   token('flyio', 'fo1_{url:43}', 'FLY_API_TOKEN', 'flyToken'),
@@ -284,6 +286,9 @@ function plant(kind: PlantedKind, position: Position, secret: string, r: Rand): 
       return [{ assistant: `The callback fails; the request was https://app.example.com/oauth/callback?state=xyz&token=${secret}&next=/home - the token is in the query.` }];
     case 'json-in-assistant':
       return [{ assistant: `Here is the corrected config:\n\n\`\`\`json\n${jsonFile}\n\`\`\`\n\nThe region was wrong.` }];
+    case 'tool-input-field':
+      // A field of a tool's input (an MCP tool taking a credential): its name and value are two JSON strings.
+      return [{ tool: 'mcp__deploy__configure', input: { service: 'acme-web', [kind.json]: secret, region: 'eu-west-1' }, result: 'configured' }];
   }
 }
 
@@ -293,7 +298,7 @@ export type Step =
   | { tool: string; input: Record<string, unknown>; result?: string; sidecar?: Record<string, unknown> };
 
 /** Every kind in every position that fits it, the same on every run for a given seed. */
-export function plantedSecrets(seed = 15_6): { kind: PlantedKind; position: Position; body: string[]; steps: Step[] }[] {
+export function plantedSecrets(seed = 156): { kind: PlantedKind; position: Position; body: string[]; steps: Step[] }[] {
   const r = seeded(seed);
   const out: { kind: PlantedKind; position: Position; body: string[]; steps: Step[] }[] = [];
   for (const kind of PLANTED_KINDS) {
