@@ -49,7 +49,7 @@ function assignment(id: string, names: string, strength: Strength, keywords: str
   // there to leave names of public things (public_key, anon_key: PUBLIC_NAME).
   const name = String.raw`(?<name>${names})`;
   // Quotes may be escaped (JSON held in a JSON string: \"private_key_id\": \"…\").
-  const sep = String.raw`(?<sep>\\?["'\`]?\s*(?:=|:=|:|=>|\+=)\s*(?:\[\s*)?\\?["'\`]?)`;
+  const sep = String.raw`(?<sep>\\?["'\`]?\s*(?:=(?!=[=\s]|>)|:=|:|\+=)\s*(?:\[\s*)?\\?["'\`]?)`;
   const value = String.raw`(?<secret>[^\s"'\`,;<>(){}\[\]\\]+)`;
   return { id, kind: strength === 'password' ? 'password' : 'credential', keywords, pattern: new RegExp(`${name}${sep}${value}`, flags), value: strength, why, examples: { yes, no } };
 }
@@ -107,7 +107,7 @@ export const SECRET_RULES: SecretRule[] = [
   vendor('planetscale-token', 'planetscale-token', ['pscale_'], String.raw`pscale_(?:tkn|pw|oauth)_[\w.-]{32,64}`, 'PlanetScale service tokens and passwords', ['pscale_tkn_{url:43}']),
   vendor('doppler-token', 'doppler-token', ['dp.'], String.raw`dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}`, 'Doppler tokens', ['dp.pt.{an:43}']),
   vendor('sentry-token', 'sentry-token', ['sntrys_', 'sntryu_'], String.raw`sntry[su]_[\w+/=-]{40,}`, 'Sentry organisation and user auth tokens', ['sntrys_{an:80}']),
-  vendor('age-key', 'age-key', ['age-secret-key-'], String.raw`AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`, 'age encryption identities', ['AGE-SECRET-KEY-1{b32:58}']),
+  vendor('age-key', 'age-key', ['age-secret-key-'], String.raw`AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`, 'age encryption identities', ['AGE-SECRET-KEY-1{bech:58}']),
   vendor('telegram-token', 'telegram-token', [':aa'], String.raw`\d{8,10}:AA[\w-]{33}`, 'Telegram bot tokens', ['{dig:10}:AA{url:33}']),
   vendor('square-token', 'square-token', ['eaaa', 'sq0atp-', 'sq0csp-'], String.raw`(?:EAAA[\w-]{60}|sq0(?:atp|csp)-[\w-]{22,43})`, 'Square access tokens and OAuth secrets', ['EAAA{url:60}']),
   vendor('flyio-token', 'flyio-token', ['fo1_', 'fm1', 'fm2'], String.raw`(?:fo1_[\w-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})`, 'Fly.io tokens', ['fo1_{url:43}']),

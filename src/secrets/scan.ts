@@ -104,7 +104,11 @@ export function findSecrets(text: string): Finding[] {
       }
       const groups = { ...m.groups };
       const name = m.indices?.groups?.name;
-      if (name) groups.name = nameEndingAt(text, name[0], name[1]);
+      if (name) {
+        groups.name = nameEndingAt(text, name[0], name[1]);
+        // In a URL's query (?token=…&page=2) the query rule knows where the value ends.
+        if (/[?&]/.test(text[name[1] - groups.name.length - 1] ?? '')) continue;
+      }
       const span = m.indices?.groups?.secret ?? m.indices![0];
       const secret = text.slice(span[0], span[1]);
       if (accepts(rule, secret, groups, text[span[1]] ?? '')) found.push({ rule, start: span[0], end: span[1] });

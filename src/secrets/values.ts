@@ -33,6 +33,9 @@ const REFERENCE = /^(?:\$|%[A-Za-z_]\w*%$|[@&*][A-Za-z_][\w.-]*$|process\.env|im
  */
 export function looksLikeCode(value: string): boolean {
   if (/[()]/.test(value)) return true;
+  if (/\?\?|\|\||&&|===|!==|=>|^=[A-Za-z_$][\w$]*[.[]/.test(value)) return true; // operators; 'a.b==c.d' seen from its first '='
+  if (/[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$]*=/.test(value)) return true; // a chain of assignments: a.b=c.d=
+  if (/[A-Za-z_$][\w$]*\??\.[A-Za-z_$][\w$]*[+\-*/]/.test(value) && !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(value)) return true; // member paths joined by an operator
   if (/^[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::|->)[A-Za-z_$][\w$]*)+[;,]?$/.test(value)) return true; // a member path
   if (/^[A-Za-z_$][\w$]*\[[^\]]*\]/.test(value)) return true; // an index: argv[2]
   if (/^[A-Za-z_$][\w$]*[;,]?$/.test(value) && looksLikeWords(value.replace(/[;,]$/, ''))) return true; // a name made of words
@@ -100,7 +103,7 @@ export function looksSecret(value: string, strength: Strength = 'token', literal
   if (value.startsWith('[REDACTED')) return false;
   if (isPlaceholder(value)) return false;
   if (looksLikeCode(value) || looksLikeLocation(value)) return false;
-  if ((!literal || strength !== 'password') && looksLikeWords(value)) return false;
+  if ((!literal || strength !== 'password' || !/\d/.test(value)) && looksLikeWords(value)) return false;
   const hasDigit = /\d/.test(value);
   const hasLetter = /[A-Za-z]/.test(value);
   const hasSymbol = /[^A-Za-z0-9]/.test(value);

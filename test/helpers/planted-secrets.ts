@@ -283,7 +283,8 @@ function plant(kind: PlantedKind, position: Position, secret: string, r: Rand): 
     case 'sidecar':
       return [{ tool: 'Read', input: { file_path: '/home/me/app/.env' }, result: '(contents shown in the editor)', sidecar: { type: 'text', file: { filePath: '/home/me/app/.env', content: envFile, numLines: 3, startLine: 1, totalLines: 3 } } }];
     case 'url':
-      return [{ assistant: `The callback fails; the request was https://app.example.com/oauth/callback?state=xyz&token=${secret}&next=/home - the token is in the query.` }];
+      // In a query a value is percent-encoded ('#' would end the URL, '&' the value).
+      return [{ assistant: `The callback fails; the request was https://app.example.com/oauth/callback?state=xyz&token=${encodeURIComponent(secret)}&next=/home - the token is in the query.` }];
     case 'json-in-assistant':
       return [{ assistant: `Here is the corrected config:\n\n\`\`\`json\n${jsonFile}\n\`\`\`\n\nThe region was wrong.` }];
     case 'tool-input-field':
@@ -307,7 +308,7 @@ export function plantedSecrets(seed = 156): { kind: PlantedKind; position: Posit
       if (kind.multiline && (position === 'url' || position === 'edit-input')) continue;
       if (position === 'url' && (kind.id.endsWith('-header') || kind.id === 'azure-storage')) continue;
       const { secret, body } = kind.make(r);
-      out.push({ kind, position, body, steps: plant(kind, position, secret, r) });
+      out.push({ kind, position, body: position === 'url' ? body.map(encodeURIComponent) : body, steps: plant(kind, position, secret, r) });
     }
   }
   return out;

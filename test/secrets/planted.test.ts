@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { redactText } from '../../src/store/redact.js';
 import { buildGraph } from '../../src/graph/build-graph.js';
 import { scriptRecords, sessionOfRecords } from '../graph/script-session.js';
-import { PLANTED_KINDS, leaks, plantedSecrets } from '../helpers/planted-secrets.js';
+import { PLANTED_KINDS, leaks, plantedSecrets, randomString, seeded } from '../helpers/planted-secrets.js';
 
 const planted = plantedSecrets(Number(process.env.PLANTED_SEED ?? 156));
 
@@ -73,5 +73,17 @@ describe('planted secrets', () => {
     const s = score((p) => !leaks(JSON.stringify(buildGraph(sessionOfRecords(scriptRecords(p.steps)))), p.body));
     report('graph', s);
     expect(s.all.caught).toBe(s.all.total);
+  });
+
+  it('keeps a PGP private key pasted by the user out of graph.json, line by line', () => {
+    const r = seeded(42);
+    const body = Array.from({ length: 8 }, () => randomString(r, 64, 'b64'));
+    const key = ['-----BEGIN PGP PRIVATE KEY BLOCK-----', '', ...body, `=${randomString(r, 4, 'b64')}`, '-----END PGP PRIVATE KEY BLOCK-----'].join('\n');
+    const records = scriptRecords([{ user: `Import this signing key and sign the release tags:\n${key}` }, { assistant: 'Imported; the tags are signed.' }]);
+    const graph = JSON.stringify(buildGraph(sessionOfRecords(records)));
+    expect(leaks(graph, body)).toBe(false);
+    expect(graph).toContain('signing key');
+    const exported = redactText(records.map((x) => JSON.stringify(x)).join('\n')).text;
+    expect(leaks(exported, body)).toBe(false);
   });
 });
