@@ -25,8 +25,8 @@ interface RedactedPage {
   report: RedactionReport;
 }
 
-/** Meta fields that name or identify the snapshot rather than describe the session. */
-const META_KEPT = new Set(['format', 'kind', 'name', 'createdAt', 'cmvVersion', 'pageFormat', 'growth', 'redaction', 'sessionId', 'from', 'summaryUuid', 'versions', 'models', 'firstTimestamp', 'lastTimestamp']);
+/** Meta fields that name or identify the snapshot rather than describe the session (names and tags are checked as names on import). */
+const META_KEPT = new Set(['format', 'kind', 'name', 'tags', 'createdAt', 'cmvVersion', 'pageFormat', 'growth', 'redaction', 'sessionId', 'from', 'summaryUuid', 'versions', 'models', 'firstTimestamp', 'lastTimestamp']);
 
 function redactPage(data: Buffer): RedactedPage {
   const { text, report } = redactText(data.toString('utf8'));
