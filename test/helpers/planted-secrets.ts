@@ -42,11 +42,6 @@ export function randomString(r: Rand, n: number, set: Charset = 'an'): string {
   return out;
 }
 
-/** Fills `{an:36}`-style holes (a charset and a length) with random characters. */
-export function fillTemplate(template: string, r: Rand): string {
-  return template.replace(/\{(\w+):(\d+)\}/g, (_, set: string, n: string) => randomString(r, Number(n), set as Charset));
-}
-
 export type Position =
   | 'user-prose'
   | 'assistant-prose'

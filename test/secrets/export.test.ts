@@ -49,5 +49,5 @@ describe('export of a session full of secrets', () => {
     expect(missed).toEqual([]);
     expect(meta).not.toContain(token.slice(4));
     expect(meta).toContain('before rotating [REDACTED:github-token]');
-  });
+  }, 120_000);
 });
