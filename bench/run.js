@@ -6,6 +6,7 @@
 //   npm run bench -- graph <dir>         graph extraction and resume blocks against <name>.truth.json (bench/graph.js)
 //   npm run bench -- store [sessions...] snapshot store: storage of growing snapshots, 50 MB snapshot/branch times (bench/store.js)
 //   npm run bench -- fuzz [cases]        100,000 mutated real inputs through stats/trim/verify: crashes, hangs, lines and texts lost (bench/fuzz.js)
+//   npm run bench -- redact [--show] [dirs...]  precision of secret redaction on real logs, against bench/redact-labels.json (bench/redact.js)
 //
 // Figures are medians over repeated runs (each file at least MIN_RUNS times and MIN_SECONDS
 // long); token counting is timed once per file, cold, since its memo would flatter a rerun.
@@ -21,6 +22,7 @@ import { benchAnalyze } from './analyze.js';
 import benchGraph from './graph.js';
 import benchStore from './store.js';
 import benchFuzz from './fuzz.js';
+import benchRedact from './redact.js';
 
 const MIN_RUNS = 3;
 const MIN_SECONDS = 1;
@@ -127,6 +129,7 @@ const COMMANDS = {
   graph: benchGraph,
   store: benchStore,
   fuzz: benchFuzz,
+  redact: benchRedact,
 };
 
 const [name, ...args] = process.argv.slice(2);

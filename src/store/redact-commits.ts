@@ -8,7 +8,7 @@ import { listTree, readObjects } from './objects.js';
 import { parseMeta, SIDE_FILES, type SnapshotMeta } from './meta.js';
 import { gitBlobId, type Page } from './pages.js';
 import { beginPages, writeCommit } from './commit.js';
-import { mergeReports, redactText, type RedactionReport } from './redact.js';
+import { mergeReports, redactStrings, redactText, type RedactionReport } from './redact.js';
 import { commitsOf } from './history.js';
 
 export interface RedactedLineage {
@@ -24,6 +24,9 @@ interface RedactedPage {
   data: Buffer;
   report: RedactionReport;
 }
+
+/** Meta fields that name or identify the snapshot rather than describe the session (names and tags are checked as names on import). */
+const META_KEPT = new Set(['format', 'kind', 'name', 'tags', 'createdAt', 'cmvVersion', 'pageFormat', 'growth', 'redaction', 'sessionId', 'from', 'summaryUuid', 'versions', 'models', 'firstTimestamp', 'lastTimestamp']);
 
 function redactPage(data: Buffer): RedactedPage {
   const { text, report } = redactText(data.toString('utf8'));
@@ -50,8 +53,11 @@ export async function redactLineage(store: Store, tips: string[]): Promise<Redac
     const pages = files.map((f) => pageCache.get(f.id)!);
     const report: RedactionReport = { total: 0, byKind: {} };
     for (const page of pages) mergeReports(report, page.report);
-    const message = meta.message === undefined ? undefined : redactText(meta.message);
-    if (message) mergeReports(report, message.report);
+    // Every text of the meta goes too (the message, tags, paths, the trim's options); not the
+    // fields cmv reads back to know what the snapshot is.
+    const metaReport: RedactionReport = { total: 0, byKind: {} };
+    const meta2 = redactStrings(meta, metaReport, META_KEPT);
+    mergeReports(report, metaReport);
     // Side files (the session graph) are JSON text too: redacted the same way.
     const side = sideFiles.map((f) => {
       const redacted = redactText(contents.get(f.id)!.toString('utf8'));
@@ -67,9 +73,8 @@ export async function redactLineage(store: Store, tips: string[]): Promise<Redac
     if (report.total > 0) byCommit.set(commit.id, report);
     mergeReports(total, report);
     const redactedMeta: SnapshotMeta = {
-      ...meta,
-      message: message?.text,
-      facts: { ...meta.facts, bytes: pages.reduce((n, p) => n + p.data.length, 0) },
+      ...meta2,
+      facts: { ...meta2.facts, bytes: pages.reduce((n, p) => n + p.data.length, 0) },
       redaction: { from: commit.id, findings: { ...(meta.redaction?.findings ?? {}), ...(report.byKind as Record<string, number>) } },
     };
     const data = Buffer.concat(pages.map((p) => p.data));
