@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { Store } from './store.js';
 import { maintain, withStoreLock } from './store.js';
 import { resolveSnapshot, listNames, nameTaken, updateRefs, ZERO_ID } from './refs.js';
@@ -26,6 +26,7 @@ import { cmvVersion } from './version.js';
 import type { BranchInfo, SnapshotMeta } from './meta.js';
 import { claudeConfigDirs, projectDir } from '../session/locate.js';
 import { writeFileAtomic } from '../session/write.js';
+import { copySideFiles } from '../session/side-files.js';
 import { sessionBytes, type Session } from '../session/session.js';
 import type { ResumeTier } from '../graph/resume-block.js';
 import { trimSession } from '../trim/trim.js';
@@ -162,6 +163,8 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
   if (options.resume) made = await resumedContent(store, { id: from.id, meta: source, log }, made, options.resume.tier);
   // The new session is written first: the store never names a branch whose file was not written.
   await writeFileAtomic(path, [made.content]);
+  // Its subagent transcripts and persisted outputs, when the snapshotted session is on this machine.
+  if (source.source.path) await copySideFiles(source.source.path, join(dirname(path), sessionId)).catch(() => []);
 
   const now = options.now ?? new Date();
   const result = await withStoreLock(store, async () => {

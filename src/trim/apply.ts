@@ -1,7 +1,6 @@
 // Trim and write: where the trimmed log goes (a new session beside the original, a file, or the
 // original itself after a backup). Nothing is written unless verification passed.
 
-import { cp, stat } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -13,6 +12,7 @@ import { trimInPlace } from './in-place.js';
 import { AtomicWriter, writeFileAtomic } from '../session/write.js';
 import { CmvError } from '../errors.js';
 import { derivedTag } from '../session/derived.js';
+import { copySideFiles } from '../session/side-files.js';
 
 export type TrimDestination = { kind: 'new-session' } | { kind: 'file'; path: string; force?: boolean } | { kind: 'in-place' } | { kind: 'dry-run' };
 
@@ -99,28 +99,7 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
   return { result, written: outputPath, sessionId, resumeCommand: destination.kind === 'file' ? undefined : resumeCommandFor(result, sessionId) };
 }
 
-/**
- * What Claude Code keeps beside a log, under `<sessionId>/`: subagent transcripts and persisted
- * tool outputs (2.1.x). A new session the trim writes gets copies under its own id, so a resumed
- * copy (and a later trim or branch of it) finds them as the original does; the original's are untouched.
- */
-export async function copySideFiles(logPath: string, targetDir: string): Promise<string[]> {
-  const source = logPath.replace(/\.jsonl$/, '');
-  const copied: string[] = [];
-  for (const sub of SIDE_FOLDERS) {
-    const from = join(source, sub);
-    try {
-      if (!(await stat(from)).isDirectory()) continue;
-    } catch {
-      continue;
-    }
-    await cp(from, join(targetDir, sub), { recursive: true, errorOnExist: false, force: false });
-    copied.push(sub);
-  }
-  return copied;
-}
 
-const SIDE_FOLDERS = ['subagents', 'tool-results'];
 
 /** In place: backup, trim, and replace the log, carrying what Claude Code appends meanwhile (in-place.ts). */
 async function trimLogInPlace(inputPath: string, options: Partial<TrimOptions>): Promise<AppliedTrim> {

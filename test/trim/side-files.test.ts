@@ -29,3 +29,25 @@ describe('side files of a trimmed new session', () => {
     });
   }
 });
+
+describe('side files of a branch', () => {
+  it('a branch of a snapshot whose session is on this machine gets its subagents/ under the new id', async () => {
+    const { sandbox, installSession } = await import('../store/helpers.js');
+    const { takeSnapshot } = await import('../../src/store/snapshot.js');
+    const { branchSnapshot } = await import('../../src/store/branch.js');
+    const { readFileSync } = await import('node:fs');
+    const { dirname } = await import('node:path');
+    const box = await sandbox();
+    try {
+      const id = '5ide0000-0000-4000-8000-000000000000';
+      const path = installSession(box, '/tmp/cmv-samples/webhook-relay', id, readFileSync(join(SAMPLE_DIR_332, 'subagent.jsonl')));
+      cpSync(join(SAMPLE_DIR_332, 'subagent'), join(dirname(path), id), { recursive: true });
+      const snapshot = await takeSnapshot(box.store, path, { now: new Date(Date.now() + 600_000) });
+      const branch = await branchSnapshot(box.store, snapshot.name, { env: box.env });
+      const copied = join(dirname(branch.path), branch.path.replace(/^.*\/|\.jsonl$/g, ''), 'subagents');
+      expect(readdirSync(copied).sort()).toEqual(readdirSync(join(SAMPLE_DIR_332, 'subagent', 'subagents')).sort());
+    } finally {
+      box.cleanup();
+    }
+  });
+});
