@@ -18,6 +18,19 @@ interface LockOwner {
   host: string;
   token: string;
   since: string;
+  /** The owner leads its process group: its git children are in it and outlive a kill of node alone. */
+  group?: boolean;
+}
+
+/** Whether this process leads a process group (a CLI run from a shell does): kill(-pid, 0) reaches it. */
+function leadsGroup(): boolean {
+  if (process.platform === 'win32') return false;
+  try {
+    process.kill(-process.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface HeldLock {
@@ -55,7 +68,9 @@ function isStale(found: { owner?: LockOwner; mtimeMs: number }, now: number): bo
   if (now - found.mtimeMs > STALE_MS) return true;
   const owner = found.owner;
   if (!owner) return now - found.mtimeMs > HEARTBEAT_MS * 2;
-  return owner.host === hostname() && !alive(owner.pid);
+  if (owner.host !== hostname() || alive(owner.pid)) return false;
+  // The owner died, but a git child it started may still be writing: not stale until its group is gone.
+  return !(owner.group && alive(-owner.pid));
 }
 
 /** Removes a stale lock, unless someone replaced it meanwhile. */
@@ -76,7 +91,7 @@ async function breakLock(path: string, seen: string): Promise<void> {
 }
 
 export async function acquireLock(path: string, waitMs = WAIT_MS): Promise<HeldLock> {
-  const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex'), since: new Date().toISOString() };
+  const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex'), since: new Date().toISOString(), group: leadsGroup() };
   const text = JSON.stringify(owner);
   const started = Date.now();
   let delay = 20;

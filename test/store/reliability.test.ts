@@ -117,6 +117,23 @@ describe('the store lock', () => {
     expect(existsSync(lockPath)).toBe(true);
   });
 
+  it('does not break the lock of a dead owner whose process group (its git children) still runs', async () => {
+    // A group leader that exits at once, leaving a child in its group: cmv killed while git writes.
+    const leader = spawn('sh', ['-c', 'sleep 20 & exit 0'], { detached: true, stdio: 'ignore' });
+    await new Promise((r) => leader.once('exit', r));
+    const lockPath = join(box.root, 'group.lock');
+    const host = (await import('node:os')).hostname();
+    try {
+      writeFileSync(lockPath, JSON.stringify({ pid: leader.pid, host, token: 'g', since: '', group: true }));
+      await expect(acquireLock(lockPath, 500)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/busy/) });
+    } finally {
+      process.kill(-leader.pid!, 'SIGKILL');
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    const lock = await acquireLock(lockPath, 2000);
+    await lock.release();
+  });
+
   it('clears git lock files a killed writer left, so refs can move again', async () => {
     const path = installSession(box, '/tmp/cmv-samples/tally', SESSION_A, coding);
     const ref = join(box.store.dir, 'refs', 'cmv', 'sessions');
