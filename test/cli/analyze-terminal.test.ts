@@ -3,12 +3,12 @@
 // unless NO_COLOR, --no-color or TERM=dumb; in a pipe, or with --json, none of that.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, buildIfStale, runCmv } from '../helpers/built-cli.js';
-import { SAMPLE_DIR } from '../helpers/corpus.js';
+import { SAMPLE_DIR as SAMPLES } from '../helpers/corpus.js';
 
 const HAS_SCRIPT = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
 const COLOUR = /\u001b\[\d+(;\d+)*m/;
@@ -16,10 +16,14 @@ const CHARTS = ['Reduction of a trim (sessions)', 'Break-even in calls (sessions
 
 let home: string;
 let env: Record<string, string>;
+/** The 2.1.100 samples (6 sessions, 2 subagent transcripts, 720 KB), without the 2.1.332 folder. */
+let SAMPLE_DIR: string;
 
 beforeAll(async () => {
   await buildIfStale();
   home = mkdtempSync(join(tmpdir(), 'cmv-analyze-tty-'));
+  SAMPLE_DIR = join(home, 'samples');
+  for (const name of readdirSync(SAMPLES)) if (name !== '2.1.332') cpSync(join(SAMPLES, name), join(SAMPLE_DIR, name), { recursive: true });
   env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), TERM: 'xterm-256color' };
 }, 180_000);
 afterAll(() => rmSync(home, { recursive: true, force: true }));
