@@ -69,6 +69,17 @@ export interface Conversation {
   sidechains: Map<string, SessionEntry[]>;
   /** True when the file is itself a subagent transcript (every conversational entry a sidechain). */
   isSubagentTranscript: boolean;
+  /**
+   * Gaps of the resumed chain Claude Code bridges by time: an entry whose parent is missing from
+   * the file, and the entry at most 5 s older its fallback reaches. A trim that drops the entry or
+   * its bridge must link across the gap itself.
+   */
+  bridges: Map<SessionEntry, SessionEntry>;
+  /**
+   * Set when Claude Code does not load every line (a log over 5 MiB, streamed): the first line it
+   * leaves unread, or the file's end when it reads to the end but forgets what precedes a boundary.
+   */
+  streamedLoad?: { stoppedAtLine?: number };
 }
 
 const CONVERSATIONAL = new Set(['user', 'assistant']);
@@ -146,6 +157,27 @@ interface ChainIndex {
   byTime: { entry: SessionEntry; ms: number }[];
 }
 
+/**
+ * 2.1.100 reads a log over 5 MiB as a stream (cli.js, the loader behind CLAUDE_CODE_DISABLE_PRECOMPACT_SKIP):
+ * a compact_boundary line forgets every message before it, in file order, and the first line that
+ * is not one JSON record ends the load (its parse error is caught around the whole read). A log of
+ * 5 MiB or less is read whole and such lines are skipped. Seen with the trim cases in the harness.
+ */
+export const STREAMED_LOAD_BYTES = 5 * 1024 * 1024;
+
+/** The entries Claude Code loads from a log over 5 MiB (2.1.100), and the line its load stopped at. */
+function streamedLoad(lines: SessionLine[]): { loaded: Set<SessionEntry>; stoppedAtLine?: number } {
+  let loaded = new Set<SessionEntry>();
+  for (const line of lines) {
+    if (line.status === 'malformed' || line.status === 'glued') return { loaded, stoppedAtLine: line.index };
+    for (const entry of line.entries) {
+      if (entry.type === 'system' && entry.subtype === 'compact_boundary') loaded = new Set();
+      loaded.add(entry);
+    }
+  }
+  return { loaded };
+}
+
 /** Resolves a parent through progress lines, which Claude Code does not count as chain members. */
 function parentOf(entry: SessionEntry, index: ChainIndex): { parent?: SessionEntry; missing?: string } {
   let parentUuid = entry.parentUuid;
@@ -158,6 +190,12 @@ function parentOf(entry: SessionEntry, index: ChainIndex): { parent?: SessionEnt
     parentUuid = parent.parentUuid;
   }
   return {};
+}
+
+/** Whether an entry roots a chain: its parent, resolved through progress lines, is null (not missing). */
+export function startsChain(entry: SessionEntry, byUuid: Map<string, SessionEntry>): boolean {
+  const { parent, missing } = parentOf(entry, { byUuid, byTime: [] });
+  return !parent && !missing;
 }
 
 /** The uuid an entry's parent names, resolved through progress lines, when no entry of `byUuid` has it. */
@@ -192,7 +230,7 @@ function danglingFallback(child: SessionEntry, index: ChainIndex, onChain: Set<S
  * Walks parentUuid links from `start`, as Claude Code does on resume. `stopAtBoundary` ends the
  * walk at a compact_boundary; otherwise its logicalParentUuid is followed (the logical history).
  */
-function walkChain(start: SessionEntry, index: ChainIndex, stopAtBoundary: boolean): SessionEntry[] {
+function walkChain(start: SessionEntry, index: ChainIndex, stopAtBoundary: boolean, bridges?: Map<SessionEntry, SessionEntry>): SessionEntry[] {
   const chain: SessionEntry[] = [];
   const seen = new Set<SessionEntry>();
   let current: SessionEntry | undefined = start;
@@ -205,7 +243,9 @@ function walkChain(start: SessionEntry, index: ChainIndex, stopAtBoundary: boole
       continue;
     }
     const { parent, missing } = parentOf(current, index);
-    current = parent ?? (missing ? danglingFallback(current, index, seen) : undefined);
+    const bridge = !parent && missing ? danglingFallback(current, index, seen) : undefined;
+    if (bridge) bridges?.set(current, bridge);
+    current = parent ?? bridge;
   }
   return chain.reverse();
 }
@@ -262,7 +302,8 @@ function isSent(entry: SessionEntry, responseOf: Map<SessionEntry, ResponseGroup
   return true;
 }
 
-export function buildConversation(lines: SessionLine[]): Conversation {
+/** `bytes`: the file's size, which decides how Claude Code loads it (without it, the lines' extent). */
+export function buildConversation(lines: SessionLine[], bytes = extentOf(lines)): Conversation {
   // Claude Code skips a line that is not one JSON record, glued records included: so does the model.
   const entries: SessionEntry[] = [];
   const gluedEntries: SessionEntry[] = [];
@@ -288,6 +329,10 @@ export function buildConversation(lines: SessionLine[]): Conversation {
   const onMainChain = (e: SessionEntry) => e.uuid !== undefined && (isSubagentTranscript || !e.isSidechain);
 
   const danglingParents = entries.filter((e) => typeof e.parentUuid === 'string' && !byUuid.has(e.parentUuid));
+  // What Claude Code loads: every entry, or for a streamed log only what it reads and keeps.
+  const streamed = bytes > STREAMED_LOAD_BYTES ? streamedLoad(lines) : undefined;
+  const isLoaded = (e: SessionEntry) => !streamed || streamed.loaded.has(e);
+  const loadedByUuid = streamed ? new Map([...byUuid].filter(([, e]) => isLoaded(e))) : byUuid;
   const byTime: ChainIndex['byTime'] = [];
   const msOf = new Map<SessionEntry, number>();
   for (const entry of entries) {
@@ -299,13 +344,14 @@ export function buildConversation(lines: SessionLine[]): Conversation {
   }
   // Stable: entries of the same time keep file order, and the fallback takes the latest of them.
   byTime.sort((a, b) => a.ms - b.ms);
-  const chainIndex: ChainIndex = { byUuid, byTime };
+  const historyIndex: ChainIndex = { byUuid, byTime };
+  const chainIndex: ChainIndex = streamed ? { byUuid: loadedByUuid, byTime: byTime.filter((t) => isLoaded(t.entry)) } : historyIndex;
 
   // The leaf is the latest entry by time (the first in file order on a tie), not the last line.
   let leaf: SessionEntry | undefined;
   let leafMs = -Infinity;
   for (const entry of entries) {
-    if (!onMainChain(entry) || !LEAF_TYPES.has(entry.type)) continue;
+    if (!onMainChain(entry) || !LEAF_TYPES.has(entry.type) || !isLoaded(entry)) continue;
     const ms = msOf.get(entry);
     if (!leaf || (ms !== undefined && ms > leafMs)) {
       leaf = entry;
@@ -313,7 +359,8 @@ export function buildConversation(lines: SessionLine[]): Conversation {
     }
   }
 
-  const activeChain = leaf ? walkChain(leaf, chainIndex, true) : [];
+  const bridges = new Map<SessionEntry, SessionEntry>();
+  const activeChain = leaf ? walkChain(leaf, chainIndex, true, bridges) : [];
   const activePath = withParallelSiblings(activeChain, responseOf, resultOf);
   const sentMessages = activePath.filter((e) => isSent(e, responseOf, resultOf));
   let logicalPath: SessionEntry[] | undefined;
@@ -347,7 +394,7 @@ export function buildConversation(lines: SessionLine[]): Conversation {
     sentMessages,
     // Walked only when asked for: most commands need just the resumed path.
     get logicalPath(): SessionEntry[] {
-      logicalPath ??= leaf ? withParallelSiblings(walkChain(leaf, chainIndex, false), responseOf, resultOf) : [];
+      logicalPath ??= leaf ? withParallelSiblings(walkChain(leaf, historyIndex, false), responseOf, resultOf) : [];
       return logicalPath;
     },
     leaf,
@@ -355,5 +402,12 @@ export function buildConversation(lines: SessionLine[]): Conversation {
     danglingParents,
     sidechains,
     isSubagentTranscript,
+    bridges,
+    streamedLoad: streamed ? { stoppedAtLine: streamed.stoppedAtLine } : undefined,
   };
+}
+
+function extentOf(lines: SessionLine[]): number {
+  const last = lines[lines.length - 1];
+  return last ? last.offset + last.length + (last.terminated ? 1 : 0) : 0;
 }

@@ -78,7 +78,7 @@ export async function openSession(path: string, options: OpenOptions = {}): Prom
 
 /** Builds a Session from lines already read (used by openSession and by tests on in-memory data). */
 export function sessionFromLines(path: string, bytes: number, lines: SessionLine[], subagentFiles: SubagentFile[] = []): Session {
-  const conversation = buildConversation(lines);
+  const conversation = buildConversation(lines, bytes);
   const unknownTypes: Record<string, number> = {};
   for (const entry of conversation.entries) {
     if (!isKnownEntryType(entry.type)) unknownTypes[entry.type] = (unknownTypes[entry.type] ?? 0) + 1;

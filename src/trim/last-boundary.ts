@@ -6,6 +6,7 @@
 
 import { open } from 'node:fs/promises';
 import { parseLine, type SessionEntry } from '../session/entry.js';
+import type { Conversation } from '../session/conversation.js';
 
 /** 2.x writes a compact_boundary line; 1.0.x started a new chain with the summary itself. */
 const PATTERNS = [Buffer.from('"compact_boundary"'), Buffer.from('"isCompactSummary":true')];
@@ -20,10 +21,15 @@ function isCompactionStart(entry: SessionEntry): boolean {
   return entry.type === 'user' && entry.isCompactSummary && entry.parentUuid === null && !entry.isSidechain;
 }
 
-/** The line index of the last compaction start among entries (file order), or -1. */
-export function lastCompactionLine(entries: readonly SessionEntry[]): number {
-  for (let i = entries.length - 1; i >= 0; i--) if (isCompactionStart(entries[i])) return entries[i].line;
-  return -1;
+/**
+ * The line of the compaction the resumed chain starts from, or -1 when it starts from none: the
+ * dropped history is chosen from the leaf Claude Code resumes (the newest entry, the first in file
+ * order on a tie), which may lie before a later boundary in file order.
+ */
+export function resumedCompactionLine(c: Conversation): number {
+  let line = -1;
+  for (const entry of c.activePath) if (isCompactionStart(entry) && (line < 0 || entry.line < line)) line = entry.line;
+  return line;
 }
 
 /** The byte offset of the last line that starts a compaction, or undefined. */

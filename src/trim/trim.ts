@@ -17,12 +17,12 @@ import { addCounted, newBreakdown, recordTokens, toolNamesOf, type TokenBreakdow
 import { lineReader } from '../session/line-at.js';
 import { promptTokens } from '../tokens/usage.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
-import { digestText, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
+import { chainStartsOf, digestText, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
 import type { AtomicWriter } from '../session/write.js';
 import { CmvError } from '../errors.js';
 import { diskChecker } from './disk.js';
 import { METADATA_TYPES, hasTexts, parseWhole, passOne, type PassOneResult, type PassOneSetup } from './pass-one.js';
-import { lastBoundaryOffset, lastCompactionLine } from './last-boundary.js';
+import { lastBoundaryOffset, resumedCompactionLine } from './last-boundary.js';
 import { evictToBudget, type BudgetReport } from './budget.js';
 import { fileSpill, memorySpill, type Spill } from './spill.js';
 import { SHORTENED_TODO_NOTE, planTodoChanges } from './todo-lists.js';
@@ -131,26 +131,35 @@ async function finishTrim(
   const counts = emptyCounts();
   const { lines, originalTexts, emptied, droppedForType, spilled } = pass1;
   const malformedLinesKept = pass1.malformedLines;
-  const droppedParent = new Map<string, string | null | undefined>();
-  for (const entry of [...droppedForType.map(([e]) => e), ...emptied.keys()]) if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
-
   const index = sessionFromLines(path, size, lines);
   const c = index.conversation;
+  // Where Claude Code bridges a missing parent by time, a dropped line hands on the entry the
+  // bridge reached, not the missing uuid: the next kept line may be minutes later, out of the
+  // fallback's reach, and the turns before the gap would be lost.
+  const bridgedUuid = new Map<SessionEntry, string>();
+  for (const [entry, target] of c.bridges) if (target.uuid) bridgedUuid.set(entry, target.uuid);
+  const linkOf = (entry: SessionEntry) => bridgedUuid.get(entry) ?? entry.parentUuid;
+  const droppedParent = new Map<string, string | null | undefined>();
+  for (const entry of [...droppedForType.map(([e]) => e), ...emptied.keys()]) if (entry.uuid) droppedParent.set(entry.uuid, linkOf(entry));
   // Lines by their number in the file (`lines` lacks those `pass1.dropped` stands for).
   const byNumber = lines.length === pass1.lineCount ? undefined : new Map(lines.map((line) => [line.index, line]));
   const lineAt = (number: number): SessionLine => (byNumber ? byNumber.get(number)! : lines[number]);
-  const boundaryLine = lastCompactionLine(c.entries);
+  // The compaction the resumed leaf's chain starts from (not the last in file order: the newest
+  // entry may lie before a later boundary); nothing before it is sent.
+  const boundaryLine = options.keepHistory ? -1 : resumedCompactionLine(c);
   const beforeBoundary = (entry: SessionEntry) => !options.keepHistory && entry.line < boundaryLine && !METADATA_TYPES.has(entry.type);
   if (dropBefore !== undefined) {
     // Lines were dropped unread on the strength of the boundary found first: only if the index agrees.
     const boundaryOffset = boundaryLine >= 0 ? lineAt(boundaryLine).offset : -1;
     if (boundaryOffset !== dropBefore || c.sentMessages.some((e) => e.line < boundaryLine)) return undefined;
+    // A streamed load (over 5 MiB) that stops at a line before the boundary resumes what precedes it.
+    if (c.streamedLoad?.stoppedAtLine !== undefined && lineAt(c.streamedLoad.stoppedAtLine).offset < dropBefore) return undefined;
     if (pass1.dropped && !pass1.dropped.agreesWith(c)) return undefined;
   }
   counts.linesBeforeBoundary += pass1.dropped?.count ?? 0;
   for (const entry of pass1.beforeBoundary) {
     counts.linesBeforeBoundary++;
-    if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
+    if (entry.uuid) droppedParent.set(entry.uuid, linkOf(entry));
   }
   // A line before the boundary counts as such, whatever else would have dropped it.
   for (const [entry, reason] of droppedForType) counts[beforeBoundary(entry) ? 'linesBeforeBoundary' : reason]++;
@@ -201,11 +210,16 @@ async function finishTrim(
     }
     return parent;
   };
+  // A kept line bridged to a dropped entry is linked to what that entry hands on.
+  const keptLinkOf = (entry: SessionEntry): string | null | undefined => {
+    const bridged = bridgedUuid.get(entry);
+    return bridged !== undefined && droppedParent.has(bridged) ? bridged : entry.parentUuid;
+  };
   const recordOf = (item: OutputItem): JsonObject => (item.record ??= parseRecords(item.bytes)[0] as JsonObject);
   const waits = (item: OutputItem): boolean => {
     if (!item.entry) return false;
     if (usageLines.has(item.entry)) return true;
-    const parent = resolveParent(item.entry.parentUuid);
+    const parent = resolveParent(keptLinkOf(item.entry));
     return typeof parent === 'string' && c.byUuid.has(parent) && !seen.has(parent);
   };
   const emit = async (item: OutputItem): Promise<void> => {
@@ -217,7 +231,7 @@ async function finishTrim(
     if (entry) {
       // Chain links and ids are rewritten in place: no parse, no re-serialisation.
       const rewrites = new Map<string, string>();
-      let parentUuid = entry.parentUuid;
+      let parentUuid = keptLinkOf(entry);
       if (typeof parentUuid === 'string' && droppedParent.has(parentUuid)) {
         const resolved = resolveParent(parentUuid);
         parentUuid = resolved === undefined ? null : resolved;
@@ -280,7 +294,7 @@ async function finishTrim(
     if (entry.uuid) seen.add(entry.uuid);
     if (beforeBoundary(entry)) {
       counts.linesBeforeBoundary++;
-      if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
+      if (entry.uuid) droppedParent.set(entry.uuid, linkOf(entry));
       continue;
     }
     if (line.removed) addCounts(counts, line.removed);
@@ -350,6 +364,7 @@ async function finishTrim(
     pairedToolIds: c.toolPairs.filter((p) => sentSet.has(p.use) || onActivePath.has(p.use)).map((p) => p.id),
     unpairedToolIds: [...c.unpairedToolUses, ...c.unpairedToolResults].map((t) => t.id),
     danglingUuids: inheritedDangling,
+    chainStarts: chainStartsOf(c),
   };
   const originalIds = new Set(c.entries.filter((e) => e.sessionId && !e.isSidechain).map((e) => e.sessionId));
   const sessionIds = newSessionId ? 1 : originalIds.size;
