@@ -15,6 +15,18 @@ export function corpusFiles(): string[] {
     .map((f) => join(CORPUS_DIR, f));
 }
 
+/** Real logs of newer clients (2.1.50 on), beside the main corpus. */
+export const RECENT_CORPUS_DIR = join(SHARED_DIR, 'corpus', 'claude-code-recent');
+export const HAS_RECENT_CORPUS = existsSync(RECENT_CORPUS_DIR);
+
+export function recentCorpusFiles(): string[] {
+  if (!HAS_RECENT_CORPUS) return [];
+  return readdirSync(RECENT_CORPUS_DIR)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .map((f) => join(RECENT_CORPUS_DIR, f));
+}
+
 export function corpusFile(name: string): string {
   return join(CORPUS_DIR, name);
 }

@@ -12,7 +12,7 @@ import { trimSession } from '../../src/trim/trim.js';
 import { AtomicWriter } from '../../src/session/write.js';
 import { openSession } from '../../src/session/session.js';
 import { tokenBreakdown } from '../../src/tokens/breakdown.js';
-import { HAS_CORPUS, corpusFiles, sampleFiles } from '../helpers/corpus.js';
+import { HAS_CORPUS, HAS_RECENT_CORPUS, corpusFiles, recentCorpusFiles, sampleFiles } from '../helpers/corpus.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cmv-trim-corpus-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -109,6 +109,12 @@ describe('trim on real sessions', () => {
 
   describe.skipIf(!HAS_CORPUS)('corpus', () => {
     for (const file of corpusFiles()) {
+      it(`${basename(file)}: verifies, is idempotent, leaves no thinking, sidecars or bookkeeping lines, and leaves its input alone`, checkTrim(file), 60_000);
+    }
+  });
+
+  describe.skipIf(!HAS_RECENT_CORPUS)('recent corpus (2.1.50 on)', () => {
+    for (const file of recentCorpusFiles()) {
       it(`${basename(file)}: verifies, is idempotent, leaves no thinking, sidecars or bookkeeping lines, and leaves its input alone`, checkTrim(file), 60_000);
     }
   });
