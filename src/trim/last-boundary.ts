@@ -22,13 +22,16 @@ function isCompactionStart(entry: SessionEntry): boolean {
 }
 
 /**
- * The line of the compaction the resumed chain starts from, or -1 when it starts from none: the
- * dropped history is chosen from the leaf Claude Code resumes (the newest entry, the first in file
- * order on a tie), which may lie before a later boundary in file order.
+ * The line of the last compaction start at or before the first line of the resumed path, or -1:
+ * what precedes it is never sent, and dropping it leaves the leaf, its chain and the client's
+ * fallbacks by time as they were. Chosen from the leaf Claude Code resumes (the newest entry, the
+ * first in file order on a tie), which may lie before a later boundary in file order.
  */
 export function resumedCompactionLine(c: Conversation): number {
+  let first = Infinity;
+  for (const entry of c.activePath) first = Math.min(first, entry.line);
   let line = -1;
-  for (const entry of c.activePath) if (isCompactionStart(entry) && (line < 0 || entry.line < line)) line = entry.line;
+  for (const entry of c.entries) if (entry.line <= first && entry.line > line && isCompactionStart(entry)) line = entry.line;
   return line;
 }
 

@@ -573,16 +573,19 @@ describe('lines the API never sees', () => {
     expect(streamed.verify.ok && inMemory.verify.ok).toBe(true);
   });
 
-  it('reads every line in full when the resumed path starts before the last boundary', async () => {
+  it('reads every line in full when the resumed path starts before the last boundary, and keeps what it sends', async () => {
     const { b, before } = compacted();
     // The latest line answers a message from before the compaction: Claude Code resumes that branch.
     b.raw({ parentUuid: before.uuid, isSidechain: false, userType: 'external', cwd: CWD, sessionId: b.sessionId, version: '2.1.100', type: 'user', message: { role: 'user', content: 'Back to the old branch.' }, uuid: 'late-branch', timestamp: '2099-01-01T00:00:00.000Z' });
     const path = b.write();
-    const { inMemory, streamed } = await trimBothWays(path);
-    // Dropping the history would lose what that branch sends: the trim says so instead of writing.
-    expect(inMemory.verify.ok).toBe(false);
-    expect(inMemory.verify.faults.some((f) => f.kind === 'missing-text')).toBe(true);
+    const { inMemory, streamed, sameBytes } = await trimBothWays(path);
+    // The history is chosen from the resumed leaf (issue 16): that branch starts before every
+    // boundary, so nothing before them is dropped and what it sends is all kept.
+    expect(inMemory.verify.faults).toEqual([]);
+    expect(inMemory.removed.linesBeforeBoundary).toBe(0);
+    expect(byUuid(recordsOf(inMemory.lines), before.uuid)).toBeDefined();
     expect(streamed.verify).toEqual(inMemory.verify);
+    expect(sameBytes).toBe(true);
     expect(streamed.index.conversation.leaf?.uuid).toBe('late-branch');
     // Read in full, the dropped lines carry their content shape (a chain-only index would have none).
     expect(streamed.index.conversation.entries.find((e) => e.uuid === before.uuid)?.blocks.length).toBeGreaterThan(0);
@@ -611,8 +614,9 @@ describe('lines the API never sees', () => {
     expect(inMemory.index.conversation.leaf?.uuid).toBe(old.uuid);
     expect(streamed.index.conversation.leaf?.uuid).toBe(old.uuid);
     expect(streamed.removed).toEqual(inMemory.removed);
-    // Dropping the history would lose what that leaf's chain sends: both say so instead of writing.
-    expect(inMemory.verify.ok).toBe(false);
+    // That leaf's chain is not the compacted one: nothing before the boundary is dropped, and both verify.
+    expect(inMemory.verify.faults).toEqual([]);
+    expect(inMemory.removed.linesBeforeBoundary).toBe(0);
     expect(streamed.verify).toEqual(inMemory.verify);
   });
 
