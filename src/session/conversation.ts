@@ -361,8 +361,13 @@ export function buildConversation(lines: SessionLine[], bytes = extentOf(lines))
 
   const bridges = new Map<SessionEntry, SessionEntry>();
   const activeChain = leaf ? walkChain(leaf, chainIndex, true, bridges) : [];
-  const activePath = withParallelSiblings(activeChain, responseOf, resultOf);
-  const sentMessages = activePath.filter((e) => isSent(e, responseOf, resultOf));
+  // A streamed load sees only the lines it loaded: a response's sibling or a tool's result past
+  // where it stopped is not there.
+  const loaded = streamed ? entries.filter(isLoaded) : undefined;
+  const pathResponseOf = loaded ? groupResponses(loaded).responseOf : responseOf;
+  const pathResultOf = loaded ? new Map(pairTools(loaded).toolPairs.map((p) => [p.id, p.result])) : resultOf;
+  const activePath = withParallelSiblings(activeChain, pathResponseOf, pathResultOf);
+  const sentMessages = activePath.filter((e) => isSent(e, pathResponseOf, pathResultOf));
   let logicalPath: SessionEntry[] | undefined;
 
   const sidechains = new Map<string, SessionEntry[]>();
