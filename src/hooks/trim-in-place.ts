@@ -42,7 +42,8 @@ export async function trimLogInPlace(path: string, options: InPlaceOptions): Pro
   if (!lock) return { status: 'busy' };
   try {
     // Compaction keeps nothing before its boundary anyway; the hook never drops history itself.
-    const trimOptions = { threshold: options.threshold, keepHistory: true };
+    // What precedes the last boundary was trimmed by the hook at that compaction: copied as it is.
+    const trimOptions = { threshold: options.threshold, keepHistory: true, historyAsIs: true };
     const applied = await trimToDestination(path, trimOptions, { kind: 'in-place' });
     const r = applied.result;
     const backup = applied.backup as string;

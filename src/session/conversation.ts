@@ -165,17 +165,17 @@ interface ChainIndex {
  */
 export const STREAMED_LOAD_BYTES = 5 * 1024 * 1024;
 
-/** The entries Claude Code loads from a log over 5 MiB (2.1.100), and the line its load stopped at. */
-function streamedLoad(lines: SessionLine[]): { loaded: Set<SessionEntry>; stoppedAtLine?: number } {
-  let loaded = new Set<SessionEntry>();
+/**
+ * The lines Claude Code loads from a log over 5 MiB (2.1.100): from the last compaction boundary
+ * before where the load stopped (the first line that is not one JSON record, or the end).
+ */
+function streamedLoad(lines: SessionLine[]): { fromLine: number; stoppedAtLine?: number } {
+  let fromLine = 0;
   for (const line of lines) {
-    if (line.status === 'malformed' || line.status === 'glued') return { loaded, stoppedAtLine: line.index };
-    for (const entry of line.entries) {
-      if (entry.type === 'system' && entry.subtype === 'compact_boundary') loaded = new Set();
-      loaded.add(entry);
-    }
+    if (line.status === 'malformed' || line.status === 'glued') return { fromLine, stoppedAtLine: line.index };
+    for (const entry of line.entries) if (entry.type === 'system' && entry.subtype === 'compact_boundary') fromLine = line.index;
   }
-  return { loaded };
+  return { fromLine };
 }
 
 /** Resolves a parent through progress lines, which Claude Code does not count as chain members. */
@@ -331,8 +331,12 @@ export function buildConversation(lines: SessionLine[], bytes = extentOf(lines))
   const danglingParents = entries.filter((e) => typeof e.parentUuid === 'string' && !byUuid.has(e.parentUuid));
   // What Claude Code loads: every entry, or for a streamed log only what it reads and keeps.
   const streamed = bytes > STREAMED_LOAD_BYTES ? streamedLoad(lines) : undefined;
-  const isLoaded = (e: SessionEntry) => !streamed || streamed.loaded.has(e);
-  const loadedByUuid = streamed ? new Map([...byUuid].filter(([, e]) => isLoaded(e))) : byUuid;
+  // The entries loaded, when not all: a run of lines, so a slice of the entries in file order.
+  const loadedUntil = streamed?.stoppedAtLine ?? Infinity;
+  const restricted = streamed !== undefined && (streamed.fromLine > 0 || loadedUntil !== Infinity);
+  const isLoaded = restricted ? (e: SessionEntry) => e.line >= streamed.fromLine && e.line < loadedUntil : () => true;
+  const loaded = restricted ? entries.filter(isLoaded) : undefined;
+  const loadedByUuid = loaded ? new Map(loaded.filter((e) => e.uuid).map((e) => [e.uuid!, e])) : byUuid;
   const byTime: ChainIndex['byTime'] = [];
   const msOf = new Map<SessionEntry, number>();
   for (const entry of entries) {
@@ -345,13 +349,13 @@ export function buildConversation(lines: SessionLine[], bytes = extentOf(lines))
   // Stable: entries of the same time keep file order, and the fallback takes the latest of them.
   byTime.sort((a, b) => a.ms - b.ms);
   const historyIndex: ChainIndex = { byUuid, byTime };
-  const chainIndex: ChainIndex = streamed ? { byUuid: loadedByUuid, byTime: byTime.filter((t) => isLoaded(t.entry)) } : historyIndex;
+  const chainIndex: ChainIndex = loaded ? { byUuid: loadedByUuid, byTime: byTime.filter((t) => isLoaded(t.entry)) } : historyIndex;
 
   // The leaf is the latest entry by time (the first in file order on a tie), not the last line.
   let leaf: SessionEntry | undefined;
   let leafMs = -Infinity;
   for (const entry of entries) {
-    if (!onMainChain(entry) || !LEAF_TYPES.has(entry.type) || !isLoaded(entry)) continue;
+    if (!onMainChain(entry) || !LEAF_TYPES.has(entry.type) || (loaded && !isLoaded(entry))) continue;
     const ms = msOf.get(entry);
     if (!leaf || (ms !== undefined && ms > leafMs)) {
       leaf = entry;
@@ -363,7 +367,6 @@ export function buildConversation(lines: SessionLine[], bytes = extentOf(lines))
   const activeChain = leaf ? walkChain(leaf, chainIndex, true, bridges) : [];
   // A streamed load sees only the lines it loaded: a response's sibling or a tool's result past
   // where it stopped is not there.
-  const loaded = streamed ? entries.filter(isLoaded) : undefined;
   const pathResponseOf = loaded ? groupResponses(loaded).responseOf : responseOf;
   const pathResultOf = loaded ? new Map(pairTools(loaded).toolPairs.map((p) => [p.id, p.result])) : resultOf;
   const activePath = withParallelSiblings(activeChain, pathResponseOf, pathResultOf);

@@ -61,6 +61,8 @@ export interface PassOneResult {
   tokens: Map<SessionEntry, { before: RecordTokens; after: RecordTokens | null }>;
   /** TodoWrite calls in file order, with the entries of the call and of its result; empty if too many to keep. */
   todoCalls: TodoCallSeen[];
+  /** Lines before `asIsBefore`: indexed, to be copied as they are (the first `asIsLines` of `lines`). */
+  asIsLines: number;
 }
 
 export interface TodoCallSeen {
@@ -114,6 +116,11 @@ export interface PassOneSetup {
    * know that what follows resumes the same way without them (`DroppedHistory`).
    */
   chainOnlyBeforeBoundary?: boolean;
+  /**
+   * Lines before this byte offset are copied as they are (historyAsIs): indexed for their place in
+   * the chain only, neither stripped nor spilled; pass 2 copies their bytes from the file.
+   */
+  asIsBefore?: number;
   /**
    * Count the tokens of messages from this byte offset on while their records are parsed anyway:
    * set when what follows the last boundary (what Claude Code sends) is known and small.
@@ -192,7 +199,9 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     beforeBoundary: [],
     tokens: new Map(),
     todoCalls: [],
+    asIsLines: 0,
   };
+  const asIsBefore = setup.asIsBefore ?? -1;
   const todoCallsById = new Map<string, TodoCallSeen>();
   const todoBudget = { chars: MAX_TODO_CHARS };
   const countFrom = setup.countFrom ?? Infinity;
@@ -201,6 +210,14 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
   // A spill that copies what it is given lets the reader reuse its two read buffers: no line's bytes outlive its turn.
   for await (const raw of readRawLines(path, { recycle: spill.copies })) {
     result.lineCount++;
+    if (raw.offset < asIsBefore) {
+      // Copied as it is, never stripped: only its place in the chain is read.
+      const parsed = skimChain(raw.bytes, raw.index, true);
+      result.lines.push({ index: raw.index, offset: raw.offset, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error });
+      if (parsed.status === 'malformed' || parsed.status === 'glued') result.malformedLines.push(raw.index + 1);
+      result.asIsLines++;
+      continue;
+    }
     const dropped = raw.offset < dropBefore;
     // A line the trim drops needs only its place in the chain: skimmed, its payload never decoded.
     const parsed: ParsedLine & { record?: JsonObject } = dropped ? skimChain(raw.bytes, raw.index, setup.chainOnlyBeforeBoundary === true) : parseWhole(raw.bytes, raw.index);

@@ -15,6 +15,7 @@ import type { SessionLine } from '../session/conversation.js';
 import { contentBlocks, textsOfRecord, type JsonObject } from '../session/payload.js';
 import { addCounted, newBreakdown, recordTokens, toolNamesOf, type TokenBreakdown } from '../tokens/breakdown.js';
 import { lineReader } from '../session/line-at.js';
+import { open } from 'node:fs/promises';
 import { promptTokens } from '../tokens/usage.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
 import { chainStartsOf, digestText, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
@@ -97,13 +98,16 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
   const disk = !target.fileHolds && target.fileHoldsOnDisk ? diskChecker() : undefined;
   const fileHolds = target.fileHolds ?? disk?.holds ?? (() => false);
   const fileLines = target.fileHolds ? target.fileLines : disk?.lines;
-  const dropBefore = options.keepHistory ? undefined : await lastBoundaryOffset(path, size);
+  const asIs = options.keepHistory && options.historyAsIs === true && !target.newSessionId;
+  const lastBoundary = options.keepHistory && !asIs ? undefined : await lastBoundaryOffset(path, size);
+  const dropBefore = options.keepHistory ? undefined : lastBoundary;
+  const asIsBefore = asIs ? lastBoundary : undefined;
   // What follows the last boundary (all of a log without one) is what Claude Code sends, bar dead
   // branches: its tokens are counted as pass 1 parses it, rather than read and parsed again after.
-  const countFrom = options.keepHistory ? undefined : (dropBefore ?? 0);
+  const countFrom = options.keepHistory && !asIs ? undefined : (lastBoundary ?? 0);
   // Streamed to a writer, nothing reads the dropped lines afterwards: they are not indexed at all.
   const chainOnlyBeforeBoundary = target.writer !== undefined;
-  const trimmed = await trimOnce(path, size, options, target, { options, fileHolds, fileLines, dropBefore, countFrom, chainOnlyBeforeBoundary });
+  const trimmed = await trimOnce(path, size, options, target, { options, fileHolds, fileLines, dropBefore, asIsBefore, countFrom, chainOnlyBeforeBoundary });
   // The index disagreed with the boundary found before reading (a resumed path before it, a
   // boundary written some other way): read everything in full.
   return trimmed ?? (await trimOnce(path, size, options, target, { options, fileHolds, fileLines }))!;
@@ -113,7 +117,7 @@ async function trimOnce(path: string, size: number, options: TrimOptions, target
   const spill = target.writer ? await fileSpill(`${target.writer.tempPath}.pass1`) : memorySpill();
   try {
     const first = await passOne(path, setup, spill);
-    return await finishTrim(path, size, options, target, first, spill, setup.dropBefore);
+    return await finishTrim(path, size, options, target, first, spill, setup.dropBefore, setup.asIsBefore);
   } finally {
     await spill.dispose();
   }
@@ -127,6 +131,7 @@ async function finishTrim(
   pass1: PassOneResult,
   spill: Spill,
   dropBefore: number | undefined,
+  asIsBefore: number | undefined,
 ): Promise<TrimResult | undefined> {
   const counts = emptyCounts();
   const { lines, originalTexts, emptied, droppedForType, spilled } = pass1;
@@ -155,6 +160,18 @@ async function finishTrim(
     // A streamed load (over 5 MiB) that stops at a line before the boundary resumes what precedes it.
     if (c.streamedLoad?.stoppedAtLine !== undefined && lineAt(c.streamedLoad.stoppedAtLine).offset < dropBefore) return undefined;
     if (pass1.dropped && !pass1.dropped.agreesWith(c)) return undefined;
+  }
+  if (asIsBefore !== undefined) {
+    // Lines copied as they are on the strength of the boundary found first: only if the resumed
+    // path starts there, and no line before it hangs from one after it (it could need re-linking).
+    const resumedLine = resumedCompactionLine(c);
+    if (resumedLine < 0 || lineAt(resumedLine).offset !== asIsBefore || c.sentMessages.some((e) => e.line < resumedLine)) return undefined;
+    for (let i = 0; i < pass1.asIsLines; i++) {
+      for (const entry of lines[i].entries) {
+        const parent = typeof entry.parentUuid === 'string' ? c.byUuid.get(entry.parentUuid) : undefined;
+        if (parent && parent.line >= pass1.asIsLines) return undefined;
+      }
+    }
   }
   counts.linesBeforeBoundary += pass1.dropped?.count ?? 0;
   for (const entry of pass1.beforeBoundary) {
@@ -220,7 +237,9 @@ async function finishTrim(
     if (!item.entry) return false;
     if (usageLines.has(item.entry)) return true;
     const parent = resolveParent(keptLinkOf(item.entry));
-    return typeof parent === 'string' && c.byUuid.has(parent) && !seen.has(parent);
+    // A parent among the lines copied as they are is written already.
+    const parentEntry = typeof parent === 'string' ? c.byUuid.get(parent) : undefined;
+    return parentEntry !== undefined && parentEntry.line >= pass1.asIsLines && !seen.has(parent as string);
   };
   const emit = async (item: OutputItem): Promise<void> => {
     const entry = item.entry;
@@ -282,6 +301,38 @@ async function finishTrim(
     if (queue.length > 0 || waits(item)) queue.push(item);
     else await emit(item);
   };
+
+  if (pass1.asIsLines > 0) {
+    // The history copied as it is: its bytes read again in large pieces (pass 1 kept none), its
+    // lines modelled as pass 1 read them.
+    const prefix = lines.slice(0, pass1.asIsLines);
+    for (const line of prefix) {
+      outLines.push({ ...line, terminated: true, entries: line.entries.map((entry) => ({ ...entry })) });
+    }
+    outBytes = asIsBefore!;
+    const handle = await open(path, 'r');
+    try {
+      if (memory) {
+        const bytes = Buffer.allocUnsafe(outBytes);
+        await handle.read(bytes, 0, outBytes, 0);
+        prefix.forEach((line, i) => {
+          memory.push(bytes.subarray(line.offset, line.offset + line.length));
+          outLines[i].bytes = memory[i];
+        });
+      } else {
+        const piece = Buffer.allocUnsafe(Math.min(outBytes, 8 * 1024 * 1024));
+        for (let done = 0; done < outBytes; ) {
+          const { bytesRead } = await handle.read(piece, 0, Math.min(piece.length, outBytes - done), done);
+          if (bytesRead === 0) throw new CmvError('INTERNAL', `${path} shrank while it was trimmed`, { hint: 'trim it again' });
+          // A piece of a batch or more is written before write() resolves: the buffer may be reused.
+          await target.writer!.write(piece.subarray(0, bytesRead));
+          done += bytesRead;
+        }
+      }
+    } finally {
+      await handle.close();
+    }
+  }
 
   let at = 0;
   for await (const bytes of spill.lines()) {
@@ -365,6 +416,7 @@ async function finishTrim(
     unpairedToolIds: [...c.unpairedToolUses, ...c.unpairedToolResults].map((t) => t.id),
     danglingUuids: inheritedDangling,
     chainStarts: chainStartsOf(c),
+    copiedLines: pass1.asIsLines,
   };
   const originalIds = new Set(c.entries.filter((e) => e.sessionId && !e.isSidechain).map((e) => e.sessionId));
   const sessionIds = newSessionId ? 1 : originalIds.size;

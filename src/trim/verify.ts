@@ -31,6 +31,11 @@ export interface OriginalFacts {
    * progress lines, is null): a trimmed log that starts a chain there starts it where the original did.
    */
   chainStarts?: string[];
+  /**
+   * The first lines of the trimmed log are the original's, byte for byte (a trim that copied the
+   * history as it is): read for their chain only, their content is not the trim's to answer for.
+   */
+  copiedLines?: number;
 }
 
 export type FaultKind =
@@ -90,7 +95,7 @@ export function chainStartsOf(c: Conversation): string[] {
 /** Structural faults of a log on its own: what Claude Code would silently drop or misread. */
 export function structuralFaults(
   session: Session,
-  inherited: Pick<OriginalFacts, 'unpairedToolIds' | 'danglingUuids' | 'malformedLines' | 'chainStarts'> = { unpairedToolIds: [], danglingUuids: [], malformedLines: 0 },
+  inherited: Pick<OriginalFacts, 'unpairedToolIds' | 'danglingUuids' | 'malformedLines' | 'chainStarts' | 'copiedLines'> = { unpairedToolIds: [], danglingUuids: [], malformedLines: 0 },
 ): Fault[] {
   const c = session.conversation;
   const faults: Fault[] = [];
@@ -120,7 +125,8 @@ export function structuralFaults(
     }
     if (entry.sessionId && !entry.isSidechain) sessionIds.add(entry.sessionId);
     if (isConversational(entry) && !entry.isSidechain) {
-      const isEmpty = entry.blocks.length === 0 || (entry.contentIsString && entry.blocks[0].chars === 0);
+      const copied = entry.line < (inherited.copiedLines ?? 0);
+      const isEmpty = !copied && (entry.blocks.length === 0 || (entry.contentIsString && entry.blocks[0].chars === 0));
       if (isEmpty) faults.push({ kind: 'empty-message', message: `${entry.type} message ${entry.uuid} has no content`, line: entry.line + 1 });
       // A null parent after the first message makes Claude Code drop everything before it: a
       // fault unless the original, as Claude Code reads it, already started a chain there (after
