@@ -13,7 +13,7 @@ import { countTokens } from '../../src/tokens/counter.js';
 import { claudeCliPath, describeRun, resumeAndCapture, writeSessionLines } from './claude-client.js';
 import { blocksOf, conversationTexts, messagesChars, messagesOf, normaliseTexts, summarizeRequest, toolPairFaults } from './request-texts.js';
 import { mean, median, messageTokens, missingTexts, pct, reductionOf, table, thinkingBlocks } from './request-measures.js';
-import { HAS_CORPUS, corpusFiles, sampleFiles, isSubagentFile } from '../helpers/corpus.js';
+import { HAS_CORPUS, HAS_RECENT_CORPUS, corpusFiles, recentCorpusFiles, sampleFiles, isSubagentFile } from '../helpers/corpus.js';
 import { replayedDisk } from '../helpers/replayed-files.js';
 
 const RESUME_TIMEOUT_MS = 60_000;
@@ -156,6 +156,12 @@ describe.skipIf(!cli)('trimmed sessions resumed with the real Claude Code CLI', 
 
   describe.skipIf(!HAS_CORPUS)('corpus', () => {
     for (const file of corpusFiles().filter((f) => !isSubagentFile(f))) {
+      it(`${basename(file)} sends every text, paired tools and no thinking, in fewer chars (project absent, and its files replayed from the log)`, () => compareResumes(file, ['corpus', 'corpus, files replayed']), 3 * RESUME_TIMEOUT_MS + 30_000);
+    }
+  });
+
+  describe.skipIf(!HAS_RECENT_CORPUS)('recent corpus (2.1.50 on)', () => {
+    for (const file of recentCorpusFiles()) {
       it(`${basename(file)} sends every text, paired tools and no thinking, in fewer chars (project absent, and its files replayed from the log)`, () => compareResumes(file, ['corpus', 'corpus, files replayed']), 3 * RESUME_TIMEOUT_MS + 30_000);
     }
   });
