@@ -140,7 +140,8 @@ export async function benchHook(files = []) {
       const f = (xs) => `${median(xs.map((x) => x.seconds)).toFixed(2)} s (${median(xs.map((x) => x.cpu)).toFixed(2)} CPU)`;
       console.log(`  ${moment}:`);
       console.log(`    whole hook process (cmv hook run pre-compact): ${f(whole)}   [target <= 1.5 s]; it said: ${whole[0].stdout || '(nothing)'}`);
-      console.log(`    snapshot: ${f(parts.map((p) => p.snapshot))}, ${last.snapshot.value.growth}, ${(last.snapshot.value.newBytes / MB).toFixed(1)} MB new of ${(last.snapshot.value.bytes / MB).toFixed(1)} MB`);
+      const snap = last.snapshot.value;
+      console.log(`    snapshot: ${f(parts.map((p) => p.snapshot))}, ${snap.growth}, ${(snap.newBytes / MB).toFixed(1)} MB new of ${(snap.bytes / MB).toFixed(1)} MB, ${(snap.modelledBytes / MB).toFixed(1)} MB modelled`);
       const r = last.trim.value.result;
       console.log(`    in-place trim: ${f(parts.map((p) => p.trim))}   [target <= 1 s]; ${(r.input.bytes / MB).toFixed(1)} -> ${(r.output.bytes / MB).toFixed(1)} MB, tokens sent ${r.input.tokens} -> ${r.output.tokens}, verify ${r.verify.ok ? 'ok' : 'FAILED'}`);
     }
