@@ -15,6 +15,7 @@ import { WrittenTexts } from './written-texts.js';
 import { SHORTENED_TODO_MARK, todosOf } from './todo-lists.js';
 import type { Spill } from './spill.js';
 import { DroppedHistory } from './dropped-history.js';
+import { noteEditCalls, type EditCallSeen } from './applied-edits.js';
 import { recordTokens, type RecordTokens } from '../tokens/breakdown.js';
 
 const DROPPED_TYPES: Record<string, keyof RemovalCounts> = {
@@ -63,6 +64,8 @@ export interface PassOneResult {
   todoCalls: TodoCallSeen[];
   /** Lines before `asIsBefore`: indexed, to be copied as they are (the first `asIsLines` of `lines`). */
   asIsLines: number;
+  /** Edit and MultiEdit calls of the stripped lines, by tool id, and whether their results say they applied. */
+  editCalls: Map<string, EditCallSeen>;
 }
 
 export interface TodoCallSeen {
@@ -200,6 +203,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     tokens: new Map(),
     todoCalls: [],
     asIsLines: 0,
+    editCalls: new Map(),
   };
   const asIsBefore = setup.asIsBefore ?? -1;
   const todoCallsById = new Map<string, TodoCallSeen>();
@@ -251,6 +255,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
       noteTodoCalls(record, entry, todoCallsById, result.todoCalls, todoBudget);
     }
     if (hasTexts(entry)) result.originalTexts.set(entry, textsOfRecord(record, entry).map(digestText));
+    if (entry.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result')) noteEditCalls(entry, result.editCalls);
     const reason = droppedByType(entry);
     if (reason) {
       result.droppedForType.push([entry, reason]);

@@ -159,6 +159,11 @@ export function stubReplacedText(value: string, inPart = false): string {
   return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced; the file on disk holds the new text${inPart ? ' in part' : ''}]`;
 }
 
+/** The stub for the old_string of an edit its result says applied: the file then held the new text. */
+export function stubAppliedReplacedText(value: string): string {
+  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced; the edit applied (its result says so), the new text is below]`;
+}
+
 /**
  * The stub for an Edit's old_string that repeats text an earlier call of the conversation wrote
  * and still shows verbatim: the model finds it there, by the call's id.

@@ -27,6 +27,7 @@ import { lastBoundaryOffset, resumedCompactionLine } from './last-boundary.js';
 import { evictToBudget, type BudgetReport } from './budget.js';
 import { fileSpill, memorySpill, type Spill } from './spill.js';
 import { SHORTENED_TODO_NOTE, planTodoChanges } from './todo-lists.js';
+import { appliedEditRewrites } from './applied-edits.js';
 
 export interface TrimResult {
   input: { path: string; bytes: number; tokens: number; lines: number };
@@ -199,6 +200,7 @@ async function finishTrim(
   const lastResponse = [...c.responses].reverse().find((r) => r.usage && !r.synthetic && (!r.isSidechain || c.isSubagentTranscript));
   const usageLines = new Set(lastResponse?.entries ?? []);
   const todoLists = todoListRewrites(pass1, new Set(c.sentMessages));
+  const appliedEdits = appliedEditRewrites(pass1.editCalls.values(), new Set(c.sentMessages), options.threshold);
   // Records rewritten in pass 2, by entry: their tokens are counted again.
   const rewritten = new Map<SessionEntry, JsonObject>();
   const inheritedDangling = c.danglingParents.map((e) => e.uuid ?? '');
@@ -350,9 +352,13 @@ async function finishTrim(
     }
     if (line.removed) addCounts(counts, line.removed);
     const rewrite = todoLists.rewrites.get(entry);
-    if (rewrite) {
+    const edits = appliedEdits.get(entry);
+    if (rewrite || edits) {
       const record = parseRecords(bytes)[0] as JsonObject;
-      if (rewrite(record)) {
+      const todoChanged = rewrite ? rewrite(record) : false;
+      const editsStubbed = edits ? edits(record) : 0;
+      counts.toolInputsStubbed += editsStubbed;
+      if (todoChanged || editsStubbed > 0) {
         rewritten.set(entry, record);
         await push({ entry, bytes, changed: true, record });
         continue;

@@ -410,7 +410,9 @@ describe('edit texts an earlier call wrote', () => {
     // The file holds neither new text (changed since): nothing is stubbed for the disk's sake.
     const result = await trimSession(b.write(), {}, { fileHolds: () => false });
     const records = recordsOf(result.lines);
-    expect(inputOf(records, earlier.id)).toMatchObject({ old_string: first, new_string: second });
+    // The earlier edit applied (its result says so): the text it replaced goes, its new text stays.
+    expect(inputOf(records, earlier.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied \(its result says so\), the new text is below\]$/);
+    expect(inputOf(records, earlier.id).new_string).toBe(second);
     const repeated = inputOf(records, later.id);
     expect(repeated.old_string).toMatch(new RegExp(`^\\[cmv: 20 lines / .* elided; the same text as the new_string of the earlier Edit ${earlier.id}\\]$`));
     expect(repeated.new_string).toBe(third);
@@ -434,7 +436,8 @@ describe('edit texts an earlier call wrote', () => {
     // Another file.
     const other = conversation();
     other.toolCall('Edit', { file_path: P('src/other.ts'), old_string: first, new_string: second }, done);
-    const otherLater = other.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: first }, done);
+    // (The later edits fail, so their old_string is not stubbed as the text an applied edit replaced.)
+    const otherLater = other.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: first }, 'String to replace not found in file.', { isError: true });
     expect(inputOf(recordsOf((await trimSession(other.write(), {}, { fileHolds: () => false })).lines), otherLater.id).old_string).toBe(second);
 
     // Another branch: the earlier edit is not sent with the later one.
@@ -442,7 +445,7 @@ describe('edit texts an earlier call wrote', () => {
     const fork = branched.tip;
     branched.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: first, new_string: second }, done);
     branched.user('Start over from before that edit.', {}, fork);
-    const onBranch = branched.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: first }, done);
+    const onBranch = branched.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: first }, 'String to replace not found in file.', { isError: true });
     const branchResult = await trimSession(branched.write(), {}, { fileHolds: () => false });
     expect(inputOf(recordsOf(branchResult.lines), onBranch.id).old_string).toBe(second);
     expect(branchResult.removed.repeatedTextsStubbed).toBe(0);
