@@ -88,12 +88,13 @@ describe('tool result stubs', () => {
     expect(result.verify.ok).toBe(true);
   });
 
-  it('keeps the command, exit status and first and last lines in a Bash stub', async () => {
+  it('keeps the exit status and first and last lines in a Bash stub, not the command its call shows', async () => {
     const b = conversation();
-    const bash = b.toolCall('Bash', { command: 'npm run build', description: 'Build the project' }, commandOutput(120));
+    const bash = b.toolCall('Bash', { command: 'npm run build', description: 'Build the project' }, `\u001b[32m${commandOutput(120)}\u001b[0m`);
     b.assistant([{ type: 'text', text: 'The build passes.' }]);
     const stub = resultContent(recordsOf((await trimSession(b.write())).lines), bash.id) as string;
-    expect(stub).toContain('`npm run build`');
+    expect(stub).not.toContain('npm run build');
+    expect(stub).not.toContain('\u001b');
     expect(stub).toContain('exit 0');
     expect(stub).toContain('120 lines');
     for (const kept of [1, 2, 3, 118, 119, 120]) expect(stub).toContain(`output line ${kept}:`);
