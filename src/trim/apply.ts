@@ -20,7 +20,8 @@ export interface AppliedTrim {
   resumeCommand?: string;
 }
 
-export async function trimToDestination(inputPath: string, options: Partial<TrimOptions>, destination: TrimDestination): Promise<AppliedTrim> {
+/** `projectDir`: the session's project now lives there (`--project-dir`), for the disk checks. */
+export async function trimToDestination(inputPath: string, options: Partial<TrimOptions>, destination: TrimDestination, projectDir?: string): Promise<AppliedTrim> {
   const newSessionId = destination.kind === 'new-session' ? randomUUID() : undefined;
   if (destination.kind === 'file') {
     const out = resolve(destination.path);
@@ -39,7 +40,7 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
   const writer = streamed ? await AtomicWriter.open(outputPath) : undefined;
   let result: TrimResult;
   try {
-    result = await trimSession(inputPath, options, { newSessionId, fileHoldsOnDisk: true, writer });
+    result = await trimSession(inputPath, options, { newSessionId, fileHoldsOnDisk: true, projectDir, writer });
   } catch (error) {
     await writer?.abort();
     throw error;

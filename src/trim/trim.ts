@@ -21,7 +21,7 @@ import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from '
 import { chainStartsOf, digestText, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
 import type { AtomicWriter } from '../session/write.js';
 import { CmvError } from '../errors.js';
-import { diskChecker } from './disk.js';
+import { diskChecker, projectMove } from './disk.js';
 import { METADATA_TYPES, hasTexts, parseWhole, passOne, type PassOneResult, type PassOneSetup } from './pass-one.js';
 import { lastBoundaryOffset, resumedCompactionLine } from './last-boundary.js';
 import { evictToBudget, type BudgetReport } from './budget.js';
@@ -70,6 +70,8 @@ export interface TrimTarget {
   writer?: AtomicWriter;
   /** Stub large Write/Edit inputs whose file on disk holds them (read from disk as pass 1 strips). */
   fileHoldsOnDisk?: boolean;
+  /** With fileHoldsOnDisk: the session's project now lives here (a moved checkout, another machine). */
+  projectDir?: string;
 }
 
 const NEWLINE = Buffer.from('\n');
@@ -96,7 +98,7 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
     throw new CmvError('INTERNAL', 'a budget trim works on the output in memory', { hint: 'trim without a writer' });
   }
   const size = await logSize(path);
-  const disk = !target.fileHolds && target.fileHoldsOnDisk ? diskChecker() : undefined;
+  const disk = !target.fileHolds && target.fileHoldsOnDisk ? diskChecker(target.projectDir ? await projectMove(path, target.projectDir) : undefined) : undefined;
   const fileHolds = target.fileHolds ?? disk?.holds ?? (() => false);
   const fileLines = target.fileHolds ? target.fileLines : disk?.lines;
   const asIs = options.keepHistory && options.historyAsIs === true && !target.newSessionId;
