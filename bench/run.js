@@ -2,7 +2,8 @@
 // pipeline stage; add a stage by adding an entry to COMMANDS.
 //
 //   npm run bench -- read <files...>     reading + modelling (openSession) and token counting
-//   npm run bench -- trim [files...]     the whole cmv trim process vs a JSON.parse+stringify floor (default: ~50 MB logs stitched from the corpus; bench/trim.js)
+//   npm run bench -- trim [files...]     the whole cmv trim process vs a JSON.parse+stringify floor (default: ~50 MB logs stitched from the corpus; bench/trim.js), then the PreCompact hook on 50 MB
+//   npm run bench -- hook [file]         the PreCompact hook: snapshot and in-place trim of a ~50 MB session (bench/hook.js)
 //   npm run bench -- graph <dir>         graph extraction and resume blocks against <name>.truth.json (bench/graph.js)
 //   npm run bench -- store [sessions...] snapshot store: storage of growing snapshots, 50 MB snapshot/branch times (bench/store.js)
 //   npm run bench -- fuzz [cases]        100,000 mutated real inputs through stats/trim/verify: crashes, hangs, lines and texts lost (bench/fuzz.js)
@@ -17,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { openSession } from '../dist/session/session.js';
 import { tokenBreakdown } from '../dist/tokens/breakdown.js';
 import { benchTrim } from './trim.js';
+import { benchHook } from './hook.js';
 import { countTokens } from '../dist/tokens/counter.js';
 import { benchAnalyze } from './analyze.js';
 import benchGraph from './graph.js';
@@ -125,6 +127,7 @@ async function benchRead(files) {
 const COMMANDS = {
   read: benchRead,
   trim: benchTrim,
+  hook: benchHook,
   analyze: benchAnalyze,
   graph: benchGraph,
   store: benchStore,

@@ -1,10 +1,19 @@
 // Builds a large session for benchmarks by stitching real logs end to end, each copy with fresh
 // uuids, tool, message and request ids, its first root linked to the previous copy's last entry and its timestamps
 // moved after the previous copy's, so the whole file is one conversation, as Claude Code reads it. Usage: node bench/stitch.js <out.jsonl> <target MB> <files...>
+// With --original-times first, every line keeps its own timestamp (the newest entry may then lie
+// before the last compaction boundary in file order, as in real logs stitched from many sessions).
+// With --parsed-only, lines that are not one JSON record are left out: one client writing one
+// session writes none, and Claude Code stops loading a log over 5 MiB at the first of them.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 
-const [out, targetMb, ...files] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const flags = new Set();
+while (args[0]?.startsWith('--')) flags.add(args.shift());
+const originalTimes = flags.has('--original-times');
+const parsedOnly = flags.has('--parsed-only');
+const [out, targetMb, ...files] = args;
 if (!out || !targetMb || files.length === 0) {
   console.error('usage: node bench/stitch.js <out.jsonl> <target MB> <files...>');
   process.exit(2);
@@ -34,12 +43,13 @@ for (let copy = 0; bytes < target; copy++) {
       try {
         record = JSON.parse(line);
       } catch {
+        if (parsedOnly) continue;
         parts.push(line);
         bytes += line.length + 1;
         continue;
       }
       if (record.sessionId) record.sessionId = sessionId;
-      if (typeof record.timestamp === 'string') {
+      if (typeof record.timestamp === 'string' && !originalTimes) {
         clock += 1000;
         record.timestamp = new Date(clock).toISOString();
       }

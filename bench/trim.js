@@ -8,6 +8,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { benchHook } from './hook.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = 3;
@@ -127,4 +128,6 @@ export async function benchTrim(files) {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+  // The PreCompact hook's in-place trim (and its snapshot) on a 50 MB session.
+  if (scaling) await benchHook();
 }

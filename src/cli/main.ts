@@ -73,6 +73,7 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .option('--budget <tokens>', 'then evict old tool episodes until the session fits TOKENS; fails if it cannot')
     .option('--keep-history', 'keep the lines before the last compaction boundary')
     .option('--strip-user-images', 'stub images the user pasted too')
+    .option('--project-dir <dir>', "the session's project lives at DIR now (a moved checkout, another machine): its files show which Edit/Write inputs applied")
     .option('--dry-run', 'report what would be removed, write nothing')
     .option('--json', 'print JSON')
     .addHelpText(

@@ -24,7 +24,8 @@ export type InPlaceOutcome =
 export async function trimLogInPlace(path: string, options: InPlaceOptions): Promise<InPlaceOutcome> {
   // Compaction keeps nothing before its boundary anyway; the hook never drops history itself.
   const outcome = await trimInPlace(path, {
-    options: { threshold: options.threshold, keepHistory: true },
+    // What precedes the last boundary was trimmed by the hook at that compaction: copied as it is.
+    options: { threshold: options.threshold, keepHistory: true, historyAsIs: true },
     by: options.by,
     lockWaitMs: options.lockWaitMs,
     deadline: options.deadline,

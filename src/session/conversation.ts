@@ -76,6 +76,17 @@ export interface Conversation {
   client: ClientModel;
   /** Entries a compaction's preserved segment puts after the summary (empty when the log has none, or the client ignores it). */
   preserved: Set<SessionEntry>;
+  /**
+   * Gaps of the resumed chain Claude Code bridges by time: an entry whose parent is missing from
+   * the file, and the entry at most 5 s older its fallback reaches. A trim that drops the entry or
+   * its bridge must link across the gap itself.
+   */
+  bridges: Map<SessionEntry, SessionEntry>;
+  /**
+   * Set when Claude Code does not load every line (a log over 5 MiB, streamed): the first line it
+   * leaves unread, or the file's end when it reads to the end but forgets what precedes a boundary.
+   */
+  streamedLoad?: { stoppedAtLine?: number };
 }
 
 const CONVERSATIONAL = new Set(['user', 'assistant']);
@@ -161,6 +172,28 @@ function parentUuidOf(entry: SessionEntry, index: ChainIndex): string | null | u
   return index.relinked?.has(entry) ? index.relinked.get(entry) : entry.parentUuid;
 }
 
+/**
+ * 2.1.100 reads a log over 5 MiB as a stream (cli.js, the loader behind CLAUDE_CODE_DISABLE_PRECOMPACT_SKIP):
+ * a compact_boundary line forgets every message before it, in file order, and the first line that
+ * is not one JSON record ends the load (its parse error is caught around the whole read). A log of
+ * 5 MiB or less is read whole and such lines are skipped. Seen with the trim cases in the harness.
+ */
+export const STREAMED_LOAD_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The lines Claude Code loads from a log over 5 MiB (2.1.100): from the last compaction boundary
+ * before where the load stopped (the first line that is not one JSON record, or the end).
+ */
+function streamedLoad(lines: SessionLine[]): { fromLine: number; stoppedAtLine?: number } {
+  let fromLine = 0;
+  for (const line of lines) {
+    if (line.status === 'malformed' || line.status === 'glued') return { fromLine, stoppedAtLine: line.index };
+    // A boundary that keeps a preserved segment does not forget what precedes it (cli.js skips those).
+    for (const entry of line.entries) if (entry.type === 'system' && entry.subtype === 'compact_boundary' && !entry.preservedSegment) fromLine = line.index;
+  }
+  return { fromLine };
+}
+
 /** Resolves a parent through progress lines, which Claude Code does not count as chain members. */
 function parentOf(entry: SessionEntry, index: ChainIndex): { parent?: SessionEntry; missing?: string } {
   let parentUuid = parentUuidOf(entry, index);
@@ -173,6 +206,12 @@ function parentOf(entry: SessionEntry, index: ChainIndex): { parent?: SessionEnt
     parentUuid = parentUuidOf(parent, index);
   }
   return {};
+}
+
+/** Whether an entry roots a chain: its parent, resolved through progress lines, is null (not missing). */
+export function startsChain(entry: SessionEntry, byUuid: Map<string, SessionEntry>): boolean {
+  const { parent, missing } = parentOf(entry, { byUuid, byTime: [] });
+  return !parent && !missing;
 }
 
 /** The uuid an entry's parent names, resolved through progress lines, when no entry of `byUuid` has it. */
@@ -207,7 +246,7 @@ function danglingFallback(child: SessionEntry, index: ChainIndex, onChain: Set<S
  * Walks parentUuid links from `start`, as Claude Code does on resume. `stopAtBoundary` ends the
  * walk at a compact_boundary; otherwise its logicalParentUuid is followed (the logical history).
  */
-function walkChain(start: SessionEntry, index: ChainIndex, stopAtBoundary: boolean): SessionEntry[] {
+function walkChain(start: SessionEntry, index: ChainIndex, stopAtBoundary: boolean, bridges?: Map<SessionEntry, SessionEntry>): SessionEntry[] {
   const chain: SessionEntry[] = [];
   const seen = new Set<SessionEntry>();
   let current: SessionEntry | undefined = start;
@@ -220,7 +259,9 @@ function walkChain(start: SessionEntry, index: ChainIndex, stopAtBoundary: boole
       continue;
     }
     const { parent, missing } = parentOf(current, index);
-    current = parent ?? (missing ? danglingFallback(current, index, seen) : undefined);
+    const bridge = !parent && missing ? danglingFallback(current, index, seen) : undefined;
+    if (bridge) bridges?.set(current, bridge);
+    current = parent ?? bridge;
   }
   return chain.reverse();
 }
@@ -341,10 +382,13 @@ function applyPreservedSegment(
 export interface BuildOptions {
   /** The client whose resume to model (default: DEFAULT_CLIENT). */
   client?: ClientModel;
+  /** The file's size, which decides how 2.1.100 loads it (default: the lines' extent). */
+  bytes?: number;
 }
 
 export function buildConversation(lines: SessionLine[], options: BuildOptions = {}): Conversation {
   const client = options.client ?? DEFAULT_CLIENT;
+  const bytes = options.bytes ?? extentOf(lines);
   // Claude Code skips a line that is not one JSON record, glued records included: so does the model.
   const entries: SessionEntry[] = [];
   const gluedEntries: SessionEntry[] = [];
@@ -370,14 +414,21 @@ export function buildConversation(lines: SessionLine[], options: BuildOptions = 
   const onMainChain = (e: SessionEntry) => e.uuid !== undefined && (isSubagentTranscript || !e.isSidechain);
 
   const danglingParents = entries.filter((e) => typeof e.parentUuid === 'string' && !byUuid.has(e.parentUuid));
+  // What the client loads: every entry; for a log over 5 MiB streamed by 2.1.100 only what it reads
+  // and keeps; without what a compaction's preserved segment drops.
+  const streamed = client.stopsAtMalformedOver5MiB && bytes > STREAMED_LOAD_BYTES ? streamedLoad(lines) : undefined;
   const segment = client.preservedSegments ? applyPreservedSegment(entries, byUuid) : undefined;
-  // The client loads without what the segment drops: no lookup, fallback or leaf may find it.
-  const chainByUuid = segment && segment.dropped.size > 0 ? new Map([...byUuid].filter(([, e]) => !segment.dropped.has(e))) : byUuid;
-  const loaded = (e: SessionEntry) => !segment?.dropped.has(e);
+  // The entries loaded, when not all: a run of lines (a slice of the entries in file order) less the segment's drop.
+  const loadedUntil = streamed?.stoppedAtLine ?? Infinity;
+  const restricted = (streamed !== undefined && (streamed.fromLine > 0 || loadedUntil !== Infinity)) || (segment !== undefined && segment.dropped.size > 0);
+  const isLoaded = (e: SessionEntry): boolean =>
+    (streamed === undefined || (e.line >= streamed.fromLine && e.line < loadedUntil)) && !segment?.dropped.has(e);
+  const loaded = restricted ? entries.filter(isLoaded) : undefined;
+  const loadedByUuid = loaded ? new Map(loaded.filter((e) => e.uuid).map((e) => [e.uuid!, e])) : byUuid;
   const byTime: ChainIndex['byTime'] = [];
   const msOf = new Map<SessionEntry, number>();
   for (const entry of entries) {
-    if (!onMainChain(entry) || !entry.timestamp || !loaded(entry)) continue;
+    if (!onMainChain(entry) || !entry.timestamp || !isLoaded(entry)) continue;
     const ms = Date.parse(entry.timestamp);
     if (Number.isNaN(ms)) continue;
     msOf.set(entry, ms);
@@ -385,17 +436,18 @@ export function buildConversation(lines: SessionLine[], options: BuildOptions = 
   }
   // Stable: entries of the same time keep file order, and the fallback takes the latest of them.
   byTime.sort((a, b) => a.ms - b.ms);
-  const chainIndex: ChainIndex = { byUuid: chainByUuid, byTime, relinked: segment?.relinked };
+  const historyIndex: ChainIndex = { byUuid, byTime, relinked: segment?.relinked };
+  const chainIndex: ChainIndex = loaded ? { byUuid: loadedByUuid, byTime: byTime.filter((t) => isLoaded(t.entry)), relinked: segment?.relinked } : historyIndex;
 
   let leaf: SessionEntry | undefined;
   if (client.leaf === 'last-in-file') {
     // 2.1.332: the last candidate in file order, whatever the timestamps say.
-    for (const entry of entries) if (onMainChain(entry) && LEAF_TYPES.has(entry.type) && loaded(entry)) leaf = entry;
+    for (const entry of entries) if (onMainChain(entry) && LEAF_TYPES.has(entry.type) && isLoaded(entry)) leaf = entry;
   } else {
     // 2.1.100: the latest entry by time (the first in file order on a tie), not the last line.
     let leafMs = -Infinity;
     for (const entry of entries) {
-      if (!onMainChain(entry) || !LEAF_TYPES.has(entry.type) || !loaded(entry)) continue;
+      if (!onMainChain(entry) || !LEAF_TYPES.has(entry.type) || !isLoaded(entry)) continue;
       const ms = msOf.get(entry);
       if (!leaf || (ms !== undefined && ms > leafMs)) {
         leaf = entry;
@@ -404,9 +456,14 @@ export function buildConversation(lines: SessionLine[], options: BuildOptions = 
     }
   }
 
-  const activeChain = leaf ? walkChain(leaf, chainIndex, true) : [];
-  const activePath = inChainOrder(withParallelSiblings(activeChain, responseOf, resultOf), segment);
-  const sentMessages = activePath.filter((e) => isSent(e, responseOf, resultOf));
+  const bridges = new Map<SessionEntry, SessionEntry>();
+  const activeChain = leaf ? walkChain(leaf, chainIndex, true, bridges) : [];
+  // A streamed load sees only the lines it loaded: a response's sibling or a tool's result past
+  // where it stopped is not there.
+  const pathResponseOf = loaded ? groupResponses(loaded).responseOf : responseOf;
+  const pathResultOf = loaded ? new Map(pairTools(loaded).toolPairs.map((p) => [p.id, p.result])) : resultOf;
+  const activePath = inChainOrder(withParallelSiblings(activeChain, pathResponseOf, pathResultOf), segment);
+  const sentMessages = activePath.filter((e) => isSent(e, pathResponseOf, pathResultOf));
   let logicalPath: SessionEntry[] | undefined;
 
   const sidechains = new Map<string, SessionEntry[]>();
@@ -438,7 +495,7 @@ export function buildConversation(lines: SessionLine[], options: BuildOptions = 
     sentMessages,
     // Walked only when asked for: most commands need just the resumed path.
     get logicalPath(): SessionEntry[] {
-      logicalPath ??= leaf ? inChainOrder(withParallelSiblings(walkChain(leaf, chainIndex, false), responseOf, resultOf), segment) : [];
+      logicalPath ??= leaf ? inChainOrder(withParallelSiblings(walkChain(leaf, historyIndex, false), responseOf, resultOf), segment) : [];
       return logicalPath;
     },
     leaf,
@@ -448,5 +505,12 @@ export function buildConversation(lines: SessionLine[], options: BuildOptions = 
     isSubagentTranscript,
     client,
     preserved: segment?.preserved ?? new Set(),
+    bridges,
+    streamedLoad: streamed ? { stoppedAtLine: streamed.stoppedAtLine } : undefined,
   };
+}
+
+function extentOf(lines: SessionLine[]): number {
+  const last = lines[lines.length - 1];
+  return last ? last.offset + last.length + (last.terminated ? 1 : 0) : 0;
 }

@@ -77,12 +77,12 @@ export async function openSession(path: string, options: OpenOptions = {}): Prom
 /** The same session as another client resumes it: the lines are shared, the conversation model rebuilt. */
 export function asResumedBy(session: Session, client: ClientModel): Session {
   if (session.conversation.client === client) return session;
-  return { ...session, conversation: buildConversation(session.lines, { client }) };
+  return { ...session, conversation: buildConversation(session.lines, { client, bytes: session.bytes }) };
 }
 
 /** Builds a Session from lines already read (used by openSession and by tests on in-memory data). */
 export function sessionFromLines(path: string, bytes: number, lines: SessionLine[], subagentFiles: SubagentFile[] = [], client?: ClientModel): Session {
-  const conversation = buildConversation(lines, { client });
+  const conversation = buildConversation(lines, { client, bytes });
   const unknownTypes: Record<string, number> = {};
   for (const entry of conversation.entries) {
     if (!isKnownEntryType(entry.type)) unknownTypes[entry.type] = (unknownTypes[entry.type] ?? 0) + 1;

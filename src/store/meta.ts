@@ -61,6 +61,12 @@ export interface SnapshotMeta {
   growth: 'first' | 'append' | 'rewrite';
   branch?: BranchInfo;
   redaction?: RedactionInfo;
+  /**
+   * The facts of the log's first `pages` pages, which end at or before its last compaction
+   * boundary: a log trimmed in place keeps those bytes (the PreCompact hook copies the history as
+   * it is), so a later snapshot whose first pages are the same models only what follows them.
+   */
+  history?: { pages: number; bytes: number; facts: SessionFactsSummary };
 }
 
 /** One line of JSON: a store keeps one per snapshot, and `git show <id>:meta.json | jq` reads it. */

@@ -53,6 +53,8 @@ export interface SnapshotResult {
   bytes: number;
   /** Bytes of log the store did not hold before this snapshot. */
   newBytes: number;
+  /** Bytes of log modelled for its facts: all of it, or what its parent's facts did not cover. */
+  modelledBytes: number;
   pages: number;
   newPages: number;
   growth: SnapshotMeta['growth'];
@@ -95,19 +97,62 @@ export function defaultName(sessionId: string | undefined, path: string, taken: 
 interface ModelledLog {
   facts: SessionFactsSummary;
   graph?: GraphSideFile;
+  history?: SnapshotMeta['history'];
+  /** Bytes of the log modelled for these facts (what the parent did not know). */
+  modelledBytes: number;
+}
+
+/** Where the last compaction boundary line of a log starts, or 0. */
+function lastBoundaryIn(data: Buffer): number {
+  for (let at = data.lastIndexOf('"compact_boundary"'); at >= 0; at = at > 0 ? data.lastIndexOf('"compact_boundary"', at - 1) : -1) {
+    const start = data.lastIndexOf(0x0a, at) + 1;
+    let end = data.indexOf(0x0a, at);
+    if (end < 0) end = data.length;
+    const entry = parseLine(data.subarray(start, end), 0).entries[0];
+    if (entry?.type === 'system' && entry.subtype === 'compact_boundary') return start;
+  }
+  return 0;
+}
+
+/** What the parent already knows of this log: the facts of a first part of it that is the same. */
+function knownPart(parent: ParentState | undefined, appended: boolean, pages: Page[]): { bytes: number; facts: SessionFactsSummary } | undefined {
+  if (!parent) return undefined;
+  if (appended) return { bytes: parent.meta.facts.bytes, facts: parent.meta.facts };
+  const history = parent.meta.history;
+  if (!history || history.pages > pages.length || history.pages > parent.pages.length) return undefined;
+  for (let i = 0; i < history.pages; i++) if (pages[i].id !== parent.pages[i].id) return undefined;
+  return history.pages > 0 && pages[history.pages - 1].offset + pages[history.pages - 1].bytes === history.bytes ? history : undefined;
 }
 
 /**
  * The facts of the log and, up to the graph size, its graph: both from one model of the whole
- * log. Without a graph, a log that only grew models just its appended lines, added to the parent's.
+ * log. Without a graph, only what the parent does not know is modelled: after what it knows (the
+ * lines it had, when the log only grew; or the history before its last boundary, when the log was
+ * trimmed in place since), up to this log's last boundary (kept as this snapshot's history), and after it.
  */
-function modelLog(path: string, data: Buffer, grownFrom: SessionFactsSummary | undefined, graphMaxBytes: number, warnings: string[]): ModelledLog {
+function modelLog(path: string, data: Buffer, parent: ParentState | undefined, appended: boolean, pages: Page[], graphMaxBytes: number, warnings: string[]): ModelledLog {
   if (data.length <= graphMaxBytes) {
     const session = sessionOfBuffer(path, data);
-    return { facts: storedFacts(factsOf(session)), graph: graphSideFile(session, warnings) };
+    return { facts: storedFacts(factsOf(session)), graph: graphSideFile(session, warnings), modelledBytes: data.length };
   }
-  if (grownFrom) return { facts: appendFacts(grownFrom, factsOf(sessionOfBuffer(path, data.subarray(grownFrom.bytes)))) };
-  return { facts: storedFacts(factsOf(sessionOfBuffer(path, data))) };
+  const known = knownPart(parent, appended, pages);
+  const from = known?.bytes ?? 0;
+  const factsOfPart = (start: number, end: number) => factsOf(sessionOfBuffer(path, data.subarray(start, end)));
+  const join = (before: SessionFactsSummary | undefined, part: SessionFactsSummary) => (before ? appendFacts(before, part) : part);
+  // The history ends with the last page that ends at or before the last boundary.
+  const boundary = lastBoundaryIn(data);
+  let historyPages = 0;
+  while (historyPages < pages.length && pages[historyPages].offset + pages[historyPages].bytes <= boundary) historyPages++;
+  const historyBytes = historyPages > 0 ? pages[historyPages - 1].offset + pages[historyPages - 1].bytes : 0;
+  if (historyBytes > from) {
+    const history = storedFacts(join(known?.facts, factsOfPart(from, historyBytes)));
+    const facts = historyBytes < data.length ? appendFacts(history, factsOfPart(historyBytes, data.length)) : history;
+    return { facts: storedFacts(facts), history: { pages: historyPages, bytes: historyBytes, facts: history }, modelledBytes: data.length - from };
+  }
+  const facts = storedFacts(join(known?.facts, factsOfPart(from, data.length)));
+  // A log that only grew keeps its parent's history (its first pages are the parent's).
+  const history = appended ? parent?.meta.history : known && 'pages' in known ? (known as SnapshotMeta['history']) : undefined;
+  return { facts, history, modelledBytes: data.length - from };
 }
 
 interface ParentState {
@@ -154,7 +199,7 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       : paginate(data, options.pageRule);
     const write = await beginPages(store, data, pages);
     // Modelled while git compresses the pages.
-    const { facts, graph } = modelLog(path, data, appended ? parent.meta.facts : undefined, options.graphMaxBytes ?? GRAPH_MAX_BYTES, warnings);
+    const { facts, graph, history, modelledBytes } = modelLog(path, data, parent, appended, pages, options.graphMaxBytes ?? GRAPH_MAX_BYTES, warnings);
     const project = await readProjectState(facts.cwd);
     const name = options.name ?? defaultName(sessionId, path, taken);
     const meta: SnapshotMeta = {
@@ -170,6 +215,7 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       facts,
       project,
       growth: !parent ? 'first' : appended ? 'append' : 'rewrite',
+      ...(history ? { history } : {}),
     };
     await write.done();
     const { commit } = await writeCommit(store, pages.map((p) => p.id), meta, parent ? [parent.id] : [], graph ? [graph] : []);
@@ -185,6 +231,7 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       lines: facts.lines,
       bytes: data.length,
       newBytes: write.newBytes,
+      modelledBytes,
       pages: pages.length,
       newPages: write.newPages,
       growth: meta.growth,

@@ -30,7 +30,8 @@ export interface AppliedTrim {
   unchanged?: boolean;
 }
 
-export async function trimToDestination(inputPath: string, options: Partial<TrimOptions>, destination: TrimDestination): Promise<AppliedTrim> {
+/** `projectDir`: the session's project now lives there (`--project-dir`), for the disk checks. */
+export async function trimToDestination(inputPath: string, options: Partial<TrimOptions>, destination: TrimDestination, projectDir?: string): Promise<AppliedTrim> {
   if (destination.kind === 'in-place') return trimLogInPlace(inputPath, options);
   const newSessionId = destination.kind === 'new-session' ? randomUUID() : undefined;
   if (destination.kind === 'file') {
@@ -52,7 +53,7 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
   try {
     // A copy beside the original (in-place trims go through trimInPlace and stay the session itself).
     const derive = { by: 'trim' as const, tag: derivedTag(newSessionId ?? randomUUID()) };
-    result = await trimSession(inputPath, options, { newSessionId, fileHoldsOnDisk: true, writer, derive });
+    result = await trimSession(inputPath, options, { newSessionId, fileHoldsOnDisk: true, projectDir, writer, derive });
   } catch (error) {
     await writer?.abort();
     throw error;

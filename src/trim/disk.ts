@@ -2,7 +2,8 @@
 // Only then may a large Write/Edit input be stubbed. Files are read once per trim, and only small ones.
 
 import { readFileSync, statSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { open } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
 
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
 
@@ -33,10 +34,38 @@ export function fileChecker(read: (path: string) => string | null): DiskChecker 
   };
 }
 
+/** Where the session's project is now: paths under `from` (the cwd the log records) are read under `to`. */
+export interface ProjectMove {
+  from: string;
+  to: string;
+}
+
+/** A moved project (`--project-dir DIR`): the log's own cwd, read from its first lines, now lives at `dir`. */
+export async function projectMove(logPath: string, dir: string): Promise<ProjectMove | undefined> {
+  const handle = await open(logPath, 'r');
+  try {
+    const head = Buffer.alloc(256 * 1024);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const match = /"cwd":("(?:[^"\\]|\\.)*")/.exec(head.subarray(0, bytesRead).toString('utf8'));
+    const from = match ? (JSON.parse(match[1]) as string) : undefined;
+    return from && isAbsolute(from) ? { from: from.replace(/\/+$/, ''), to: resolve(dir) } : undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A path of the log as it is found now, when its project moved. */
+export function movedPath(path: string, move: ProjectMove | undefined): string {
+  if (!move) return path;
+  if (path === move.from) return move.to;
+  return path.startsWith(`${move.from}/`) ? join(move.to, path.slice(move.from.length + 1)) : path;
+}
+
 /** The checker over the files on this disk: absolute paths only, each small file read once. */
-export function diskChecker(): DiskChecker {
+export function diskChecker(move?: ProjectMove): DiskChecker {
   const cache = new Map<string, string | null>();
-  return fileChecker((path) => {
+  return fileChecker((logged) => {
+    const path = movedPath(logged, move);
     if (!isAbsolute(path)) return null;
     let content = cache.get(path);
     if (content === undefined) {

@@ -91,6 +91,9 @@ export class DroppedHistory {
     const keptSidechain = c.entries.some((e) => isConversational(e) && e.isSidechain);
     const subagentTranscript = !keptMain && !this.hasMainConversational && (keptSidechain || this.hasSidechainConversational);
     if (subagentTranscript !== c.isSubagentTranscript) return false;
+    // Over 5 MiB Claude Code itself forgets what precedes the last boundary (the caller checked its
+    // load reaches it): no dropped line can be the leaf, a parent or a fallback.
+    if (c.streamedLoad) return true;
 
     // A kept line whose parent was dropped is re-linked to its nearest kept ancestor, which takes the dropped lines' chain.
     if (c.danglingParents.some((entry) => typeof entry.parentUuid === 'string' && this.mayHave(entry.parentUuid))) return false;

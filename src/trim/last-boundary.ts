@@ -6,6 +6,7 @@
 
 import { open } from 'node:fs/promises';
 import { parseLine, type SessionEntry } from '../session/entry.js';
+import type { Conversation } from '../session/conversation.js';
 
 /** 2.x writes a compact_boundary line; 1.0.x started a new chain with the summary itself. */
 const PATTERNS = [Buffer.from('"compact_boundary"'), Buffer.from('"isCompactSummary":true')];
@@ -20,10 +21,18 @@ function isCompactionStart(entry: SessionEntry): boolean {
   return entry.type === 'user' && entry.isCompactSummary && entry.parentUuid === null && !entry.isSidechain;
 }
 
-/** The line index of the last compaction start among entries (file order), or -1. */
-export function lastCompactionLine(entries: readonly SessionEntry[]): number {
-  for (let i = entries.length - 1; i >= 0; i--) if (isCompactionStart(entries[i])) return entries[i].line;
-  return -1;
+/**
+ * The line of the last compaction start at or before the first line of the resumed path, or -1:
+ * what precedes it is never sent, and dropping it leaves the leaf, its chain and the client's
+ * fallbacks by time as they were. Chosen from the leaf Claude Code resumes (the newest entry, the
+ * first in file order on a tie), which may lie before a later boundary in file order.
+ */
+export function resumedCompactionLine(c: Conversation): number {
+  let first = Infinity;
+  for (const entry of c.activePath) first = Math.min(first, entry.line);
+  let line = -1;
+  for (const entry of c.entries) if (entry.line <= first && entry.line > line && isCompactionStart(entry)) line = entry.line;
+  return line;
 }
 
 /** The byte offset of the last line that starts a compaction, or undefined. */

@@ -5,6 +5,12 @@ export interface TrimOptions {
   threshold: number;
   /** Keep the lines before the last compaction boundary. */
   keepHistory: boolean;
+  /**
+   * With keepHistory: copy the lines before the compaction the resumed path starts from as they
+   * are, unread and unstripped. Claude Code never sends them, and the PreCompact hook trimmed them
+   * already before that compaction; only what follows is stripped (the hook's speed on long logs).
+   */
+  historyAsIs?: boolean;
   /** Replace images the user pasted with a stub too. */
   stripUserImages: boolean;
   /** After the lossless passes, evict whole episodes until the session fits this many tokens. */

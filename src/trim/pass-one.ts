@@ -15,6 +15,7 @@ import { WrittenTexts } from './written-texts.js';
 import { SHORTENED_TODO_MARK, todosOf } from './todo-lists.js';
 import type { Spill } from './spill.js';
 import { DroppedHistory } from './dropped-history.js';
+import { noteEditCalls, type EditCallSeen } from './applied-edits.js';
 import { recordTokens, type RecordTokens } from '../tokens/breakdown.js';
 import { jsonText } from '../tokens/json-text.js';
 
@@ -76,6 +77,10 @@ export interface PassOneResult {
   tokens: Map<SessionEntry, { before: RecordTokens; after: RecordTokens | null }>;
   /** TodoWrite calls in file order, with the entries of the call and of its result; empty if too many to keep. */
   todoCalls: TodoCallSeen[];
+  /** Lines before `asIsBefore`: indexed, to be copied as they are (the first `asIsLines` of `lines`). */
+  asIsLines: number;
+  /** Edit and MultiEdit calls of the stripped lines, by tool id, and whether their results say they applied. */
+  editCalls: Map<string, EditCallSeen>;
 }
 
 export interface TodoCallSeen {
@@ -129,6 +134,11 @@ export interface PassOneSetup {
    * know that what follows resumes the same way without them (`DroppedHistory`).
    */
   chainOnlyBeforeBoundary?: boolean;
+  /**
+   * Lines before this byte offset are copied as they are (historyAsIs): indexed for their place in
+   * the chain only, neither stripped nor spilled; pass 2 copies their bytes from the file.
+   */
+  asIsBefore?: number;
   /**
    * Count the tokens of messages from this byte offset on while their records are parsed anyway:
    * set when what follows the last boundary (what Claude Code sends) is known and small.
@@ -230,7 +240,10 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     beforeBoundary: [],
     tokens: new Map(),
     todoCalls: [],
+    asIsLines: 0,
+    editCalls: new Map(),
   };
+  const asIsBefore = setup.asIsBefore ?? -1;
   const todoCallsById = new Map<string, TodoCallSeen>();
   const todoBudget = { chars: MAX_TODO_CHARS };
   const countFrom = setup.countFrom ?? Infinity;
@@ -239,6 +252,14 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
   // A spill that copies what it is given lets the reader reuse its two read buffers: no line's bytes outlive its turn.
   for await (const raw of readRawLines(path, { recycle: spill.copies })) {
     result.lineCount++;
+    if (raw.offset < asIsBefore) {
+      // Copied as it is, never stripped: only its place in the chain is read.
+      const parsed = skimChain(raw.bytes, raw.index, true);
+      result.lines.push({ index: raw.index, offset: raw.offset, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error });
+      if (parsed.status === 'malformed' || parsed.status === 'glued') result.malformedLines.push(raw.index + 1);
+      result.asIsLines++;
+      continue;
+    }
     const dropped = raw.offset < dropBefore;
     // A line the trim drops needs only its place in the chain: skimmed, its payload never decoded.
     const parsed: ParsedLine & { record?: JsonObject } = dropped ? skimChain(raw.bytes, raw.index, setup.chainOnlyBeforeBoundary === true) : parseWhole(raw.bytes, raw.index);
@@ -272,6 +293,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
       noteTodoCalls(record, entry, todoCallsById, result.todoCalls, todoBudget);
     }
     if (hasTexts(entry)) result.originalTexts.set(entry, textsOfRecord(record, entry).map(digestText));
+    if (entry.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result')) noteEditCalls(entry, result.editCalls);
     const reason = droppedByType(entry);
     if (reason) {
       result.droppedForType.push([entry, reason]);

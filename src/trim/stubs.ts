@@ -39,9 +39,12 @@ function clipLine(line: string): string {
   return line.length <= MAX_STUB_LINE ? line : `${line.slice(0, MAX_STUB_LINE - 1)}…`;
 }
 
-/** First and last lines of a text, for command output. */
+/** Terminal colour and cursor codes: tokens that say nothing to the model. */
+const ANSI_CODES = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+/** First and last lines of a text, for command output: blank lines and terminal codes left out. */
 function headAndTail(text: string): string {
-  const lines = text.replace(/\s+$/, '').split('\n');
+  const lines = text.replace(ANSI_CODES, '').split('\n').filter((line) => line.trim() !== '');
   if (lines.length <= HEAD_LINES + TAIL_LINES) return lines.map(clipLine).join('\n');
   return [...lines.slice(0, HEAD_LINES).map(clipLine), `… ${lines.length - HEAD_LINES - TAIL_LINES} lines elided …`, ...lines.slice(-TAIL_LINES).map(clipLine)].join('\n');
 }
@@ -102,10 +105,12 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
     case 'BashOutput':
     case 'KillShell':
     case 'KillBash': {
-      const command = str(input, 'command') ?? str(input, 'bash_id') ?? str(input, 'shell_id') ?? '';
+      // The command is not repeated: the call, sent right before its result, shows it (as an
+      // input stub does not repeat the call's file_path). A background shell's id is.
+      const shell = name === 'Bash' ? undefined : (str(input, 'bash_id') ?? str(input, 'shell_id'));
       const status = exitStatus(text, isError);
       const statusText = status === undefined ? 'failed' : `exit ${status}`;
-      return `[cmv: ${name} \`${clip(command, MAX_INPUT_CHARS)}\` ${statusText}, ${size} of output elided; first and last lines:]\n${headAndTail(text)}`;
+      return `[cmv: ${name}${shell ? ` ${clip(shell, MAX_INPUT_CHARS)}` : ''} ${statusText}, ${size} of output elided; first and last lines:]\n${headAndTail(text)}`;
     }
     case 'Grep': {
       const pattern = str(input, 'pattern') ?? '';
@@ -157,6 +162,11 @@ export function stubToolInput(value: string): string {
  */
 export function stubReplacedText(value: string, inPart = false): string {
   return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced; the file on disk holds the new text${inPart ? ' in part' : ''}]`;
+}
+
+/** The stub for the old_string of an edit its result says applied: the file then held the new text. */
+export function stubAppliedReplacedText(value: string): string {
+  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced; the edit applied (its result says so), the new text is below]`;
 }
 
 /**

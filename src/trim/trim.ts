@@ -15,21 +15,23 @@ import type { SessionLine } from '../session/conversation.js';
 import { contentBlocks, textsOfRecord, type JsonObject } from '../session/payload.js';
 import { addCounted, newBreakdown, recordTokens, toolNamesOf, type TokenBreakdown } from '../tokens/breakdown.js';
 import { lineReader } from '../session/line-at.js';
+import { open } from 'node:fs/promises';
 import { promptTokens } from '../tokens/usage.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
-import { clientTexts, digestText, mergeClientReports, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
+import { chainStartsOf, clientTexts, digestText, mergeClientReports, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
 import { buildConversation } from '../session/conversation.js';
 import { CLIENT_MODELS, type ClientModel } from '../session/clients.js';
 import type { AtomicWriter } from '../session/write.js';
 import { deriveRecord, type DerivedMark } from '../session/derived.js';
 import { CmvError } from '../errors.js';
-import { diskChecker } from './disk.js';
+import { diskChecker, projectMove } from './disk.js';
 import { METADATA_TYPES, hasTexts, parseWhole, passOne, type PassOneResult, type PassOneSetup } from './pass-one.js';
-import { lastBoundaryOffset, lastCompactionLine } from './last-boundary.js';
+import { lastBoundaryOffset, resumedCompactionLine } from './last-boundary.js';
 import { evictToBudget, type BudgetReport } from './budget.js';
 import { fileSpill, memorySpill, type Spill } from './spill.js';
 import { SHORTENED_TODO_NOTE, planTodoChanges } from './todo-lists.js';
 import { jsonText } from '../tokens/json-text.js';
+import { appliedEditRewrites } from './applied-edits.js';
 
 export interface TrimResult {
   input: { path: string; bytes: number; tokens: number; lines: number };
@@ -77,6 +79,8 @@ export interface TrimTarget {
    * are marked as copies (session/derived.ts), with zero usage, so no tool counts them again.
    */
   derive?: Omit<DerivedMark, 'from'>;
+  /** With fileHoldsOnDisk: the session's project now lives here (a moved checkout, another machine). */
+  projectDir?: string;
 }
 
 const NEWLINE = Buffer.from('\n');
@@ -103,16 +107,19 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
     throw new CmvError('INTERNAL', 'a budget trim works on the output in memory', { hint: 'trim without a writer' });
   }
   const size = await logSize(path);
-  const disk = !target.fileHolds && target.fileHoldsOnDisk ? diskChecker() : undefined;
+  const disk = !target.fileHolds && target.fileHoldsOnDisk ? diskChecker(target.projectDir ? await projectMove(path, target.projectDir) : undefined) : undefined;
   const fileHolds = target.fileHolds ?? disk?.holds ?? (() => false);
   const fileLines = target.fileHolds ? target.fileLines : disk?.lines;
-  const dropBefore = options.keepHistory ? undefined : await lastBoundaryOffset(path, size);
+  const asIs = options.keepHistory && options.historyAsIs === true && !target.newSessionId;
+  const lastBoundary = options.keepHistory && !asIs ? undefined : await lastBoundaryOffset(path, size);
+  const dropBefore = options.keepHistory ? undefined : lastBoundary;
+  const asIsBefore = asIs ? lastBoundary : undefined;
   // What follows the last boundary (all of a log without one) is what Claude Code sends, bar dead
   // branches: its tokens are counted as pass 1 parses it, rather than read and parsed again after.
-  const countFrom = options.keepHistory ? undefined : (dropBefore ?? 0);
+  const countFrom = options.keepHistory && !asIs ? undefined : (lastBoundary ?? 0);
   // Streamed to a writer, nothing reads the dropped lines afterwards: they are not indexed at all.
   const chainOnlyBeforeBoundary = target.writer !== undefined;
-  const trimmed = await trimOnce(path, size, options, target, { options, fileHolds, fileLines, dropBefore, countFrom, chainOnlyBeforeBoundary });
+  const trimmed = await trimOnce(path, size, options, target, { options, fileHolds, fileLines, dropBefore, asIsBefore, countFrom, chainOnlyBeforeBoundary });
   // The index disagreed with the boundary found before reading (a resumed path before it, a
   // boundary written some other way): read everything in full.
   return trimmed ?? (await trimOnce(path, size, options, target, { options, fileHolds, fileLines }))!;
@@ -122,7 +129,7 @@ async function trimOnce(path: string, size: number, options: TrimOptions, target
   const spill = target.writer ? await fileSpill(`${target.writer.tempPath}.pass1`) : memorySpill();
   try {
     const first = await passOne(path, setup, spill);
-    return await finishTrim(path, size, options, target, first, spill, setup.dropBefore);
+    return await finishTrim(path, size, options, target, first, spill, setup.dropBefore, setup.asIsBefore);
   } finally {
     await spill.dispose();
   }
@@ -136,20 +143,28 @@ async function finishTrim(
   pass1: PassOneResult,
   spill: Spill,
   dropBefore: number | undefined,
+  asIsBefore: number | undefined,
 ): Promise<TrimResult | undefined> {
   const counts = emptyCounts();
   const { lines, originalTexts, emptied, droppedForType, spilled } = pass1;
   const malformedLinesKept = pass1.malformedLines;
-  const droppedParent = new Map<string, string | null | undefined>();
-  for (const entry of [...droppedForType.map(([e]) => e), ...emptied.keys()]) if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
-
   const index = sessionFromLines(path, size, lines);
   const c = index.conversation;
+  // Where Claude Code bridges a missing parent by time, a dropped line hands on the entry the
+  // bridge reached, not the missing uuid: the next kept line may be minutes later, out of the
+  // fallback's reach, and the turns before the gap would be lost.
+  const bridgedUuid = new Map<SessionEntry, string>();
+  for (const [entry, target] of c.bridges) if (target.uuid) bridgedUuid.set(entry, target.uuid);
+  const linkOf = (entry: SessionEntry) => bridgedUuid.get(entry) ?? entry.parentUuid;
+  const droppedParent = new Map<string, string | null | undefined>();
+  for (const entry of [...droppedForType.map(([e]) => e), ...emptied.keys()]) if (entry.uuid) droppedParent.set(entry.uuid, linkOf(entry));
   // Lines by their number in the file (`lines` lacks those `pass1.dropped` stands for).
   const byNumber = lines.length === pass1.lineCount ? undefined : new Map(lines.map((line) => [line.index, line]));
   const lineAt = (number: number): SessionLine => (byNumber ? byNumber.get(number)! : lines[number]);
-  const boundaryLine = lastCompactionLine(c.entries);
-  // A compaction's preserved segment stands before the boundary and is sent after the summary: kept.
+  // The compaction the resumed leaf's chain starts from (not the last in file order: the newest
+  // entry may lie before a later boundary); nothing before it is sent, bar a compaction's preserved
+  // segment, which stands before the boundary and is sent after the summary: kept.
+  const boundaryLine = options.keepHistory ? -1 : resumedCompactionLine(c);
   const beforeBoundary = (entry: SessionEntry) => !options.keepHistory && entry.line < boundaryLine && !METADATA_TYPES.has(entry.type) && !c.preserved.has(entry);
   if (dropBefore !== undefined) {
     // Lines were dropped unread on the strength of the boundary found first: only if the index agrees,
@@ -157,12 +172,26 @@ async function finishTrim(
     const boundaryOffset = boundaryLine >= 0 ? lineAt(boundaryLine).offset : -1;
     const keepsSegment = boundaryLine >= 0 && lineAt(boundaryLine).entries.some((e) => e.preservedSegment);
     if (boundaryOffset !== dropBefore || keepsSegment || c.sentMessages.some((e) => e.line < boundaryLine)) return undefined;
+    // A streamed load (over 5 MiB) that stops at a line before the boundary resumes what precedes it.
+    if (c.streamedLoad?.stoppedAtLine !== undefined && lineAt(c.streamedLoad.stoppedAtLine).offset < dropBefore) return undefined;
     if (pass1.dropped && !pass1.dropped.agreesWith(c)) return undefined;
+  }
+  if (asIsBefore !== undefined) {
+    // Lines copied as they are on the strength of the boundary found first: only if the resumed
+    // path starts there, and no line before it hangs from one after it (it could need re-linking).
+    const resumedLine = resumedCompactionLine(c);
+    if (resumedLine < 0 || lineAt(resumedLine).offset !== asIsBefore || c.sentMessages.some((e) => e.line < resumedLine)) return undefined;
+    for (let i = 0; i < pass1.asIsLines; i++) {
+      for (const entry of lines[i].entries) {
+        const parent = typeof entry.parentUuid === 'string' ? c.byUuid.get(entry.parentUuid) : undefined;
+        if (parent && parent.line >= pass1.asIsLines) return undefined;
+      }
+    }
   }
   counts.linesBeforeBoundary += pass1.dropped?.count ?? 0;
   for (const entry of pass1.beforeBoundary) {
     counts.linesBeforeBoundary++;
-    if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
+    if (entry.uuid) droppedParent.set(entry.uuid, linkOf(entry));
   }
   // A line before the boundary counts as such, whatever else would have dropped it.
   for (const [entry, reason] of droppedForType) counts[beforeBoundary(entry) ? 'linesBeforeBoundary' : reason]++;
@@ -185,6 +214,7 @@ async function finishTrim(
   const lastResponse = [...c.responses].reverse().find((r) => r.usage && !r.synthetic && (!r.isSidechain || c.isSubagentTranscript));
   const usageLines = new Set(lastResponse?.entries ?? []);
   const todoLists = todoListRewrites(pass1, new Set(c.sentMessages));
+  const appliedEdits = appliedEditRewrites(pass1.editCalls.values(), new Set(c.sentMessages), options.threshold);
   // Records rewritten in pass 2, by entry: their tokens are counted again.
   const rewritten = new Map<SessionEntry, JsonObject>();
   const inheritedDangling = c.danglingParents.map((e) => e.uuid ?? '');
@@ -213,12 +243,19 @@ async function finishTrim(
     }
     return parent;
   };
+  // A kept line bridged to a dropped entry is linked to what that entry hands on.
+  const keptLinkOf = (entry: SessionEntry): string | null | undefined => {
+    const bridged = bridgedUuid.get(entry);
+    return bridged !== undefined && droppedParent.has(bridged) ? bridged : entry.parentUuid;
+  };
   const recordOf = (item: OutputItem): JsonObject => (item.record ??= parseRecords(item.bytes)[0] as JsonObject);
   const waits = (item: OutputItem): boolean => {
     if (!item.entry) return false;
     if (usageLines.has(item.entry)) return true;
-    const parent = resolveParent(item.entry.parentUuid);
-    return typeof parent === 'string' && c.byUuid.has(parent) && !seen.has(parent);
+    const parent = resolveParent(keptLinkOf(item.entry));
+    // A parent among the lines copied as they are is written already.
+    const parentEntry = typeof parent === 'string' ? c.byUuid.get(parent) : undefined;
+    return parentEntry !== undefined && parentEntry.line >= pass1.asIsLines && !seen.has(parent as string);
   };
   const derive: DerivedMark | undefined = target.derive ? { ...target.derive, from: index.facts.sessionId } : undefined;
   const emit = async (item: OutputItem): Promise<void> => {
@@ -234,7 +271,7 @@ async function finishTrim(
     if (entry) {
       // Chain links and ids are rewritten in place: no parse, no re-serialisation.
       const rewrites = new Map<string, string>();
-      let parentUuid = entry.parentUuid;
+      let parentUuid = keptLinkOf(entry);
       if (typeof parentUuid === 'string' && droppedParent.has(parentUuid)) {
         const resolved = resolveParent(parentUuid);
         parentUuid = resolved === undefined ? null : resolved;
@@ -286,6 +323,38 @@ async function finishTrim(
     else await emit(item);
   };
 
+  if (pass1.asIsLines > 0) {
+    // The history copied as it is: its bytes read again in large pieces (pass 1 kept none), its
+    // lines modelled as pass 1 read them.
+    const prefix = lines.slice(0, pass1.asIsLines);
+    for (const line of prefix) {
+      outLines.push({ ...line, terminated: true, entries: line.entries.map((entry) => ({ ...entry })) });
+    }
+    outBytes = asIsBefore!;
+    const handle = await open(path, 'r');
+    try {
+      if (memory) {
+        const bytes = Buffer.allocUnsafe(outBytes);
+        await handle.read(bytes, 0, outBytes, 0);
+        prefix.forEach((line, i) => {
+          memory.push(bytes.subarray(line.offset, line.offset + line.length));
+          outLines[i].bytes = memory[i];
+        });
+      } else {
+        const piece = Buffer.allocUnsafe(Math.min(outBytes, 8 * 1024 * 1024));
+        for (let done = 0; done < outBytes; ) {
+          const { bytesRead } = await handle.read(piece, 0, Math.min(piece.length, outBytes - done), done);
+          if (bytesRead === 0) throw new CmvError('INTERNAL', `${path} shrank while it was trimmed`, { hint: 'trim it again' });
+          // A piece of a batch or more is written before write() resolves: the buffer may be reused.
+          await target.writer!.write(piece.subarray(0, bytesRead));
+          done += bytesRead;
+        }
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
   let at = 0;
   for await (const bytes of spill.lines()) {
     const line = spilled[at++];
@@ -297,14 +366,18 @@ async function finishTrim(
     if (entry.uuid) seen.add(entry.uuid);
     if (beforeBoundary(entry)) {
       counts.linesBeforeBoundary++;
-      if (entry.uuid) droppedParent.set(entry.uuid, entry.parentUuid);
+      if (entry.uuid) droppedParent.set(entry.uuid, linkOf(entry));
       continue;
     }
     if (line.removed) addCounts(counts, line.removed);
     const rewrite = todoLists.rewrites.get(entry);
-    if (rewrite) {
+    const edits = appliedEdits.get(entry);
+    if (rewrite || edits) {
       const record = parseRecords(bytes)[0] as JsonObject;
-      if (rewrite(record)) {
+      const todoChanged = rewrite ? rewrite(record) : false;
+      const editsStubbed = edits ? edits(record) : 0;
+      counts.toolInputsStubbed += editsStubbed;
+      if (todoChanged || editsStubbed > 0) {
         rewritten.set(entry, record);
         await push({ entry, bytes, changed: true, record });
         continue;
@@ -362,7 +435,7 @@ async function finishTrim(
 
   // The original as each client resumes it (the same entries, another conversation model).
   const factsFor = (client: ClientModel): OriginalFacts => {
-    const model = client === c.client ? c : buildConversation(lines, { client });
+    const model = client === c.client ? c : buildConversation(lines, { client, bytes: size });
     const onActivePath = new Set(model.activePath);
     const sentSet = new Set(model.sentMessages);
     return {
@@ -371,6 +444,8 @@ async function finishTrim(
       pairedToolIds: model.toolPairs.filter((p) => sentSet.has(p.use) || onActivePath.has(p.use)).map((p) => p.id),
       unpairedToolIds: [...model.unpairedToolUses, ...model.unpairedToolResults].map((t) => t.id),
       danglingUuids: inheritedDangling,
+      chainStarts: chainStartsOf(model),
+      copiedLines: pass1.asIsLines,
     };
   };
   const originalIds = new Set(c.entries.filter((e) => e.sessionId && !e.isSidechain).map((e) => e.sessionId));

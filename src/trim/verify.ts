@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Session } from '../session/session.js';
 import { sentTexts, type MessageText } from '../session/payload.js';
-import { isConversational, type Conversation } from '../session/conversation.js';
+import { isConversational, startsChain, type Conversation } from '../session/conversation.js';
 import type { SessionEntry } from '../session/entry.js';
 import { CLIENT_MODELS, type ClientModel } from '../session/clients.js';
 import { asResumedBy } from '../session/session.js';
@@ -29,6 +29,16 @@ export interface OriginalFacts {
   danglingUuids: string[];
   /** Lines of the original that are not one JSON record (Claude Code skips them). */
   malformedLines: number;
+  /**
+   * Entries that root a chain in the original as Claude Code reads it (their parent, through
+   * progress lines, is null): a trimmed log that starts a chain there starts it where the original did.
+   */
+  chainStarts?: string[];
+  /**
+   * The first lines of the trimmed log are the original's, byte for byte (a trim that copied the
+   * history as it is): read for their chain only, their content is not the trim's to answer for.
+   */
+  copiedLines?: number;
 }
 
 export type FaultKind =
@@ -81,18 +91,25 @@ export function originalFacts(session: Session): OriginalFacts {
     unpairedToolIds: [...c.unpairedToolUses, ...c.unpairedToolResults].map((t) => t.id),
     danglingUuids: c.danglingParents.map((e) => e.uuid ?? ''),
     malformedLines: session.malformedLines.length + session.gluedLines.length,
+    chainStarts: chainStartsOf(c),
   };
+}
+
+/** Conversational entries of the main chain that root a chain, as Claude Code reads the log. */
+export function chainStartsOf(c: Conversation): string[] {
+  return c.entries.filter((e) => e.uuid && isConversational(e) && !e.isSidechain && startsChain(e, c.byUuid)).map((e) => e.uuid!);
 }
 
 /** Structural faults of a log on its own: what Claude Code would silently drop or misread. */
 export function structuralFaults(
   session: Session,
-  inherited: Pick<OriginalFacts, 'unpairedToolIds' | 'danglingUuids' | 'malformedLines'> = { unpairedToolIds: [], danglingUuids: [], malformedLines: 0 },
+  inherited: Pick<OriginalFacts, 'unpairedToolIds' | 'danglingUuids' | 'malformedLines' | 'chainStarts' | 'copiedLines'> = { unpairedToolIds: [], danglingUuids: [], malformedLines: 0 },
 ): Fault[] {
   const c = session.conversation;
   const faults: Fault[] = [];
   const inheritedUnpaired = new Set(inherited.unpairedToolIds);
   const inheritedDangling = new Set(inherited.danglingUuids);
+  const originalStarts = inherited.chainStarts ? new Set(inherited.chainStarts) : undefined;
   const malformed = session.lines.filter((l) => l.status === 'malformed' || l.status === 'glued');
   if (malformed.length > inherited.malformedLines) {
     for (const line of malformed) faults.push({ kind: 'malformed-line', message: `line ${line.index + 1} is not one JSON record`, line: line.index + 1 });
@@ -116,10 +133,14 @@ export function structuralFaults(
     }
     if (entry.sessionId && !entry.isSidechain) sessionIds.add(entry.sessionId);
     if (isConversational(entry) && !entry.isSidechain) {
-      const isEmpty = entry.blocks.length === 0 || (entry.contentIsString && entry.blocks[0].chars === 0);
+      const copied = entry.line < (inherited.copiedLines ?? 0);
+      const isEmpty = !copied && (entry.blocks.length === 0 || (entry.contentIsString && entry.blocks[0].chars === 0));
       if (isEmpty) faults.push({ kind: 'empty-message', message: `${entry.type} message ${entry.uuid} has no content`, line: entry.line + 1 });
-      // A null parent after the first message makes Claude Code drop everything before it.
-      if (entry.parentUuid === null && conversationalSeen && !entry.isCompactSummary) {
+      // A null parent after the first message makes Claude Code drop everything before it: a
+      // fault unless the original, as Claude Code reads it, already started a chain there (after
+      // plan mode clears the context, the new chain hangs from a progress line whose parent is null).
+      const startedInOriginal = originalStarts !== undefined && entry.uuid !== undefined && originalStarts.has(entry.uuid);
+      if (entry.parentUuid === null && conversationalSeen && !entry.isCompactSummary && !startedInOriginal) {
         faults.push({ kind: 'chain-break', message: `${entry.type} message ${entry.uuid} starts a new chain mid-file`, line: entry.line + 1 });
       }
       conversationalSeen = true;

@@ -74,7 +74,7 @@ describe.skipIf(!cli || !existsSync(mockScript))('the size guard in the real Cla
     expect(existsSync(big.backup)).toBe(true);
     const projects = join(scratch, 'home', '.claude', 'projects');
     const log = join(projects, readdirSync(projects)[0], `${result.session_id}.jsonl`);
-    expect(readFileSync(log, 'utf8')).toContain('[cmv: Bash `seq 1 20000` exit 0');
+    expect(readFileSync(log, 'utf8')).toContain('[cmv: Bash exit 0');
     expect(existsSync(join(scratch, 'data', 'hooks', 'hook.log'))).toBe(false);
 
     const resumed = await runClaude(['-p', 'hi', '--resume', result.session_id, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env);

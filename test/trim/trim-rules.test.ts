@@ -88,12 +88,13 @@ describe('tool result stubs', () => {
     expect(result.verify.ok).toBe(true);
   });
 
-  it('keeps the command, exit status and first and last lines in a Bash stub', async () => {
+  it('keeps the exit status and first and last lines in a Bash stub, not the command its call shows', async () => {
     const b = conversation();
-    const bash = b.toolCall('Bash', { command: 'npm run build', description: 'Build the project' }, commandOutput(120));
+    const bash = b.toolCall('Bash', { command: 'npm run build', description: 'Build the project' }, `\u001b[32m${commandOutput(120)}\u001b[0m`);
     b.assistant([{ type: 'text', text: 'The build passes.' }]);
     const stub = resultContent(recordsOf((await trimSession(b.write())).lines), bash.id) as string;
-    expect(stub).toContain('`npm run build`');
+    expect(stub).not.toContain('npm run build');
+    expect(stub).not.toContain('\u001b');
     expect(stub).toContain('exit 0');
     expect(stub).toContain('120 lines');
     for (const kept of [1, 2, 3, 118, 119, 120]) expect(stub).toContain(`output line ${kept}:`);
@@ -410,7 +411,9 @@ describe('edit texts an earlier call wrote', () => {
     // The file holds neither new text (changed since): nothing is stubbed for the disk's sake.
     const result = await trimSession(b.write(), {}, { fileHolds: () => false });
     const records = recordsOf(result.lines);
-    expect(inputOf(records, earlier.id)).toMatchObject({ old_string: first, new_string: second });
+    // The earlier edit applied (its result says so): the text it replaced goes, its new text stays.
+    expect(inputOf(records, earlier.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied \(its result says so\), the new text is below\]$/);
+    expect(inputOf(records, earlier.id).new_string).toBe(second);
     const repeated = inputOf(records, later.id);
     expect(repeated.old_string).toMatch(new RegExp(`^\\[cmv: 20 lines / .* elided; the same text as the new_string of the earlier Edit ${earlier.id}\\]$`));
     expect(repeated.new_string).toBe(third);
@@ -434,7 +437,8 @@ describe('edit texts an earlier call wrote', () => {
     // Another file.
     const other = conversation();
     other.toolCall('Edit', { file_path: P('src/other.ts'), old_string: first, new_string: second }, done);
-    const otherLater = other.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: first }, done);
+    // (The later edits fail, so their old_string is not stubbed as the text an applied edit replaced.)
+    const otherLater = other.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: first }, 'String to replace not found in file.', { isError: true });
     expect(inputOf(recordsOf((await trimSession(other.write(), {}, { fileHolds: () => false })).lines), otherLater.id).old_string).toBe(second);
 
     // Another branch: the earlier edit is not sent with the later one.
@@ -442,7 +446,7 @@ describe('edit texts an earlier call wrote', () => {
     const fork = branched.tip;
     branched.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: first, new_string: second }, done);
     branched.user('Start over from before that edit.', {}, fork);
-    const onBranch = branched.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: first }, done);
+    const onBranch = branched.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: first }, 'String to replace not found in file.', { isError: true });
     const branchResult = await trimSession(branched.write(), {}, { fileHolds: () => false });
     expect(inputOf(recordsOf(branchResult.lines), onBranch.id).old_string).toBe(second);
     expect(branchResult.removed.repeatedTextsStubbed).toBe(0);
@@ -573,16 +577,19 @@ describe('lines the API never sees', () => {
     expect(streamed.verify.ok && inMemory.verify.ok).toBe(true);
   });
 
-  it('reads every line in full when the resumed path starts before the last boundary', async () => {
+  it('reads every line in full when the resumed path starts before the last boundary, and keeps what it sends', async () => {
     const { b, before } = compacted();
     // The latest line answers a message from before the compaction: Claude Code resumes that branch.
     b.raw({ parentUuid: before.uuid, isSidechain: false, userType: 'external', cwd: CWD, sessionId: b.sessionId, version: '2.1.100', type: 'user', message: { role: 'user', content: 'Back to the old branch.' }, uuid: 'late-branch', timestamp: '2099-01-01T00:00:00.000Z' });
     const path = b.write();
-    const { inMemory, streamed } = await trimBothWays(path);
-    // Dropping the history would lose what that branch sends: the trim says so instead of writing.
-    expect(inMemory.verify.ok).toBe(false);
-    expect(inMemory.verify.faults.some((f) => f.kind === 'missing-text')).toBe(true);
+    const { inMemory, streamed, sameBytes } = await trimBothWays(path);
+    // The history is chosen from the resumed leaf (issue 16): that branch starts before every
+    // boundary, so nothing before them is dropped and what it sends is all kept.
+    expect(inMemory.verify.faults).toEqual([]);
+    expect(inMemory.removed.linesBeforeBoundary).toBe(0);
+    expect(byUuid(recordsOf(inMemory.lines), before.uuid)).toBeDefined();
     expect(streamed.verify).toEqual(inMemory.verify);
+    expect(sameBytes).toBe(true);
     expect(streamed.index.conversation.leaf?.uuid).toBe('late-branch');
     // Read in full, the dropped lines carry their content shape (a chain-only index would have none).
     expect(streamed.index.conversation.entries.find((e) => e.uuid === before.uuid)?.blocks.length).toBeGreaterThan(0);
@@ -611,8 +618,9 @@ describe('lines the API never sees', () => {
     expect(inMemory.index.conversation.leaf?.uuid).toBe(old.uuid);
     expect(streamed.index.conversation.leaf?.uuid).toBe(old.uuid);
     expect(streamed.removed).toEqual(inMemory.removed);
-    // Dropping the history would lose what that leaf's chain sends: both say so instead of writing.
-    expect(inMemory.verify.ok).toBe(false);
+    // That leaf's chain is not the compacted one: nothing before the boundary is dropped, and both verify.
+    expect(inMemory.verify.faults).toEqual([]);
+    expect(inMemory.removed.linesBeforeBoundary).toBe(0);
     expect(streamed.verify).toEqual(inMemory.verify);
   });
 

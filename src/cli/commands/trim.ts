@@ -15,6 +15,7 @@ export interface TrimCommandOptions extends TrimFlags {
   inPlace?: boolean;
   force?: boolean;
   dryRun?: boolean;
+  projectDir?: string;
 }
 
 export function destinationOf(opts: TrimCommandOptions): TrimDestination {
@@ -30,7 +31,7 @@ export async function trimCommand(target: string, opts: TrimCommandOptions, out:
   const destination = destinationOf(opts);
   const config = (await loadConfig()).values;
   const input = await resolveSessionArg(target);
-  const applied = await trimToDestination(input, trimOptionsOf(opts, config), destination);
+  const applied = await trimToDestination(input, trimOptionsOf(opts, config), destination, opts.projectDir);
   for (const warning of applied.warnings ?? []) out.warn(warning);
   out.render(applied, renderTrim, trimJson);
 }

@@ -1,0 +1,43 @@
+// The trim cases of issue 16 in the real Claude Code CLI: each invented log is resumed as it is and
+// as trimmed. The client sends what the model predicts from the original, and the trimmed log
+// sends every user and assistant text the original's resume sends, in order, with its tools paired.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { trimSession } from '../../src/trim/trim.js';
+import { claudeCliPath, describeRun, resumeAndCapture, writeSessionLines } from './claude-client.js';
+import { conversationTexts, normaliseTexts, summarizeRequest, toolPairFaults } from './request-texts.js';
+import { missingTexts } from './request-measures.js';
+import { smallCaseD, writeTrimCases, type TrimCase } from '../trim/trim-case-logs.js';
+
+const RESUME_TIMEOUT_MS = 60_000;
+const cli = claudeCliPath();
+const dir = mkdtempSync(join(tmpdir(), 'cmv-trim-cases-e2e-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const cases = [...writeTrimCases(dir), smallCaseD(dir)];
+
+async function resumeBoth(c: TrimCase): Promise<void> {
+  const original = await resumeAndCapture(c.path, { timeoutMs: RESUME_TIMEOUT_MS });
+  expect(original.request, describeRun(`${c.id} original`, original)).toBeDefined();
+  const sentByOriginal = normaliseTexts(conversationTexts(original.request));
+  // What the model says the original resumes is what the client sent.
+  expect(sentByOriginal.map((t) => t.text), summarizeRequest(original.request)).toEqual(c.resumes);
+
+  const result = await trimSession(c.path, {});
+  expect(result.verify.faults).toEqual([]);
+  const trimmedFile = join(dir, `${c.id}-${c.resumes.length}-trimmed.jsonl`);
+  writeSessionLines(trimmedFile, result.lines);
+  const trimmed = await resumeAndCapture(trimmedFile, { timeoutMs: RESUME_TIMEOUT_MS });
+  expect(trimmed.request, describeRun(`${c.id} trimmed`, trimmed)).toBeDefined();
+  const missing = missingTexts(sentByOriginal, normaliseTexts(conversationTexts(trimmed.request)));
+  expect(missing, `${c.id}: texts the original's resume sends, missing after the trim\n${missing}\n${summarizeRequest(trimmed.request)}`).toBe('');
+  expect(toolPairFaults(trimmed.request)).toEqual([]);
+}
+
+describe.skipIf(!cli)('trim cases resumed in the real Claude Code CLI (2.1.100)', () => {
+  for (const c of cases) {
+    it(`${c.id} (${c.shape}): the trimmed log sends every text of the original's resume, in order`, () => resumeBoth(c), 2 * RESUME_TIMEOUT_MS + 30_000);
+  }
+});
