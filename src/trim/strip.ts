@@ -254,6 +254,7 @@ export interface StripResult {
  * such a task the log leaves open, and needs these to do so (corpus spotter-tool_heavy-v2.1.38,
  * sessionshare-0ccf1a04-v2.1.15: without them the trimmed log resumed without that text).
  */
+const SMALL_SIDECAR_CHARS = 1000;
 const BACKGROUND_TASK_FIELDS = ['backgroundTaskId', 'isAsync', 'status', 'agentId', 'description', 'outputFile'] as const;
 
 function backgroundTaskFields(sidecar: unknown): Json | undefined {
@@ -261,6 +262,9 @@ function backgroundTaskFields(sidecar: unknown): Json | undefined {
   const s = sidecar as Json;
   const isBackground = typeof s.backgroundTaskId === 'string' || (s.isAsync === true && typeof s.agentId === 'string');
   if (!isBackground) return undefined;
+  // A launch's whole sidecar when small (2.1.332 reads a Bash launch only with its stdout/stderr/
+  // interrupted fields: with backgroundTaskId alone it wrote no notification); else the fields named.
+  if (JSON.stringify(s).length <= SMALL_SIDECAR_CHARS) return s;
   const kept: Json = {};
   for (const key of BACKGROUND_TASK_FIELDS) if (s[key] !== undefined && (typeof s[key] !== 'string' || (s[key] as string).length <= 500)) kept[key] = s[key];
   return kept;
