@@ -3,7 +3,7 @@
 //
 //   npm run bench -- read <files...>     reading + modelling (openSession) and token counting
 //   npm run bench -- trim [files...]     the whole cmv trim process vs a JSON.parse+stringify floor (default: ~50 MB logs stitched from the corpus; bench/trim.js)
-//   npm run bench -- graph <dir>         graph extraction and resume blocks against <name>.truth.json (bench/graph.js)
+//   npm run bench -- graph [dir...]      graph and resume blocks, memorybench F1 against <name>.truth.json (bench/graph.js)
 //   npm run bench -- store [sessions...] snapshot store: storage of growing snapshots, 50 MB snapshot/branch times (bench/store.js)
 //
 // Figures are medians over repeated runs (each file at least MIN_RUNS times and MIN_SECONDS
