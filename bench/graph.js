@@ -82,6 +82,7 @@ function report(result) {
   for (const [view, s] of Object.entries(result.views)) {
     const cells = CATEGORIES.map((c) => {
       const k = s.categories[c];
+      if (k.sessions === 0) return 'n/a'.padStart(6).padEnd(24);
       return `${pct(k.f1)} (${pct(k.precision).trim()}/${pct(k.recall).trim()})`.padEnd(24);
     });
     console.log(`${view.padEnd(12)} ${pct(s.macroF1).padStart(8)}  ${cells.join('')}`);

@@ -7,9 +7,8 @@ import { GraphBuilder } from './graph-builder.js';
 import type { SessionGraph } from './model.js';
 import { emptySignals, type ExtractState } from './extract-state.js';
 import { sessionTurns, type Turn } from './session-turns.js';
-import { toolFacts } from './tool-facts.js';
-import { textFacts } from './text-facts.js';
-import { promptFacts, resolveTurn } from './prompt-facts.js';
+import { resolveTurn } from './prompt-facts.js';
+import { RULES, runRules } from './rules/index.js';
 import { validateGraph } from './validate.js';
 import { clipWords, sentences } from './labels.js';
 import { classifyClause } from './prompt-kinds.js';
@@ -21,17 +20,19 @@ export function buildGraph(session: Session): SessionGraph {
 export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gitBranch?: string): SessionGraph {
   const builder = new GraphBuilder();
   const state: ExtractState = { builder, turn: 0, cwd, turnTasks: [], tasksById: new Map(), openErrors: [], signals: emptySignals(), proposals: [], asks: [] };
-  if (cwd) state.project = builder.mention('PROJECT', cwd, { turn: 0, confidence: 1, detail: gitBranch ? `branch ${gitBranch}` : undefined });
+  if (cwd) state.project = builder.mention('PROJECT', cwd, { rule: 'session.project', turn: 0, confidence: 1, detail: gitBranch ? `branch ${gitBranch}` : undefined });
   let prompted = false;
   let lastAsk: string | null = null;
+  const lastSummary = turns.flatMap((t) => t.summaries ?? []).at(-1);
   for (const turn of turns) {
     state.turn = turn.index;
     state.turnTasks = [];
     state.asks = [];
     state.signals = emptySignals();
     const first = turn.prompt !== undefined && !prompted;
+    for (const summary of turn.summaries ?? []) runRules(RULES, { on: 'summary', ...summary, last: summary === lastSummary }, state);
     if (turn.prompt) {
-      promptFacts(turn.prompt, state, first);
+      runRules(RULES, { on: 'prompt', prompt: turn.prompt, first }, state);
       prompted = true;
       // The goal states the opening prompt; the last ask is worth a line only when it came later.
       lastAsk = first ? null : clipWords(withoutAcks(turn.prompt.text.replace(/\s+/g, ' ').trim()), 40);
@@ -41,10 +42,13 @@ export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gi
       if (step.kind === 'text') finalText = i;
     });
     turn.steps.forEach((step, i) => {
-      if (step.kind === 'tool') toolFacts(step, state);
-      else textFacts(step.text, { role: step.role, uuid: step.uuid, final: i === finalText }, state);
+      if (step.kind === 'tool') runRules(RULES, { on: 'tool', step }, state);
+      else runRules(RULES, { on: 'text', step, final: i === finalText }, state);
     });
+    // The turn's end settles the status of what it asked for (prompt-facts.ts).
+    builder.activeRule = 'prompt.turn-status';
     resolveTurn(turn, state, first);
+    builder.activeRule = undefined;
   }
   validateGraph(builder);
   return builder.finish(sessionId, turns.length - 1, lastAsk);

@@ -76,10 +76,14 @@ export function truthItems(truth: Truth): Items {
   };
 }
 
+/** The truth's key of each category: a set whose truth has no key for a category does not annotate it. */
+const TRUTH_KEY: Record<Category, keyof Truth> = { completed: 'completed_tasks', pending: 'pending_tasks', decisions: 'decisions', files: 'files', errors: 'errors' };
+
 export function scoreSession(output: Items, truth: Truth): SessionScore {
   const expected = truthItems(truth);
   const categories: SessionScore['categories'] = {};
   for (const c of CATEGORIES) {
+    if (truth[TRUTH_KEY[c]] === undefined) continue;
     if (output[c].length === 0 && expected[c].length === 0) continue;
     categories[c] = scoreCategory(output[c], expected[c]);
   }
@@ -124,6 +128,6 @@ export function blockItems(block: ResumeBlock): Items {
     pending: [...s.inProgress, ...s.pending],
     decisions: s.decisions,
     files: s.files,
-    errors: [...s.errors, ...((s as Partial<Record<string, string[]>>).fixed ?? [])],
+    errors: [...s.errors, ...s.fixed],
   };
 }

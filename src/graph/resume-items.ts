@@ -9,7 +9,7 @@ import type { GraphNode, SessionGraph } from './model.js';
 
 export type ResumeTier = 'critical' | 'standard' | 'full';
 
-export const SECTION_NAMES = ['goal', 'inProgress', 'pending', 'errors', 'done', 'decisions', 'files', 'env', 'lastAsk'] as const;
+export const SECTION_NAMES = ['goal', 'inProgress', 'pending', 'errors', 'done', 'decisions', 'fixed', 'files', 'env', 'lastAsk'] as const;
 export type SectionName = (typeof SECTION_NAMES)[number];
 
 export interface Item {
@@ -71,8 +71,13 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   const decisions = of('DECISION', (n) => !superseded.has(n.id));
   // Changed files before read ones, the latest changed first: the work resumes where it stopped,
   // whatever an earlier file was referred to.
-  const files = of('FILE').sort((a, b) => Number(b.status === 'modified') - Number(a.status === 'modified') || b.lastTurn - a.lastTurn || rank(a, b));
+  // In a session whose tools changed files, only files changed inside the project: what it read
+  // is context, not its work. A text-only session names its files in prose.
+  const toolsChanged = graph.nodes.some((n) => n.type === 'FILE' && n.rules?.includes('file.changed'));
+  const files = of('FILE', (n) => !toolsChanged || (n.status === 'modified' && !n.label.endsWith('/') && !/^(?:\/|~)/.test(n.label))).sort((a, b) => Number(b.status === 'modified') - Number(a.status === 'modified') || b.lastTurn - a.lastTurn || rank(a, b));
   const errors = of('ERROR', (n) => n.status === 'failed' && !beingFixed.has(n.id));
+  // Problems met and settled: what the resuming engineer should not walk into again.
+  const fixed = of('ERROR', (n) => n.status === 'completed' || beingFixed.has(n.id));
   // At the critical tier the project folder goes: the resumed session runs in it.
   const env = [...(compact ? [] : of('PROJECT')), ...of('ENVIRONMENT'), ...of('DEPENDENCY')];
   const goal = graph.nodes.find((n) => n.type === 'GOAL');
@@ -90,6 +95,7 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
       ...pinned.map((n) => ({ ...plain(n, 1), pinned: true })),
       ...byLevel(decisions.filter((n) => !pinned.includes(n)).map((n) => choice(n, n.confidence >= EXPLICIT && !bareCount(n.label) ? 1 : 2, withWhy && n.confidence >= EXPLICIT ? n.detail : undefined))),
     ],
+    fixed: byLevel(fixed.map((n) => plain(n, n.confidence >= 0.9 ? 1 : 2))),
     files: byLevel(files.map((n) => ({ label: n.label, text: compact ? shortPath(n.label, files) : n.label, level: n.status === 'modified' ? 1 : 2, created: withWhy && n.detail === 'created' }))),
     env: byLevel(env.map((n) => ({ label: n.label, text: withDetail(n.label, withWhy && n.type !== 'DEPENDENCY' ? n.detail : undefined), level: n.type === 'PROJECT' ? 1 : 2 }))),
     lastAsk: asked ? [{ label: ask, text: ask, level: 1 }] : [],

@@ -44,6 +44,8 @@ export interface Turn {
   index: number;
   prompt?: Prompt;
   steps: Step[];
+  /** Claude Code's own compaction summaries met in the turn (its `isCompactSummary` lines). */
+  summaries?: { text: string; uuid: string }[];
 }
 
 /** Tools whose result text an extractor reads; other results are kept only when they are errors. */
@@ -63,7 +65,13 @@ export function sessionTurns(session: Session): Turn[] {
     if (seen.has(uuid)) continue;
     seen.add(uuid);
     if (entry.type === 'user') {
-      if (entry.isMeta || entry.isCompactSummary || !entry.blocks.some((b) => b.type === 'text')) continue;
+      if (entry.isCompactSummary) {
+        const text = redactSecrets(contentText((readRecord(session, entry).message as JsonObject | undefined)?.content));
+        const turn = turns[turns.length - 1];
+        if (text) (turn.summaries ??= []).push({ text, uuid });
+        continue;
+      }
+      if (entry.isMeta || !entry.blocks.some((b) => b.type === 'text')) continue;
       const prompt = promptOf(readRecord(session, entry), uuid);
       if (prompt) turns.push({ index: turns.length, prompt, steps: [] });
       continue;

@@ -1,0 +1,130 @@
+// Rules on Claude Code's own compaction summaries (the `isCompactSummary` user line): the client
+// lists the work done, pending, the files and the errors met under numbered headings.
+
+import { clipWords, normaliseLabel } from '../labels.js';
+import { parentTask } from '../extract-state.js';
+import { summaryStep, type Rule, type SummaryInput } from './engine.js';
+
+/** The sections of a summary by heading ("7. Pending Tasks:" -> "pending tasks"). */
+export function summarySections(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const heads = [...text.matchAll(/^\s*(?:\d+\.\s+|#+\s*)(?:\*\*)?([A-Z][A-Za-z ,&/-]{2,40}?)(?:\*\*)?:?(?:\*\*)?\s*$/gm)];
+  heads.forEach((m, i) => {
+    const end = i + 1 < heads.length ? heads[i + 1].index! : text.length;
+    out.set(m[1].toLowerCase().trim(), text.slice(m.index! + m[0].length, end));
+  });
+  return out;
+}
+
+function section(text: string, ...names: RegExp[]): string {
+  for (const [name, body] of summarySections(text)) if (names.some((n) => n.test(name))) return body;
+  return '';
+}
+
+/** Top-level list items of a section ("- x", "1. x"), markup removed. */
+export function sectionItems(body: string): string[] {
+  const items: string[] = [];
+  const lines = body.split('\n');
+  const indent = Math.min(...lines.filter((l) => /^\s*(?:[-*]|\d+\.)\s+\S/.test(l)).map((l) => /^\s*/.exec(l)![0].length));
+  for (const line of lines) {
+    const m = /^(\s*)(?:[-*]|\d+\.)\s+(.+)$/.exec(line);
+    if (m && m[1].length === indent) items.push(m[2].replace(/`/g, '').trim());
+  }
+  return items;
+}
+
+const label = (text: string, words = 12) => normaliseLabel(clipWords(text.replace(/\*\*/g, '').replace(/\s+/g, ' ').trim(), words));
+
+const CONTINUED = /^This session is being continued from a previous conversation/;
+
+const solved: Rule<SummaryInput> = {
+  id: 'summary.problem-solving',
+  on: 'summary',
+  client: 'compaction summaries carry "Problem Solving" with "Solved:" / "Ongoing:" items (1.0.x to 2.1.x logs)',
+  matches: '"Solved: X" and "Ongoing: X" items of the summary\'s Problem Solving section',
+  makes: 'a done TASK per solved item, an in-progress one per ongoing item',
+  why: 'the summary is the session\'s own record of the work before the compaction',
+  match: ({ text }) => CONTINUED.test(text) && /^\s*-\s*(?:Solved|Ongoing|In progress)\s*:/im.test(section(text, /problem solving/)),
+  make: ({ text, uuid }, state) => {
+    for (const item of sectionItems(section(text, /problem solving/))) {
+      const m = /^(Solved|Ongoing|In progress|Fixed|Completed)\s*:\s*(.+)$/i.exec(item);
+      if (!m) continue;
+      const task = state.builder.mention('TASK', label(m[2]), { confidence: 0.9, turn: state.turn, uuid, status: /^(?:solved|fixed|completed)$/i.test(m[1]) ? 'completed' : 'in_progress' });
+      state.builder.link(task, parentTask(state), 'PART_OF');
+    }
+  },
+  examples: {
+    yes: [summaryStep('This session is being continued from a previous conversation.\n5. Problem Solving:\n   - Solved: Multi-session rewind now restores all sessions\n   - Ongoing: Integration tests failing\n\n6. All user messages:\n   - "x"')],
+    no: [summaryStep('This session is being continued from a previous conversation.\n5. Problem Solving:\n   The approach was to read the tree.')],
+  },
+};
+
+const pending: Rule<SummaryInput> = {
+  id: 'summary.pending',
+  on: 'summary',
+  matches: 'the items of the "Pending Tasks" section of the session\'s last compaction summary',
+  makes: 'a pending TASK per item (work reported done later moves it on)',
+  why: 'the client wrote down what was still to do when it compacted',
+  match: ({ text, last }) => last && CONTINUED.test(text) && sectionItems(section(text, /^pending tasks?$/)).some((i) => !/^none\b/i.test(i)),
+  make: ({ text, uuid }, state) => {
+    for (const item of sectionItems(section(text, /^pending tasks?$/))) {
+      if (/^none\b/i.test(item)) continue;
+      state.builder.mention('TASK', label(item), { confidence: 0.85, turn: state.turn, uuid, status: 'pending' });
+    }
+  },
+  examples: {
+    yes: [summaryStep('This session is being continued from a previous conversation.\n7. Pending Tasks:\n   - Fix junk code in getLastTimestampFromBytes\n\n8. Current Work:\n   x')],
+    no: [summaryStep('This session is being continued from a previous conversation.\n7. Pending Tasks:\n   - None explicitly requested.\n'), summaryStep('This session is being continued from a previous conversation.\n7. Pending Tasks:\n   - Fix x\n', false)],
+  },
+};
+
+const errors: Rule<SummaryInput> = {
+  id: 'summary.errors',
+  on: 'summary',
+  matches: 'the items of the "Errors and fixes" section: "**problem**: how it was fixed"',
+  makes: 'an ERROR per item, fixed when the item says how, open when it says CURRENT',
+  why: 'the problems met before the compaction still matter to whoever resumes',
+  match: ({ text }) => CONTINUED.test(text) && sectionItems(section(text, /^errors?\b/)).some((i) => !/^(?:none|no errors)\b/i.test(i)),
+  make: ({ text, uuid }, state) => {
+    for (const item of sectionItems(section(text, /^errors?\b/))) {
+      if (/^(?:none|no errors)\b/i.test(item)) continue;
+      const m = /^\*\*(.+?)\*\*:?\s*(.*)$/.exec(item) ?? /^([^:]{4,120}):\s*(.*)$/.exec(item);
+      const problem = (m ? m[1] : item).replace(/\s*\((?:CURRENT|current)\)\s*/, '');
+      const open = /\bCURRENT\b/.test(item) || !m || m[2].trim() === '';
+      state.builder.mention('ERROR', label(problem, 10), { confidence: 0.9, turn: state.turn, uuid, status: open ? 'failed' : 'completed', fuzzy: false });
+    }
+  },
+  examples: {
+    yes: [summaryStep('This session is being continued from a previous conversation.\n4. Errors and fixes:\n   - **Missing `strconv` import**: Added "strconv" to imports\n\n5. Problem Solving:\n   x')],
+    no: [summaryStep('This session is being continued from a previous conversation.\n4. Errors and fixes:\n   - None\n')],
+  },
+};
+
+/** "**`checkpoint/committed.go`** - Added ..." -> the path, when the item says the file was changed. */
+export function summaryFile(item: string): string | undefined {
+  const m = /^\*{0,2}([\w./@~-]+\.[\w]+|[\w./-]+\/)\*{0,2}\s*(?:\([^)]*\))?\s*[-–—:]*\s*(.*)$/.exec(item.replace(/`/g, ''));
+  if (!m || !/\//.test(m[1]) && !/\.\w{1,5}$/.test(m[1])) return undefined;
+  if (/^(?:read|reviewed|examined|viewed|referenced|existing|understood|context)\b/i.test(m[2])) return undefined;
+  return m[1];
+}
+
+const files: Rule<SummaryInput> = {
+  id: 'summary.files',
+  on: 'summary',
+  matches: 'the files named at the head of the items of "Files and Code Sections", unless the item says it was only read',
+  makes: 'a FILE per path, modified',
+  why: 'the files the work before the compaction changed are still the session\'s',
+  match: ({ text }) => CONTINUED.test(text) && sectionItems(section(text, /^files/)).some((i) => summaryFile(i) !== undefined),
+  make: ({ text, uuid }, state) => {
+    for (const item of sectionItems(section(text, /^files/))) {
+      const path = summaryFile(item);
+      if (path) state.builder.mention('FILE', path, { confidence: 0.85, turn: state.turn, uuid, status: 'modified', fuzzy: false });
+    }
+  },
+  examples: {
+    yes: [summaryStep('This session is being continued from a previous conversation.\n3. Files and Code Sections:\n   - **`checkpoint/checkpoint.go`** - Added types for multi-session support:\n     ```go\n     type A struct{}\n     ```\n')],
+    no: [summaryStep('This session is being continued from a previous conversation.\n3. Files and Code Sections:\n   - **`README.md`** - Read to understand the project\n')],
+  },
+};
+
+export const SUMMARY_RULES: Rule<SummaryInput>[] = [solved, pending, errors, files];

@@ -1,0 +1,90 @@
+// Rules on the assistant's texts and the user's prompts: the report of work done a reply lists
+// item by item, then the older prose rules (src/graph/text-facts.ts, prompt-facts.ts) as one
+// entry each.
+
+import { textFacts } from '../text-facts.js';
+import { promptFacts } from '../prompt-facts.js';
+import { normaliseLabel } from '../labels.js';
+import { parentTask, type ExtractState } from '../extract-state.js';
+import { promptStep, textStep, type PromptInput, type Rule, type TextInput } from './engine.js';
+
+/** Verbs a report of finished work opens an item with. */
+const DONE_VERB =
+  /^(?:added|fixed|updated|created|removed|changed|moved|implemented|refactored|replaced|renamed|extracted|wrote|rewrote|consolidated|merged|deleted|introduced|extended|converted|ported|increased|reduced|raised|lowered|switched|enabled|disabled|cleaned up|documented|registered|wired|integrated|installed|configured|bumped|upgraded|split|simplified|dropped|restored|adjusted|committed|pushed|closed|created|initialized|set up|exposed|made|now)\b/i;
+/** A list item: "- x", "* x", "1. x", "1) x". */
+const ITEM = /^\s*(?:[-*•]|\d+[.)])\s+(.+)$/;
+const REPORT_HEADING = /^(?:#+\s*|\*\*)?(?:summary|changes|changes made|what (?:was|i) (?:done|changed|did)|done|completed|fixes|fixed|implementation|results?)\b/im;
+
+/** A list item as a task label: no markup, no file it went into in front, its first sentence, at most 14 words. */
+export function doneItemLabel(item: string): string | undefined {
+  let text = item.replace(/\*\*|__|`/g, '').trim();
+  // "strategy/common.go - Added two helpers:" / "common.go: Added ...": the file is on the Files line.
+  text = text.replace(/^[\w./-]+\.\w+\s*(?:[-–—:]\s+|\(\w+\)\s*[-–—:]\s*)/, '');
+  if (!DONE_VERB.test(text)) return undefined;
+  text = text.replace(/^now\s+/i, '');
+  text = text.split(/(?<=[a-z0-9)])\.\s+|\s+[—–]\s+|:\s*$/)[0];
+  const words = text.split(/\s+/);
+  if (words.length < 2) return undefined;
+  return normaliseLabel(words.slice(0, 14).join(' ').replace(/[,:;]$/, ''));
+}
+
+/** The done items a reply lists. */
+export function doneItems(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const m = ITEM.exec(line);
+    const label = m ? doneItemLabel(m[1]) : undefined;
+    if (label && !out.includes(label)) out.push(label);
+  }
+  return out;
+}
+
+const doneList: Rule<TextInput> = {
+  id: 'report.done-list',
+  on: 'text',
+  matches: 'a reply that lists finished work: two list items or more opening with a verb of work done ("Added", "Fixed", "Updated" ...), or one under a heading such as "## Summary" or "## Changes"',
+  makes: 'a done TASK per item: its first sentence, without markup or the file it went into',
+  why: 'the reply\'s own report of what it did names the work as a person would at a standup',
+  match: ({ step }) => {
+    const items = doneItems(step.text);
+    return items.length >= 2 || (items.length === 1 && REPORT_HEADING.test(step.text));
+  },
+  make: ({ step }, state: ExtractState) => {
+    for (const label of doneItems(step.text)) {
+      const task = state.builder.mention('TASK', label, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed' });
+      state.builder.link(task, parentTask(state), 'PART_OF');
+    }
+    state.signals.completed = true;
+  },
+  examples: {
+    yes: [textStep('All tests pass. Here is a summary:\n\n1. **`strategy/common.go`** - Added two helpers\n2. Fixed `SaveChanges` to use `resolveAgentType`. Now it works.')],
+    no: [textStep('Next steps:\n- Add a retry\n- Check the logs'), textStep('I will:\n1. Added? no\n2. look at it')],
+  },
+};
+
+const prose: Rule<TextInput> = {
+  id: 'prose.reply',
+  on: 'text',
+  matches: 'any reply (src/graph/text-facts.ts: status phrases, choices stated in prose, problems met, files named)',
+  makes: 'TASK statuses, DECISIONs, ERRORs, FILEs and METRICs the prose states',
+  why: 'text-only sessions state their work in prose and nowhere else',
+  final: true,
+  match: () => true,
+  make: ({ step, final }, state) => textFacts(step.text, { role: step.role, uuid: step.uuid, final }, state),
+  examples: { yes: [textStep("I went with SQLite instead of JSON files since we need queries.")], no: [textStep('Let me look.')] },
+};
+
+const prompt: Rule<PromptInput> = {
+  id: 'prompt.ask',
+  on: 'prompt',
+  matches: 'a real user prompt (src/graph/prompt-facts.ts: the first is the goal; instructions become tasks, choices decisions)',
+  makes: 'the GOAL, TASKs asked for, DECISIONs the user settles',
+  why: 'what the user asked and settled is the spine of the session',
+  final: true,
+  match: () => true,
+  make: ({ prompt: p, first }, state) => promptFacts(p, state, first),
+  examples: { yes: [promptStep('Build a todo app with Next.js', true)], no: [promptStep('thanks')] },
+};
+
+export const TEXT_RULES: Rule<TextInput>[] = [doneList, prose];
+export const PROMPT_RULES: Rule<PromptInput>[] = [prompt];
