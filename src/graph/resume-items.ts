@@ -30,6 +30,9 @@ export interface Item {
   done?: boolean;
 }
 
+/** Rules that read prose, not the log's own records. */
+const PROSE_RULES = new Set(['prompt.ask', 'prompt.turn-status', 'prose.reply']);
+
 /** Decisions stated as such (not inferred from the tools a report names). */
 const EXPLICIT = 0.75;
 
@@ -38,6 +41,9 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   const withWhy = tier !== 'critical';
   const compact = tier === 'critical';
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  // In a session whose tools changed files, only files changed inside the project: what it read
+  // is context, not its work. A text-only session names its files in prose.
+  const toolsChanged = graph.nodes.some((n) => n.type === 'FILE' && n.rules?.includes('file.changed'));
   const partOf = new Map<string, string>();
   const superseded = new Set<string>();
   const beingFixed = new Set<string>();
@@ -65,15 +71,16 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   };
   const choice = (n: GraphNode, level: 1 | 2, detail?: string): Item => plain(n, level, detail, compact ? compactChoice(n.label) : n.label);
 
-  const doing = of('TASK', (n) => n.status === 'in_progress');
-  const todo = of('TASK', (n) => n.status === 'pending');
-  const done = of('TASK', (n) => n.status === 'completed');
+  // In a session whose tools changed files, a task only the prose named (a prompt read as an
+  // instruction, a phrase of a reply) is left out when the log's own records name tasks.
+  const grounded = (n: GraphNode) => !toolsChanged || (n.rules ?? []).some((r) => !PROSE_RULES.has(r)) || !hasGroundedTasks;
+  const hasGroundedTasks = graph.nodes.some((n) => n.type === 'TASK' && (n.rules ?? []).some((r) => !PROSE_RULES.has(r)));
+  const doing = of('TASK', (n) => n.status === 'in_progress' && grounded(n));
+  const todo = of('TASK', (n) => n.status === 'pending' && grounded(n));
+  const done = of('TASK', (n) => n.status === 'completed' && grounded(n));
   const decisions = of('DECISION', (n) => !superseded.has(n.id));
   // Changed files before read ones, the latest changed first: the work resumes where it stopped,
   // whatever an earlier file was referred to.
-  // In a session whose tools changed files, only files changed inside the project: what it read
-  // is context, not its work. A text-only session names its files in prose.
-  const toolsChanged = graph.nodes.some((n) => n.type === 'FILE' && n.rules?.includes('file.changed'));
   const files = of('FILE', (n) => !toolsChanged || (n.status === 'modified' && !n.label.endsWith('/') && !/^(?:\/|~)/.test(n.label))).sort((a, b) => Number(b.status === 'modified') - Number(a.status === 'modified') || b.lastTurn - a.lastTurn || rank(a, b));
   const errors = of('ERROR', (n) => n.status === 'failed' && !beingFixed.has(n.id));
   // Problems met and settled: what the resuming engineer should not walk into again.
