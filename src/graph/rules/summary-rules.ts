@@ -89,8 +89,10 @@ const errors: Rule<SummaryInput> = {
     for (const item of sectionItems(section(text, /^errors?\b/))) {
       if (/^(?:none|no errors)\b/i.test(item)) continue;
       const m = /^\*\*(.+?)\*\*:?\s*(.*)$/.exec(item) ?? /^([^:]{4,120}):\s*(.*)$/.exec(item);
-      const problem = (m ? m[1] : item).replace(/\s*\((?:CURRENT|current)\)\s*/, '');
-      const open = /\bCURRENT\b/.test(item) || !m || m[2].trim() === '';
+      // "**Error**: Test compilation failure - X undefined": a bold word that only says "error" names nothing.
+      const generic = m && /^(?:errors?|issues?|problems?|bugs?|failures?)\s*\d*$/i.test(m[1].trim());
+      const problem = (m ? (generic ? m[2] : m[1]) : item).replace(/\s*\((?:CURRENT|current)\)\s*/, '');
+      const open = /\bCURRENT\b/.test(item) || !m || (!generic && m[2].trim() === '');
       state.builder.mention('ERROR', label(problem, 10), { confidence: 0.9, turn: state.turn, uuid, status: open ? 'failed' : 'completed', fuzzy: false });
     }
   },
@@ -128,3 +130,24 @@ const files: Rule<SummaryInput> = {
 };
 
 export const SUMMARY_RULES: Rule<SummaryInput>[] = [solved, pending, errors, files];
+
+/**
+ * The parts of a Claude Code compaction summary a later compaction must keep: the files, the
+ * errors and fixes, the pending tasks and the next step, as the summary wrote them (code blocks
+ * left out). Undefined when the text is no such summary or holds none of them.
+ */
+export function carriedFromSummary(text: string): string | undefined {
+  if (!CONTINUED.test(text)) return undefined;
+  const parts: string[] = [];
+  const fileList = sectionItems(section(text, /^files/)).map(summaryFile).filter((f): f is string => f !== undefined);
+  if (fileList.length) parts.push(`Files: ${[...new Set(fileList)].join(', ')}`);
+  const list = (title: string, ...names: RegExp[]) => {
+    const items = sectionItems(section(text, ...names)).filter((i) => !/^none\b/i.test(i));
+    if (items.length) parts.push(`${title}:\n${items.map((i) => `- ${i}`).join('\n')}`);
+  };
+  list('Errors and fixes', /^errors?\b/);
+  list('Pending tasks', /^pending tasks?$/);
+  const next = section(text, /next step/).replace(/```[\s\S]*?```/g, '').trim();
+  if (next) parts.push(`Next step: ${next.split('\n').map((l) => l.trim()).filter(Boolean).join(' ').slice(0, 600)}`);
+  return parts.length ? `From Claude Code's earlier summary:\n${parts.join('\n')}` : undefined;
+}
