@@ -1,0 +1,48 @@
+// The rule table: every rule of the graph runs its own examples. A positive example must make a
+// node credited to the rule, and reach the rule when the whole table runs (no earlier final rule
+// may take it); a negative one must make nothing through the rule.
+
+import { describe, expect, it } from 'vitest';
+import { RULES, newState, runRules } from '../../src/graph/rules/index.js';
+
+describe('the graph rule table', () => {
+  it('gives every rule a unique id, a why, what it matches and makes, and a positive and a negative example', () => {
+    const ids = RULES.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const rule of RULES) {
+      expect(rule.id, rule.id).toMatch(/^[a-z]+\.[a-z-]+$/);
+      expect(rule.why.length, rule.id).toBeGreaterThan(10);
+      expect(rule.matches.length, rule.id).toBeGreaterThan(3);
+      expect(rule.makes.length, rule.id).toBeGreaterThan(3);
+      expect(rule.examples.yes.length, rule.id).toBeGreaterThan(0);
+      expect(rule.examples.no.length, rule.id).toBeGreaterThan(0);
+      for (const example of [...rule.examples.yes, ...rule.examples.no]) expect(example.on, rule.id).toBe(rule.on);
+    }
+  });
+
+  for (const rule of RULES) {
+    describe(rule.id, () => {
+      rule.examples.yes.forEach((example, i) => {
+        it(`matches its positive example ${i + 1} and makes a node credited to it`, () => {
+          expect(rule.match(example)).toBe(true);
+          const state = newState();
+          runRules([rule], example, state);
+          const made = state.builder.finish(undefined, 1).nodes.filter((n) => n.rules?.includes(rule.id));
+          expect(made.length).toBeGreaterThan(0);
+        });
+        it(`is reached by its positive example ${i + 1} when the whole table runs (no earlier rule shadows it)`, () => {
+          const fired = runRules(RULES, example, newState());
+          expect(fired).toContain(rule.id);
+        });
+      });
+      rule.examples.no.forEach((example, i) => {
+        it(`makes nothing from its negative example ${i + 1}`, () => {
+          const state = newState();
+          runRules([rule], example, state);
+          const made = state.builder.finish(undefined, 1).nodes.filter((n) => n.rules?.includes(rule.id));
+          expect(made).toEqual([]);
+        });
+      });
+    });
+  }
+});
