@@ -9,6 +9,7 @@ import { emptySignals, type ExtractState } from './extract-state.js';
 import { sessionTurns, type Turn } from './session-turns.js';
 import { resolveTurn } from './prompt-facts.js';
 import { RULES, runRules } from './rules/index.js';
+import { resolveSummaryPaths } from './rules/summary-rules.js';
 import { validateGraph } from './validate.js';
 import { clipWords, sentences } from './labels.js';
 import { classifyClause } from './prompt-kinds.js';
@@ -50,6 +51,7 @@ export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gi
     resolveTurn(turn, state, first);
     builder.activeRule = undefined;
   }
+  resolveSummaryPaths(builder);
   validateGraph(builder);
   return builder.finish(sessionId, turns.length - 1, lastAsk);
 }

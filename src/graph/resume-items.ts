@@ -78,7 +78,8 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   const doing = of('TASK', (n) => n.status === 'in_progress' && grounded(n));
   const todo = of('TASK', (n) => n.status === 'pending' && grounded(n));
   const done = of('TASK', (n) => n.status === 'completed' && grounded(n));
-  const decisions = of('DECISION', (n) => !superseded.has(n.id));
+  // A bare name the prose called chosen ("PostHog", "paths") says nothing where tools did the work.
+  const decisions = of('DECISION', (n) => !superseded.has(n.id) && !(toolsChanged && (n.rules ?? []).every((r) => PROSE_RULES.has(r)) && wordCount(n.label) <= 2));
   // Changed files before read ones, the latest changed first: the work resumes where it stopped,
   // whatever an earlier file was referred to.
   const files = of('FILE', (n) => !toolsChanged || (n.status === 'modified' && !n.label.endsWith('/') && !/^(?:\/|~)/.test(n.label))).sort((a, b) => Number(b.status === 'modified') - Number(a.status === 'modified') || b.lastTurn - a.lastTurn || rank(a, b));

@@ -3,6 +3,7 @@
 
 import { clipWords, normaliseLabel } from '../labels.js';
 import { parentTask } from '../extract-state.js';
+import type { DraftNode, GraphBuilder } from '../graph-builder.js';
 import { summaryStep, type Rule, type SummaryInput } from './engine.js';
 
 /** The sections of a summary by heading ("7. Pending Tasks:" -> "pending tasks"). */
@@ -90,8 +91,8 @@ const errors: Rule<SummaryInput> = {
       if (/^(?:none|no errors)\b/i.test(item)) continue;
       const m = /^\*\*(.+?)\*\*:?\s*(.*)$/.exec(item) ?? /^([^:]{4,120}):\s*(.*)$/.exec(item);
       // "**Error**: Test compilation failure - X undefined": a bold word that only says "error" names nothing.
-      const generic = m && /^(?:errors?|issues?|problems?|bugs?|failures?)\s*\d*$/i.test(m[1].trim());
-      const problem = (m ? (generic ? m[2] : m[1]) : item).replace(/\s*\((?:CURRENT|current)\)\s*/, '');
+      const generic = m && /^(?:errors?|issues?|problems?|bugs?|failures?|current)\s*\d*$/i.test(m[1].trim());
+      const problem = (m ? (generic ? m[2] : m[1]) : item).replace(/\s*\((?:CURRENT|current)\)\s*/, '').replace(/^(?:CURRENT|Current)\s*:\s*/, '');
       const open = /\bCURRENT\b/.test(item) || !m || (!generic && m[2].trim() === '');
       state.builder.mention('ERROR', label(problem, 10), { confidence: 0.9, turn: state.turn, uuid, status: open ? 'failed' : 'completed', fuzzy: false });
     }
@@ -150,4 +151,31 @@ export function carriedFromSummary(text: string): string | undefined {
   const next = section(text, /next step/).replace(/```[\s\S]*?```/g, '').trim();
   if (next) parts.push(`Next step: ${next.split('\n').map((l) => l.trim()).filter(Boolean).join(' ').slice(0, 600)}`);
   return parts.length ? `From Claude Code's earlier summary:\n${parts.join('\n')}` : undefined;
+}
+
+/**
+ * Summaries name files relative to where the work was ("checkpoint/committed.go" for
+ * "cmd/entire/cli/checkpoint/committed.go"): a summary path that ends a path the tools named is
+ * that file; the others take the folder the resolved ones had in front.
+ */
+export function resolveSummaryPaths(builder: GraphBuilder): void {
+  const files = builder.all('FILE');
+  const fromSummary = files.filter((f) => f.rules.includes('summary.files') && !f.rules.some((r) => r.startsWith('file.')));
+  const others = files.filter((f) => !fromSummary.includes(f));
+  const prefixes = new Set<string>();
+  const unresolved: DraftNode[] = [];
+  for (const file of fromSummary) {
+    const longer = others.filter((o) => o.label.endsWith(`/${file.label}`));
+    if (longer.length === 1) {
+      prefixes.add(longer[0].label.slice(0, longer[0].label.length - file.label.length));
+      builder.merge(file, longer[0]);
+    } else unresolved.push(file);
+  }
+  if (prefixes.size !== 1) return;
+  const [prefix] = prefixes;
+  for (const file of unresolved) {
+    if (file.label.startsWith('/') || file.label.startsWith(prefix)) continue;
+    const into = builder.mention('FILE', `${prefix}${file.label}`, { confidence: file.confidence, turn: file.firstTurn, status: 'modified', fuzzy: false, rule: 'summary.files' });
+    if (into) builder.merge(file, into);
+  }
 }
