@@ -10,6 +10,7 @@ import { sessionTurns, type Turn } from './session-turns.js';
 import { resolveTurn } from './prompt-facts.js';
 import { RULES, runRules } from './rules/index.js';
 import { resolveSummaryPaths } from './rules/summary-rules.js';
+import { CHANGE_TOOLS } from './tool-facts.js';
 import { validateGraph } from './validate.js';
 import { clipWords, sentences } from './labels.js';
 import { classifyClause } from './prompt-kinds.js';
@@ -21,6 +22,7 @@ export function buildGraph(session: Session): SessionGraph {
 export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gitBranch?: string): SessionGraph {
   const builder = new GraphBuilder();
   const state: ExtractState = { builder, turn: 0, cwd, turnTasks: [], tasksById: new Map(), openErrors: [], signals: emptySignals(), proposals: [], asks: [] };
+  state.toolSession = turns.some((t) => t.steps.some((s) => s.kind === 'tool' && CHANGE_TOOLS.has(s.name)));
   if (cwd) state.project = builder.mention('PROJECT', cwd, { rule: 'session.project', turn: 0, confidence: 1, detail: gitBranch ? `branch ${gitBranch}` : undefined });
   let prompted = false;
   let lastAsk: string | null = null;

@@ -33,6 +33,8 @@ export interface ExtractState {
   proposals: Proposal[];
   /** Work the user asked for as a question this turn: a task once the reply does it. */
   asks: string[];
+  /** The session's tools changed files (known before the walk): rules for real coding sessions apply. */
+  toolSession?: boolean;
 }
 
 export interface Proposal {

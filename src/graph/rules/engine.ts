@@ -45,6 +45,8 @@ export interface Rule<I extends RuleInput = RuleInput> {
   client?: string;
   /** True: an input this rule matched is not shown to the later rules of its kind. */
   final?: boolean;
+  /** True: the rule runs only in sessions whose tools changed files (real coding sessions). */
+  toolSessionsOnly?: boolean;
   match(input: I): boolean;
   make(input: I, state: ExtractState): void;
   /** Inputs it must make a node from, and inputs it must leave alone. */
@@ -55,7 +57,7 @@ export interface Rule<I extends RuleInput = RuleInput> {
 export function runRules(rules: readonly Rule[], input: RuleInput, state: ExtractState): string[] {
   const fired: string[] = [];
   for (const rule of rules) {
-    if (rule.on !== input.on || !rule.match(input)) continue;
+    if (rule.on !== input.on || (rule.toolSessionsOnly && !state.toolSession) || !rule.match(input)) continue;
     const before = state.builder.activeRule;
     state.builder.activeRule = rule.id;
     try {
@@ -71,7 +73,7 @@ export function runRules(rules: readonly Rule[], input: RuleInput, state: Extrac
 
 /** A fresh extraction state, for the table test and for rules run alone. */
 export function newState(cwd = '/repo'): ExtractState {
-  return { builder: new GraphBuilder(), turn: 1, cwd, turnTasks: [], tasksById: new Map(), openErrors: [], signals: emptySignals(), proposals: [], asks: [] };
+  return { builder: new GraphBuilder(), turn: 1, cwd, turnTasks: [], tasksById: new Map(), openErrors: [], signals: emptySignals(), proposals: [], asks: [], toolSession: true };
 }
 
 /** Example helpers: a tool step and a text step as the session gives them. */

@@ -5,8 +5,17 @@ import type { Rule } from './engine.js';
 import { TOOL_RULES } from './tool-rules.js';
 import { SUMMARY_RULES } from './summary-rules.js';
 import { PROMPT_RULES, TEXT_RULES } from './text-rules.js';
+import { STATED_PROMPT_RULES, STATED_SUMMARY_RULES, STATED_TEXT_RULES } from './stated-rules.js';
 
-export const RULES: readonly Rule[] = [...TOOL_RULES, ...SUMMARY_RULES, ...PROMPT_RULES, ...TEXT_RULES] as Rule[];
+export const RULES: readonly Rule[] = [
+  ...TOOL_RULES,
+  ...SUMMARY_RULES,
+  ...STATED_SUMMARY_RULES,
+  ...STATED_PROMPT_RULES,
+  ...PROMPT_RULES,
+  ...STATED_TEXT_RULES,
+  ...TEXT_RULES,
+] as Rule[];
 
 export function ruleById(id: string): Rule | undefined {
   return RULES.find((r) => r.id === id);

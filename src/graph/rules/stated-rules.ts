@@ -1,0 +1,113 @@
+// Rules on single sentences that state a choice or a problem, for sessions whose tools did the
+// work: there the prose rules' bare names ("PostHog") say little, while one sentence of the reply
+// ("The lightest-weight approach is Go's built-in runtime/trace, enabled via an environment
+// variable") or of the user ("keep each commit with working code") says what was settled.
+
+import { normaliseLabel, sentences } from '../labels.js';
+import { promptStep, summaryStep, textStep, type PromptInput, type Rule, type SummaryInput, type TextInput } from './engine.js';
+import type { ExtractState } from '../extract-state.js';
+
+const WORDS = 16;
+
+/** A sentence as a label: no markup, no lead-in ("I'll", "Let me", "So,"), at most WORDS words. */
+export function statedLabel(sentence: string): string {
+  let text = sentence.replace(/\*\*|`/g, '').replace(/^\s*(?:[-*•]|\d+[.)]|[A-H]\))\s+/, '').trim();
+  text = text.replace(/^(?:so|ok(?:ay)?|yes|great|good|right|also|then|now|but|and|actually|alright)[,!.]?\s+/i, '');
+  text = text.replace(/^(?:I'll|I will|I'm going to|we'll|we will|let me|let's|I think|I'd)\s+/i, '');
+  const words = text.split(/\s+/);
+  return normaliseLabel(words.slice(0, WORDS).join(' ').replace(/[:,;]$/, ''));
+}
+
+/** A reply's sentence that settles how: a choice against an alternative, a recommendation, the approach. */
+const CHOICE =
+  /\b(?:instead of|rather than|(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|fix|decision) is|decided|went with|go with|going with|chose|opted)\b/i;
+/** Not a choice: a question, a hedge, or an offer. */
+const NOT_CHOICE = /\?\s*$|^(?:maybe|perhaps|if you|would you|do you|should i|shall i|want me)\b|\b(?:could|might) (?:also )?(?:use|go)\b/i;
+
+function choiceSentences(text: string): string[] {
+  return sentences(text.replace(/```[\s\S]*?```/g, ' '))
+    .filter((s) => CHOICE.test(s) && !NOT_CHOICE.test(s.trim()) && s.split(/\s+/).length >= 4 && s.length < 400)
+    .map(statedLabel)
+    .filter((l) => l.split(/\s+/).length >= 3);
+}
+
+function decide(state: ExtractState, label: string, uuid: string, confidence: number): void {
+  state.builder.mention('DECISION', label, { confidence, turn: state.turn, uuid });
+}
+
+const replyChoice: Rule<TextInput> = {
+  id: 'decision.stated-choice',
+  on: 'text',
+  matches: 'a sentence of a reply that settles how: "X instead of Y", "I recommend X", "the cleanest fix is X", "Let me first X", "I\'ll go with X" (not a question, a hedge or an offer)',
+  makes: 'a DECISION labelled with the sentence (up to 16 words, lead-in dropped)',
+  why: 'real sessions state their choices in one sentence, rarely as a bare name',
+  toolSessionsOnly: true,
+  match: ({ step }) => step.role === 'assistant' && choiceSentences(step.text).length > 0,
+  make: ({ step }, state) => {
+    for (const label of choiceSentences(step.text)) decide(state, label, step.uuid, 0.8);
+  },
+  examples: {
+    yes: [textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false), textStep('Let me first write tests to surface the bug, then fix it.', false)],
+    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.')],
+  },
+};
+
+/** A user's sentence that settles how the work is done. */
+const DIRECTIVE =
+  /^(?:(?:ok|okay|yes|great|good|and|also|but|so|please)[,!.]?\s+)*(?:let's not|don't|do not|no need|never|always|keep|use|only|simply|just|make sure|we should(?:n't)?|i want (?:it|this|to)|assume|put (?:it|them)|focus on|go straight|[A-H]\)\s+\S)/i;
+
+function directives(text: string): string[] {
+  return sentences(text)
+    .filter((s) => DIRECTIVE.test(s.trim()) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 4 && s.length < 300)
+    .map(statedLabel)
+    .filter((l) => l.split(/\s+/).length >= 3);
+}
+
+const userDirective: Rule<PromptInput> = {
+  id: 'decision.user-directive',
+  on: 'prompt',
+  matches: 'a sentence of a later prompt that settles how the work is done: "let\'s not ...", "don\'t ...", "keep ...", "use ...", "only ...", "A) <option>" (not the opening prompt, not a question)',
+  makes: 'a DECISION labelled with the sentence',
+  why: 'user instructions that settle an approach are decisions the resumed session must keep',
+  toolSessionsOnly: true,
+  match: ({ prompt, first }) => !first && directives(prompt.text).length > 0,
+  make: ({ prompt }, state) => {
+    for (const label of directives(prompt.text)) decide(state, label, prompt.uuid, 0.85);
+  },
+  examples: {
+    yes: [promptStep('keep each commit with working code please (no micro-committing broken state)'), promptStep('A) it is when we know that the user closed the chat session.')],
+    no: [promptStep('keep going'), promptStep('Do you think we should use Redis?')],
+  },
+};
+
+/** Lines of a compaction summary that record a choice ("User wanted tests alongside source files"). */
+const SUMMARY_CHOICE = /\b(?:user (?:wanted|wants|prefers|preferred|decided|chose|hates|asked for)|recommended|decided|instead of|rather than)\b/i;
+
+const summaryChoice: Rule<SummaryInput> = {
+  id: 'decision.summary-choice',
+  on: 'summary',
+  matches: 'a line of a compaction summary recording a choice: "User wanted X", "Recommended Option 1: ...", "X instead of Y"',
+  makes: 'a DECISION labelled with the line',
+  why: 'the summary keeps the choices made before the compaction',
+  match: ({ text }) => summaryChoices(text).length > 0,
+  make: ({ text, uuid }, state) => {
+    for (const label of summaryChoices(text)) decide(state, label, uuid, 0.8);
+  },
+  examples: {
+    yes: [summaryStep('This session is being continued from a previous conversation.\n- User wanted tests alongside source files, not in separate test/ directory')],
+    no: [summaryStep('This session is being continued from a previous conversation.\n- Added a test for the parser')],
+  },
+};
+
+function summaryChoices(text: string): string[] {
+  if (!/^This session is being continued/.test(text)) return [];
+  return text
+    .split('\n')
+    .filter((l) => /^\s*(?:[-*]|\d+\.)\s+/.test(l) && SUMMARY_CHOICE.test(l) && !/^\s*[-*]\s*"/.test(l))
+    .map((l) => statedLabel(l.replace(/^\s*(?:[-*]|\d+\.)\s+(?:\*\*[^*]+\*\*:?\s*)?/, '')))
+    .filter((l) => l.split(/\s+/).length >= 3);
+}
+
+export const STATED_TEXT_RULES: Rule<TextInput>[] = [replyChoice];
+export const STATED_PROMPT_RULES: Rule<PromptInput>[] = [userDirective];
+export const STATED_SUMMARY_RULES: Rule<SummaryInput>[] = [summaryChoice];
