@@ -26,7 +26,11 @@ export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gi
   if (cwd) state.project = builder.mention('PROJECT', cwd, { rule: 'session.project', turn: 0, confidence: 1, detail: gitBranch ? `branch ${gitBranch}` : undefined });
   let prompted = false;
   let lastAsk: string | null = null;
-  const lastSummary = turns.flatMap((t) => t.summaries ?? []).at(-1);
+  // The last summary speaks for the end of the session only when no file changed after it.
+  const lastAt = turns.findLastIndex((t) => (t.summaries ?? []).length > 0);
+  const changedAfter = lastAt >= 0 && turns.slice(lastAt).some((t) => t.steps.some((s) => s.kind === 'tool' && CHANGE_TOOLS.has(s.name)));
+  const lastText = turns.flatMap((t) => t.steps.filter((s) => s.kind === 'text')).at(-1);
+  const lastSummary = changedAfter ? undefined : turns[lastAt]?.summaries?.at(-1);
   for (const turn of turns) {
     state.turn = turn.index;
     state.turnTasks = [];
@@ -46,7 +50,7 @@ export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gi
     });
     turn.steps.forEach((step, i) => {
       if (step.kind === 'tool') runRules(RULES, { on: 'tool', step }, state);
-      else runRules(RULES, { on: 'text', step, final: i === finalText }, state);
+      else runRules(RULES, { on: 'text', step, final: i === finalText, last: step === lastText }, state);
     });
     // The turn's end settles the status of what it asked for (prompt-facts.ts).
     builder.activeRule = 'prompt.turn-status';

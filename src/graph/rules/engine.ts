@@ -16,6 +16,8 @@ export interface TextInput {
   on: 'text';
   step: TextStep;
   final: boolean;
+  /** The session's last reply: what it lists as still to do is where the session stopped. */
+  last?: boolean;
 }
 /** A real user prompt; `first` for the session's first. */
 export interface PromptInput {
@@ -23,7 +25,7 @@ export interface PromptInput {
   prompt: Prompt;
   first: boolean;
 }
-/** Claude Code's own compaction summary (an `isCompactSummary` line); `last` for the session's last one. */
+/** Claude Code's own compaction summary (an `isCompactSummary` line); `last` for the session's last one when no file changed after it (its pending work is still pending). */
 export interface SummaryInput {
   on: 'summary';
   text: string;
@@ -80,8 +82,8 @@ export function newState(cwd = '/repo'): ExtractState {
 export function toolStep(name: string, input: Record<string, unknown>, result = '', more: Partial<ToolStep> = {}): ToolInput {
   return { on: 'tool', step: { kind: 'tool', name, input: input as ToolStep['input'], result, isError: false, answered: true, uuid: 'u1', resultUuid: 'u2', cwd: '/repo', ...more } };
 }
-export function textStep(text: string, final = true): TextInput {
-  return { on: 'text', step: { kind: 'text', role: 'assistant', text, uuid: 'u1' }, final };
+export function textStep(text: string, final = true, last = false): TextInput {
+  return { on: 'text', step: { kind: 'text', role: 'assistant', text, uuid: 'u1' }, final, last };
 }
 export function promptStep(text: string, first = false): PromptInput {
   return { on: 'prompt', prompt: { text, uuid: 'u1' }, first };

@@ -108,6 +108,61 @@ function summaryChoices(text: string): string[] {
     .filter((l) => l.split(/\s+/).length >= 3);
 }
 
-export const STATED_TEXT_RULES: Rule<TextInput>[] = [replyChoice];
-export const STATED_PROMPT_RULES: Rule<PromptInput>[] = [userDirective];
+/** A reply's sentence that names a problem found: the root cause, a failing test, a wrong default. */
+const PROBLEM =
+  /\b(?:root cause|the (?:issue|problem|bug|culprit) (?:is|was)|that's (?:likely |probably |the )?(?:the )?(?:issue|problem|bug|culprit)|(?:secondary|another|real|actual|main) (?:issue|problem|bug)|(?:is|are) (?:still )?failing|fails? because|failing because|is broken|doesn't check|does not check|rejects?|ignoring|ignores|only fixes|no longer supported|not supported|can only be|wait(?:s)? indefinitely|my (?:assumption|timeline) (?:is|was) wrong|haven't created|never (?:called|set|used))\b/i;
+
+function problemSentences(text: string, words = 12): string[] {
+  return sentences(text.replace(/```[\s\S]*?```/g, ' '))
+    .filter((s) => PROBLEM.test(s) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 4 && s.length < 400)
+    .map((s) => statedLabel(s).split(/\s+/).slice(0, words).join(' '))
+    .filter((l) => l.split(/\s+/).length >= 3);
+}
+
+const replyProblem: Rule<TextInput> = {
+  id: 'error.stated-problem',
+  on: 'text',
+  matches: 'a sentence of a reply naming a problem found: "the root cause is X", "X is failing because Y", "X rejects Y", "X ignores Y", "that\'s likely the issue" (not a question)',
+  makes: 'an ERROR labelled with the sentence (up to 12 words), settled (met, not left open)',
+  why: 'the problems a session found are what the resuming engineer must not rediscover',
+  toolSessionsOnly: true,
+  match: ({ step }) => step.role === 'assistant' && problemSentences(step.text).length > 0,
+  make: ({ step }, state) => {
+    for (const label of problemSentences(step.text)) state.builder.mention('ERROR', label, { confidence: 0.85, turn: state.turn, uuid: step.uuid, status: 'completed' });
+  },
+  examples: {
+    yes: [textStep('The session ID validation rejects empty strings.', false), textStep("There's BatchUploadTimeout (defaults to 10 seconds!) - that's likely the issue.", false)],
+    no: [textStep('All tests pass.'), textStep('Is the test failing because of the timeout?')],
+  },
+};
+
+/** A user's sentence reporting a problem: "I've noticed X", "I can't see any usage of X", "I couldn't replicate X". */
+const REPORTED = /\b(?:i(?:'ve| have)? noticed|i can't see|i couldn't|nothing obvious|doesn't work|isn't working|not working|still (?:got|get|see|have)|but (?:also|now) \d+|is broken)\b/i;
+
+const userProblem: Rule<PromptInput> = {
+  id: 'error.user-report',
+  on: 'prompt',
+  matches: 'a sentence of a prompt reporting a problem: "I\'ve noticed X", "I can\'t see any usage of X", "nothing obvious in X", "I couldn\'t replicate X"',
+  makes: 'an ERROR labelled with the sentence (up to 12 words)',
+  why: 'what the user saw go wrong is the problem the session works on',
+  toolSessionsOnly: true,
+  match: ({ prompt }) => reported(prompt.text).length > 0,
+  make: ({ prompt }, state) => {
+    for (const label of reported(prompt.text)) state.builder.mention('ERROR', label, { confidence: 0.85, turn: state.turn, uuid: prompt.uuid, status: 'completed' });
+  },
+  examples: {
+    yes: [promptStep("Hm, ok, nothing obvious in the trace. Could it be a timeout?")],
+    no: [promptStep('Please add a retry.')],
+  },
+};
+
+function reported(text: string): string[] {
+  return sentences(text)
+    .filter((s) => REPORTED.test(s) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 3 && s.length < 300)
+    .map((s) => statedLabel(s).split(/\s+/).slice(0, 12).join(' '))
+    .filter((l) => l.split(/\s+/).length >= 3);
+}
+
+export const STATED_TEXT_RULES: Rule<TextInput>[] = [replyChoice, replyProblem];
+export const STATED_PROMPT_RULES: Rule<PromptInput>[] = [userDirective, userProblem];
 export const STATED_SUMMARY_RULES: Rule<SummaryInput>[] = [summaryChoice];

@@ -46,11 +46,14 @@ const solved: Rule<SummaryInput> = {
   makes: 'a done TASK per solved item, an in-progress one per ongoing item',
   why: 'the summary is the session\'s own record of the work before the compaction',
   match: ({ text }) => CONTINUED.test(text) && /^\s*-\s*(?:Solved|Ongoing|In progress)\s*:/im.test(section(text, /problem solving/)),
-  make: ({ text, uuid }, state) => {
+  make: ({ text, uuid, last }, state) => {
     for (const item of sectionItems(section(text, /problem solving/))) {
       const m = /^(Solved|Ongoing|In progress|Fixed|Completed)\s*:\s*(.+)$/i.exec(item);
       if (!m) continue;
-      const task = state.builder.mention('TASK', label(m[2]), { confidence: 0.9, turn: state.turn, uuid, status: /^(?:solved|fixed|completed)$/i.test(m[1]) ? 'completed' : 'in_progress' });
+      const done = /^(?:solved|fixed|completed)$/i.test(m[1]);
+      // Work ongoing at a compaction the session went on with is no longer where it stood.
+      if (!done && !last) continue;
+      const task = state.builder.mention('TASK', label(m[2]), { confidence: 0.9, turn: state.turn, uuid, status: done ? 'completed' : 'in_progress' });
       state.builder.link(task, parentTask(state), 'PART_OF');
     }
   },

@@ -86,5 +86,46 @@ const prompt: Rule<PromptInput> = {
   examples: { yes: [promptStep('Build a todo app with Next.js', true)], no: [promptStep('thanks')] },
 };
 
-export const TEXT_RULES: Rule<TextInput>[] = [doneList, prose];
+/** A line that opens a list of work still to do. */
+const OPEN_LEAD =
+  /\b(?:next steps?|remaining|still (?:to do|needed|pending|open)|to ?do|follow[- ]ups?|suggest(?:ions|ed)?|recommendations?|findings|opportunit(?:y|ies)|could (?:also )?(?:be )?(?:improved|simplified|cleaned)|left to do|not (?:yet )?(?:done|implemented)|pending|what's left|would you like me to|want me to|should i)\b/i;
+
+/** The items of a reply that lists what is still to do (after a lead-in such as "Next steps:" or "Findings:"). */
+export function openItems(text: string): string[] {
+  const out: string[] = [];
+  let open = false;
+  for (const line of text.replace(/```[\s\S]*?```/g, '').split('\n')) {
+    if (line.trim() === '') continue;
+    const m = ITEM.exec(line);
+    if (!m) {
+      open = OPEN_LEAD.test(line);
+      continue;
+    }
+    if (!open || /^\s{2,}/.test(line)) continue;
+    const item = m[1].replace(/\*\*|`/g, '').trim();
+    if (DONE_VERB.test(item) || /[✓✅]/.test(item)) continue;
+    const label = normaliseLabel(item.split(/\s+[—–-]\s+|(?<=[a-z0-9)])\.\s+/)[0].split(/\s+/).slice(0, 12).join(' '));
+    if (label.split(/\s+/).length >= 2 && !out.includes(label)) out.push(label);
+  }
+  return out;
+}
+
+const openList: Rule<TextInput> = {
+  id: 'report.open-list',
+  on: 'text',
+  matches: 'the session\'s last reply, its list items after a lead-in naming work still to do ("Next steps:", "Remaining:", "Findings:", "Want me to ...")',
+  makes: 'a pending TASK per item',
+  why: 'where the session stopped, the reply\'s own list says what was left',
+  toolSessionsOnly: true,
+  match: ({ step, last }) => last === true && openItems(step.text).length > 0,
+  make: ({ step }, state) => {
+    for (const label of openItems(step.text)) state.builder.mention('TASK', label, { confidence: 0.9, turn: state.turn, uuid: step.uuid, status: 'pending' });
+  },
+  examples: {
+    yes: [textStep('Found 3 opportunities:\n\n1. **Move timestamp utilities** to a shared location\n2. Simplify the multi-session prompt\n\nWant me to apply these?', true, true)],
+    no: [textStep('Next steps:\n- Add a retry', true, false), textStep('Done:\n- Added a retry\n- Fixed the test', true, true)],
+  },
+};
+
+export const TEXT_RULES: Rule<TextInput>[] = [doneList, openList, prose];
 export const PROMPT_RULES: Rule<PromptInput>[] = [prompt];
