@@ -35,6 +35,8 @@ export interface ExtractState {
   asks: string[];
   /** The session's tools changed files (known before the walk): rules for real coding sessions apply. */
   toolSession?: boolean;
+  /** Titles of issue-tracker items (beads) by id, from the tracker's own output. */
+  issues?: Map<string, string>;
 }
 
 export interface Proposal {

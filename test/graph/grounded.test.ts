@@ -73,7 +73,7 @@ describe('coding.jsonl (TodoWrite, a failing test and its fix, a rejected MultiE
   });
 
   it('records the commit as done work', () => {
-    expect(nodes(graph, 'TASK').find((t) => t.label.startsWith('commit: Include last day of month in totals'))?.status).toBe('completed');
+    expect(nodes(graph, 'TASK').find((t) => t.label.startsWith('Committed: Include last day of month in totals'))?.status).toBe('completed');
   });
 });
 

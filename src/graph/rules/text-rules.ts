@@ -22,20 +22,33 @@ export function doneItemLabel(item: string): string | undefined {
   text = text.replace(/^[\w./-]+\.\w+\s*(?:[-–—:]\s+|\(\w+\)\s*[-–—:]\s*)/, '');
   if (!DONE_VERB.test(text)) return undefined;
   text = text.replace(/^now\s+/i, '');
-  text = text.split(/(?<=[a-z0-9)])\.\s+|\s+[—–]\s+|:\s*$/)[0];
+  text = text.split(/(?<=[a-z0-9)"'])\.\s+(?=[A-Z])|\s+[—–]\s+|:\s*$/)[0];
   const words = text.split(/\s+/);
   if (words.length < 2) return undefined;
   return normaliseLabel(words.slice(0, 14).join(' ').replace(/[,:;]$/, ''));
 }
 
-/** The done items a reply lists. */
+/** The done items a reply lists; "Added two helpers:" names the code its sub-items open with. */
 export function doneItems(text: string): string[] {
   const out: string[] = [];
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
     const m = ITEM.exec(line);
-    const label = m ? doneItemLabel(m[1]) : undefined;
-    if (label && !out.includes(label)) out.push(label);
-  }
+    let label = m ? doneItemLabel(m[1]) : undefined;
+    if (!label) return;
+    if (/:\s*$/.test(m![1])) {
+      const indent = /^\s*/.exec(line)![0].length;
+      const names: string[] = [];
+      for (const next of lines.slice(i + 1)) {
+        const sub = ITEM.exec(next);
+        if (!sub || /^\s*/.exec(next)![0].length <= indent) break;
+        const name = /^\*{0,2}`([^`]+)`/.exec(sub[1].trim())?.[1];
+        if (name) names.push(name);
+      }
+      if (names.length) label = `${label}: ${names.join(', ')}`;
+    }
+    if (!out.includes(label)) out.push(label);
+  });
   return out;
 }
 

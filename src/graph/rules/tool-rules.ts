@@ -166,6 +166,54 @@ const planApproved: Rule<ToolInput> = {
   },
 };
 
+/** The tracker's lines: "✓ Created issue: X\n  Title: T", "○ X · T [", "✓ Closed X: why", "✓ Added dependency: A depends on B". */
+function trackerFacts(step: ToolStep, state: ExtractState): void {
+  const issues = (state.issues ??= new Map());
+  const out = step.result;
+  const cmd = command(step);
+  for (const m of out.matchAll(/^[○●◐✓]?\s*([\w-]+-[\w]+(?:\.\d+)*)\s+(?:\[[A-Z]+\]\s+)?·\s+(.+?)\s+\[/gm)) issues.set(m[1], m[2].trim());
+  const task = (label: string, status: 'completed' | 'pending' | 'in_progress', key?: string) => {
+    const node = state.builder.mention('TASK', normaliseLabel(label), { confidence: 1, turn: state.turn, uuid: step.uuid, status, fuzzy: false });
+    if (node && key) state.tasksById.set(`issue:${key}`, node);
+    return node;
+  };
+  const created = /Created issue:\s*(\S+)\s*\n\s*Title:\s*(.+)/.exec(out);
+  if (created) {
+    const [, id, title] = created;
+    issues.set(id, title.trim());
+    const type = /--type[= ](\w+)/.exec(cmd)?.[1] ?? 'issue';
+    task(`Created ${type} ${id}: ${title.trim()}`, 'completed');
+    if (type !== 'epic') task(`${title.trim()} (${id})`, 'pending', id);
+  }
+  const dep = /Added dependency:\s*(.+?)(?:\s*\(|$)/m.exec(out);
+  if (dep) task(`Added dependency: ${dep[1]}`, 'completed');
+  const update = /\bbd\s+update\s+(\S+)\s+.*--status[= ]in_progress/.exec(cmd);
+  if (update) {
+    const known = state.tasksById.get(`issue:${update[1]}`);
+    if (known) state.builder.advance(known, 'in_progress', state.turn, step.uuid);
+    else task(`${update[1]}: ${issues.get(update[1]) ?? ''}`, 'in_progress', update[1]);
+  }
+  for (const m of out.matchAll(/Closed\s+([\w-]+-[\w]+(?:\.\d+)*):/g)) {
+    const known = state.tasksById.get(`issue:${m[1]}`);
+    if (known) state.builder.advance(known, 'completed', state.turn, step.uuid);
+    else task(`${m[1]}: ${issues.get(m[1]) ?? ''}`, 'completed', m[1]);
+  }
+}
+
+const tracker: Rule<ToolInput> = {
+  id: 'work.issue-tracker',
+  on: 'tool',
+  matches: 'a successful issue-tracker command (beads `bd create`, `bd update --status in_progress`, `bd close`, `bd dep add`)',
+  makes: 'a done TASK "Created <type> <id>: <title>" and a pending TASK "<title> (<id>)" that update and close move on; "Added dependency: A depends on B"',
+  why: 'the tracker is the session\'s task list when it keeps one outside the client',
+  match: ({ step }) => ok(step) && /\bbd\s+(?:create|update|close|dep\s+add|show)\b/.test(command(step)),
+  make: ({ step }, state) => trackerFacts(step, state),
+  examples: {
+    yes: [toolStep('Bash', { command: 'bd create --title="Add mix quality alias" --type=task' }, '✓ Created issue: spotter-0p7.2\n  Title: Add mix quality alias\n  Priority: P2')],
+    no: [toolStep('Bash', { command: 'bd ready' }, '📋 Ready work (8 issues with no blockers)')],
+  },
+};
+
 const bash: Rule<ToolInput> = {
   id: 'bash.command',
   on: 'tool',
@@ -251,4 +299,4 @@ const answered: Rule<ToolInput> = {
 };
 
 /** Tool rules in the order the engine runs them. */
-export const TOOL_RULES: Rule<ToolInput>[] = [editRejected, fileChanged, fileRead, fileDeleted, prCreated, pushed, planApproved, bash, todoWrite, taskTools, agentReport, answered];
+export const TOOL_RULES: Rule<ToolInput>[] = [editRejected, fileChanged, fileRead, fileDeleted, prCreated, pushed, planApproved, tracker, bash, todoWrite, taskTools, agentReport, answered];
