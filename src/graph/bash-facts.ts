@@ -118,7 +118,12 @@ export function failureLines(output: string): string[] {
     } else if ((m = /^\S+\.\w+:\d+(?::\d+)?:\s+(.+?)\s+\((\w+)\)$/.exec(line))) add(`${m[2]}: ${m[1]}`);
     else if ((m = /^(?:\.\/)?\S+\.(?:go|rs|ts|tsx|js|py|ex|exs):\d+(?::\d+)?:\s+(?:error:\s+)?(.+)$/.exec(line)) && !/^(?:warning|note)\b/.test(m[1])) add(m[1]);
     else if ((m = /\berror TS\d+: (.+)$/.exec(line))) add(m[1]);
-    else if ((m = /^FAILED (\S+?)(?: - (.+))?$/.exec(line))) add(m[2] ? `${m[1].replace(/^.*::/, '')}: ${m[2]}` : `${m[1]} failed`);
+    else if ((m = /^FAILED (\S+::\S+?)(?: - (.+))?$/.exec(line))) add(m[2] ? `${m[1].replace(/^.*::/, '')}: ${m[2]}` : `${m[1].replace(/^.*::/, '')} failed`);
+    else if ((m = /^(?:FAIL|ERROR): (\w+) \(/.exec(line))) {
+      // unittest: "FAIL: test_x (module.Class.test_x)", then the traceback's last line says why.
+      const why = lines.slice(i + 1, i + 20).map((l) => /^(\w*(?:Error|Exception)\b.*)$/.exec(l.trim())?.[1]).find(Boolean);
+      add(why ? `${m[1]}: ${why}` : `${m[1]} failed`);
+    }
     else if ((m = /^E\s+(\w*(?:Error|Exception)\b.*)$/.exec(line))) add(m[1]);
     else if ((m = /\*\* \((\w+)\) (.+)$/.exec(line))) add(`${m[1]}: ${m[2]}`);
     else if ((m = /^(?:error(?:\[E\d+\])?|fatal|npm ERR!|ERROR):?\s+(.+)$/.exec(line))) add(m[1]);

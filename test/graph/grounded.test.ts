@@ -112,7 +112,8 @@ describe.skipIf(!HAS_CORPUS)('corpus', () => {
   it('reads the user\'s answer to AskUserQuestion as their decision', async () => {
     const graph = await graphOf(corpusFile('spotter-subagent-v2.1.38-plan.jsonl'));
     const decisions = nodes(graph, 'DECISION');
-    expect(decisions.find((d) => d.label === 'No rig')?.detail).toContain('Which rig do these beads belong to');
-    expect(decisions.map((d) => d.label)).toContain('Credo + Dialyxir + mix_audit');
+    // Labelled with the question's header and the option's description: "No rig" alone says little.
+    expect(decisions.find((d) => d.label.startsWith('Rig prefix: No rig'))?.detail).toContain('Which rig do these beads belong to');
+    expect(decisions.map((d) => d.label)).toContain('Tools: Credo + Dialyxir + mix_audit (Skip Sobelow (Phoenix security scanner))');
   });
 });
