@@ -37,6 +37,8 @@ export interface ExtractState {
   toolSession?: boolean;
   /** Titles of issue-tracker items (beads) by id, from the tracker's own output. */
   issues?: Map<string, string>;
+  /** The latest plan file written, for the ExitPlanMode that approves it. */
+  planText?: string;
 }
 
 export interface Proposal {

@@ -43,7 +43,7 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   // In a session whose tools changed files, only files changed inside the project: what it read
   // is context, not its work. A text-only session names its files in prose.
-  const toolsChanged = graph.nodes.some((n) => n.type === 'FILE' && n.rules?.includes('file.changed'));
+  const toolsChanged = graph.nodes.some((n) => n.type === 'FILE' && (n.rules?.includes('file.changed') || n.rules?.includes('plan.written')));
   const partOf = new Map<string, string>();
   const superseded = new Set<string>();
   const beingFixed = new Set<string>();

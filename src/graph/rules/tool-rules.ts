@@ -9,6 +9,7 @@ import { CHANGE_TOOLS, agentFacts, answerFacts, fileFacts, taskToolFacts, todoFa
 import { noteChange, parentTask, pathLabel, type ExtractState } from '../extract-state.js';
 import { clipWords, normaliseLabel } from '../labels.js';
 import { toolStep, type Rule, type ToolInput } from './engine.js';
+import { isPlanFile, parsePlan } from './plan.js';
 
 const REJECTED = /user doesn't want to proceed|tool use was rejected/i;
 
@@ -58,6 +59,25 @@ const fileChanged: Rule<ToolInput> = {
   examples: {
     yes: [toolStep('Write', { file_path: '/repo/src/lib.rs', content: 'x' }, 'File created successfully', { sidecar: { type: 'create' } })],
     no: [toolStep('Read', { file_path: '/repo/src/lib.rs' })],
+  },
+};
+
+const planWritten: Rule<ToolInput> = {
+  id: 'plan.written',
+  on: 'tool',
+  client: 'from 2.1.x plan mode writes the plan to a file (~/.claude/plans/<slug>.md or one the session names) and ExitPlanMode carries no plan (seen in 2.1.38 logs)',
+  matches: 'a Write of a plan file (under plans/, or plan.md)',
+  makes: 'the FILE as file.changed does; the plan is kept until ExitPlanMode approves it (plan.approved reads it then)',
+  why: 'a plan counts once the user approved it',
+  final: true,
+  match: ({ step }) => step.name === 'Write' && typeof step.input.file_path === 'string' && isPlanFile(step.input.file_path) && typeof step.input.content === 'string',
+  make: ({ step }, state) => {
+    state.planText = step.input.content as string;
+    fileFacts(step, toolPaths(step.name, step.input), state);
+  },
+  examples: {
+    yes: [toolStep('Write', { file_path: '/repo/plan.md', content: '# Plan: X\n' }, 'File created successfully', { sidecar: { type: 'create' } })],
+    no: [toolStep('Write', { file_path: '/repo/src/plan.ts', content: 'x' }, 'ok')],
   },
 };
 
@@ -156,12 +176,15 @@ const planApproved: Rule<ToolInput> = {
   why: 'an approved plan settles what the session will do',
   match: ({ step }) => step.name === 'ExitPlanMode' && step.answered && !step.isError && !REJECTED.test(step.result),
   make: ({ step }, state) => {
-    const plan = typeof step.input.plan === 'string' ? step.input.plan : '';
-    const title = /^#+\s*(?:Plan:\s*)?(.+)$/m.exec(plan)?.[1] ?? plan.split('\n').find((l) => l.trim() !== '') ?? '';
-    state.builder.mention('TASK', normaliseLabel(`Plan approved${title ? `: ${clipWords(title.replace(/[*`]/g, ''), 10)}` : ''}`), { confidence: 1, turn: state.turn, uuid: step.uuid, status: 'completed', fuzzy: false });
+    const text = typeof step.input.plan === 'string' ? step.input.plan : (state.planText ?? '');
+    const plan = parsePlan(text);
+    state.builder.mention('TASK', normaliseLabel(`Plan approved${plan.title ? `: ${clipWords(plan.title, 10)}` : ''}`), { confidence: 1, turn: state.turn, uuid: step.uuid, status: 'completed', fuzzy: false });
+    // The plan the user approved: its choices are decisions, its steps the work to do.
+    for (const choice of plan.choices) state.builder.mention('DECISION', choice, { confidence: 0.85, turn: state.turn, uuid: step.uuid });
+    for (const task of plan.steps) state.builder.mention('TASK', task, { confidence: 0.85, turn: state.turn, uuid: step.uuid, status: 'pending' });
   },
   examples: {
-    yes: [toolStep('ExitPlanMode', { plan: '# Plan: Setup Code Quality Tools\n\n1. Install credo' }, 'User has approved your plan.')],
+    yes: [toolStep('ExitPlanMode', { plan: '# Plan: Setup Code Quality Tools\n\n## No-gos\n- No CI/CD integration yet (separate task)\n\n## Task 1: Install quality tools and configure Credo\n' }, 'User has approved your plan.')],
     no: [toolStep('ExitPlanMode', { plan: '# Plan' }, "The user doesn't want to proceed with this tool use. The tool use was rejected", { isError: true })],
   },
 };
@@ -299,4 +322,4 @@ const answered: Rule<ToolInput> = {
 };
 
 /** Tool rules in the order the engine runs them. */
-export const TOOL_RULES: Rule<ToolInput>[] = [editRejected, fileChanged, fileRead, fileDeleted, prCreated, pushed, planApproved, tracker, bash, todoWrite, taskTools, agentReport, answered];
+export const TOOL_RULES: Rule<ToolInput>[] = [editRejected, planWritten, fileChanged, fileRead, fileDeleted, prCreated, pushed, planApproved, tracker, bash, todoWrite, taskTools, agentReport, answered];
