@@ -74,8 +74,12 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
   if (failed) {
     // An exploratory command that found nothing (grep, find, a shell parse error) is no problem.
     if (!segments.some((seg) => TEST_RUNNER.test(seg) || CHECK.test(seg)) && !/command not found/.test(step.result)) return;
+    // The shell could not parse the command: nothing was checked.
+    if (/\bparse error near\b|syntax error near unexpected token|unexpected EOF while looking for/.test(step.result)) return;
     const reason = errorLine(step.result);
     const found = failureLines(step.result);
+    // A first line such as "# example.com/pkg [example.com/pkg.test]" names a package, not a problem.
+    if (!found.length && /^#\s/.test(reason)) return;
     const labels = found.length ? found : [runner ? `${clipCommand(tests[0])} failed${reason ? `: ${reason}` : ''}` : `${clipCommand(displayCommand(raw))}: ${reason || `exit ${exitCode(step.result) ?? 'error'}`}`];
     for (const label of labels) {
       const error = builder.mention('ERROR', label, { ...mention, status: 'failed', fuzzy: false });

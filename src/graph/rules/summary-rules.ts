@@ -97,7 +97,10 @@ const errors: Rule<SummaryInput> = {
       const generic = m && /^(?:errors?|issues?|problems?|bugs?|failures?|current)\s*\d*$/i.test(m[1].trim());
       const problem = (m ? (generic ? m[2] : m[1]) : item).replace(/\s*\((?:CURRENT|current)\)\s*/, '').replace(/^(?:CURRENT|Current)\s*:\s*/, '');
       const open = /\bCURRENT\b/.test(item) || !m || (!generic && m[2].trim() === '');
-      state.builder.mention('ERROR', label(problem, 10), { confidence: 0.9, turn: state.turn, uuid, status: open ? 'failed' : 'completed', fuzzy: false });
+      // The fix says where the problem was ("Added strconv to imports in committed.go"): a few of its words go with it.
+      const fix = m && !generic ? m[2].replace(/\*\*|`/g, '').split(/(?<=[a-z0-9)"'])\.\s+/)[0].trim() : '';
+      const text = fix && !open ? `${problem.replace(/\*\*|`/g, '').trim()}: ${fix}` : problem;
+      state.builder.mention('ERROR', label(text, 14), { confidence: 0.9, turn: state.turn, uuid, status: open ? 'failed' : 'completed', fuzzy: false });
     }
   },
   examples: {
