@@ -83,9 +83,12 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   // Changed files before read ones, the latest changed first: the work resumes where it stopped,
   // whatever an earlier file was referred to.
   const files = of('FILE', (n) => !toolsChanged || (n.status === 'modified' && !n.label.endsWith('/') && !/^(?:\/|~)/.test(n.label))).sort((a, b) => Number(b.status === 'modified') - Number(a.status === 'modified') || b.lastTurn - a.lastTurn || rank(a, b));
-  const errors = of('ERROR', (n) => n.status === 'failed' && !beingFixed.has(n.id));
+  // Where tools did the work, a problem only the prose rules read is left out: the checks, the
+  // summaries and the sentences that name a problem say what went wrong.
+  const proseOnly = (n: GraphNode) => toolsChanged && (n.rules ?? []).every((r) => PROSE_RULES.has(r));
+  const errors = of('ERROR', (n) => n.status === 'failed' && !beingFixed.has(n.id) && !proseOnly(n));
   // Problems met and settled: what the resuming engineer should not walk into again.
-  const fixed = of('ERROR', (n) => n.status === 'completed' || beingFixed.has(n.id));
+  const fixed = of('ERROR', (n) => (n.status === 'completed' || beingFixed.has(n.id)) && !proseOnly(n));
   // At the critical tier the project folder goes: the resumed session runs in it.
   const env = [...(compact ? [] : of('PROJECT')), ...of('ENVIRONMENT'), ...of('DEPENDENCY')];
   const goal = graph.nodes.find((n) => n.type === 'GOAL');

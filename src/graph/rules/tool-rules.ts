@@ -7,7 +7,7 @@ import type { ToolStep } from '../session-turns.js';
 import { bashFacts, commandSegments } from '../bash-facts.js';
 import { CHANGE_TOOLS, agentFacts, answerFacts, fileFacts, taskToolFacts, todoFacts, toolPaths } from '../tool-facts.js';
 import { noteChange, parentTask, pathLabel, type ExtractState } from '../extract-state.js';
-import { clipWords, normaliseLabel } from '../labels.js';
+import { clipWords, normaliseLabel, sameThing } from '../labels.js';
 import { toolStep, type Rule, type ToolInput } from './engine.js';
 import { isPlanFile, parsePlan } from './plan.js';
 
@@ -202,11 +202,20 @@ function trackerFacts(step: ToolStep, state: ExtractState): void {
   };
   const created = /Created issue:\s*(\S+)\s*\n\s*Title:\s*(.+)/.exec(out);
   if (created) {
-    const [, id, title] = created;
+    const id = created[1];
+    // The command's own --title is exact; the output's Title line may run into what follows.
+    const title = /--title[= ](["'])(.+?)\1/.exec(cmd)?.[2] ?? created[2];
     issues.set(id, title.trim());
     const type = /--type[= ](\w+)/.exec(cmd)?.[1] ?? 'issue';
     task(`Created ${type} ${id}: ${title.trim()}`, 'completed');
-    if (type !== 'epic') task(`${title.trim()} (${id})`, 'pending', id);
+    if (type !== 'epic') {
+      // A step of the plan the item tracks takes the tracker's id into its label.
+      const planned = state.builder.find('TASK', (n) => n.status === 'pending' && sameThing(n.label, title.trim()));
+      if (planned) {
+        planned.label = normaliseLabel(`${title.trim()} (${id})`);
+        state.tasksById.set(`issue:${id}`, planned);
+      } else task(`${title.trim()} (${id})`, 'pending', id);
+    }
   }
   const dep = /Added dependency:\s*(.+?)(?:\s*\(|$)/m.exec(out);
   if (dep) task(`Added dependency: ${dep[1]}`, 'completed');
