@@ -59,8 +59,23 @@ export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gi
   }
   resolveSummaryPaths(builder);
   validateGraph(builder);
+  if (state.toolSession) dropProseTasks(builder);
   return builder.finish(sessionId, turns.length - 1, lastAsk);
 }
+
+/**
+ * Where tools did the work and the log's own records (task lists, commits, reports, summaries)
+ * name the tasks, a task only the prose rules read ("fix Hm, ok, nothing obvious in the trace")
+ * is noise: it goes, its links with it.
+ */
+function dropProseTasks(builder: GraphBuilder): void {
+  const tasks = builder.all('TASK');
+  const prose = (n: (typeof tasks)[number]) => n.rules.every((r) => PROSE_RULE_IDS.has(r));
+  if (!tasks.some((t) => !prose(t))) return;
+  for (const task of tasks) if (prose(task)) builder.remove(task);
+}
+
+const PROSE_RULE_IDS = new Set(['prompt.ask', 'prompt.turn-status', 'prose.reply']);
 
 /** "Nice. What's left?" -> "What's left?": the acknowledgement asks nothing. */
 function withoutAcks(text: string): string {
