@@ -3,7 +3,7 @@
 // last. Pure: the same session always gives the same graph, byte for byte.
 
 import type { Session } from '../session/session.js';
-import { GraphBuilder } from './graph-builder.js';
+import { GraphBuilder, type DraftNode } from './graph-builder.js';
 import type { SessionGraph } from './model.js';
 import { emptySignals, type ExtractState } from './extract-state.js';
 import { sessionTurns, type Turn } from './session-turns.js';
@@ -70,9 +70,11 @@ export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gi
  */
 function dropProseTasks(builder: GraphBuilder): void {
   const tasks = builder.all('TASK');
-  const prose = (n: (typeof tasks)[number]) => n.rules.every((r) => PROSE_RULE_IDS.has(r));
+  const prose = (n: DraftNode) => n.rules.every((r) => PROSE_RULE_IDS.has(r));
   if (!tasks.some((t) => !prose(t))) return;
   for (const task of tasks) if (prose(task)) builder.remove(task);
+  // A bare name the prose called chosen ("PostHog", "paths") says nothing where tools did the work.
+  for (const decision of builder.all('DECISION')) if (prose(decision) && decision.label.split(/\s+/).length <= 2) builder.remove(decision);
 }
 
 const PROSE_RULE_IDS = new Set(['prompt.ask', 'prompt.turn-status', 'prose.reply']);

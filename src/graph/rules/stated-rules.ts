@@ -56,9 +56,12 @@ const replyChoice: Rule<TextInput> = {
 const DIRECTIVE =
   /^(?:(?:ok|okay|yes|great|good|and|also|but|so|please)[,!.]?\s+)*(?:let's not|don't|do not|no need|never|always|keep|use|only|simply|just|make sure|we should(?:n't)?|i want (?:it|this|to)|assume|put (?:it|them)|focus on|go straight|[A-H]\)\s+\S)/i;
 
+/** Directive words that settle an approach wherever they stand in the sentence. */
+const DIRECTIVE_ANYWHERE = /\b(?:let's not|don't|do not|no need to|never|always|simply|make sure|we should(?:n't)?|assume|instead of|rather than)\b/i;
+
 function directives(text: string): string[] {
   return sentences(text)
-    .filter((s) => DIRECTIVE.test(s.trim()) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 4 && s.length < 300)
+    .filter((s) => (DIRECTIVE.test(s.trim()) || DIRECTIVE_ANYWHERE.test(s)) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 4 && s.length < 300)
     .map(statedLabel)
     .filter((l) => l.split(/\s+/).length >= 3);
 }
