@@ -74,7 +74,10 @@ function dropProseTasks(builder: GraphBuilder): void {
   if (!tasks.some((t) => !prose(t))) return;
   for (const task of tasks) if (prose(task)) builder.remove(task);
   // A bare name the prose called chosen ("PostHog", "paths") says nothing where tools did the work.
-  for (const decision of builder.all('DECISION')) if (prose(decision) && decision.label.split(/\s+/).length <= 2) builder.remove(decision);
+  // One with its why, or one a later choice replaced, is kept.
+  for (const decision of builder.all('DECISION')) {
+    if (prose(decision) && decision.label.split(/\s+/).length <= 2 && !decision.detail && !builder.linked(decision, 'SUPERSEDES')) builder.remove(decision);
+  }
 }
 
 const PROSE_RULE_IDS = new Set(['prompt.ask', 'prompt.turn-status', 'prose.reply']);

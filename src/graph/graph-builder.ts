@@ -100,6 +100,11 @@ export class GraphBuilder {
     return [...this.edges.values()].filter((e) => e.from === from && e.type === type).map((e) => e.to);
   }
 
+  /** True when an edge of `type` starts or ends at the node. */
+  linked(node: DraftNode, type: EdgeType): boolean {
+    return [...this.edges.values()].some((e) => e.type === type && (e.from === node || e.to === node));
+  }
+
   find(type: NodeType, predicate: (node: DraftNode) => boolean): DraftNode | undefined {
     return (this.byType.get(type) ?? []).find(predicate);
   }
