@@ -4,6 +4,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { RULES, newState, runRules } from '../../src/graph/rules/index.js';
+import { openSession } from '../../src/session/session.js';
+import { buildGraph } from '../../src/graph/build-graph.js';
+import { HAS_CORPUS, corpusFiles, sampleFiles } from '../helpers/corpus.js';
 
 describe('the graph rule table', () => {
   it('gives every rule a unique id, a why, what it matches and makes, and a positive and a negative example', () => {
@@ -45,4 +48,17 @@ describe('the graph rule table', () => {
       });
     });
   }
+});
+
+describe('every node names the rule that made it', () => {
+  it.skipIf(!HAS_CORPUS)('on every corpus log and sample session', async () => {
+    const known = new Set([...RULES.map((r) => r.id), 'session.project', 'prompt.turn-status']);
+    for (const file of [...corpusFiles(), ...sampleFiles()]) {
+      const graph = buildGraph(await openSession(file));
+      for (const node of graph.nodes) {
+        expect(node.rules?.length, `${file}: ${node.type} ${node.label}`).toBeGreaterThan(0);
+        for (const id of node.rules!) expect(known.has(id), `${file}: unknown rule ${id}`).toBe(true);
+      }
+    }
+  }, 120_000);
 });
