@@ -51,6 +51,8 @@ export interface Turn {
 /** Tools whose result text an extractor reads; other results are kept only when they are errors. */
 const RESULT_TEXT_TOOLS = new Set(['Bash', 'BashOutput', 'TaskOutput', 'Task', 'Agent', 'TaskCreate', 'KillShell', 'KillBash', 'AskUserQuestion']);
 const MAX_RESULT_CHARS = 20_000;
+/** Of a subagent's inline work, only the file changes are read: its narration is not the session's. */
+const SIDECHAIN_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
 
 export function sessionTurns(session: Session): Turn[] {
   const c = session.conversation;
@@ -60,7 +62,9 @@ export function sessionTurns(session: Session): Turn[] {
   const seen = new Set<string>();
   for (const entry of c.entries) {
     if (entry.type !== 'user' && entry.type !== 'assistant') continue;
-    if (entry.isSidechain && !c.isSubagentTranscript) continue;
+    // A subagent's work stored inline (isSidechain lines, 1.0.x clients): its file changes are the session's.
+    const sidechain = entry.isSidechain && !c.isSubagentTranscript;
+    if (sidechain && entry.type !== 'assistant') continue;
     const uuid = entry.uuid ?? `line-${entry.line + 1}`;
     if (seen.has(uuid)) continue;
     seen.add(uuid);
@@ -80,6 +84,10 @@ export function sessionTurns(session: Session): Turn[] {
     const turn = turns[turns.length - 1];
     const record = readRecord(session, entry);
     for (const block of contentBlocks(record)) {
+      if (sidechain) {
+        if (block.type === 'tool_use' && typeof block.name === 'string' && SIDECHAIN_TOOLS.has(block.name)) turn.steps.push(toolStep(session, block, resultOf, uuid, entry.cwd));
+        continue;
+      }
       if (block.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '') {
         turn.steps.push({ kind: 'text', role: 'assistant', text: redactSecrets(block.text), uuid });
       } else if (block.type === 'tool_use' && typeof block.name === 'string') {

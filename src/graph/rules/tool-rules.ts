@@ -100,11 +100,18 @@ export function deletedPaths(cmd: string): string[] {
     const m = /^(?:git\s+rm|rm)\s+(.+)$/.exec(segment);
     if (!m) continue;
     for (const word of m[1].split(/\s+/)) {
-      if (word.startsWith('-') || /[*?$`<>]/.test(word) || /^(?:\/tmp|\/var|~)\b/.test(word)) continue;
+      if (word.startsWith('-') || /[*?$`<>]/.test(word) || /^~/.test(word)) continue;
       out.push(word.replace(/^['"]|['"]$/g, ''));
     }
   }
   return out;
+}
+
+/** The deleted paths inside the project, labelled as the tools label them (a temp file outside it is no change). */
+function projectDeletions(step: ToolStep, cwd?: string): string[] {
+  return deletedPaths(command(step))
+    .map((path) => pathLabel(path, step.cwd ?? cwd))
+    .filter((label) => !label.startsWith('/') && label !== '.');
 }
 
 const fileDeleted: Rule<ToolInput> = {
@@ -113,16 +120,16 @@ const fileDeleted: Rule<ToolInput> = {
   matches: 'a successful `rm` or `git rm` of project paths',
   makes: 'a FILE per path, modified, detail "deleted"',
   why: 'a deletion changes the project as much as an edit',
-  match: ({ step }) => ok(step) && deletedPaths(command(step)).length > 0,
+  match: ({ step }) => ok(step) && projectDeletions(step).length > 0,
   make: ({ step }, state) => {
-    for (const path of deletedPaths(command(step))) {
-      const file = state.builder.mention('FILE', pathLabel(path, step.cwd ?? state.cwd), { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'modified', detail: 'deleted', fuzzy: false });
+    for (const label of projectDeletions(step, state.cwd)) {
+      const file = state.builder.mention('FILE', label, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'modified', detail: 'deleted', fuzzy: false });
       if (file) noteChange(state, file);
     }
   },
   examples: {
     yes: [toolStep('Bash', { command: 'rm -rf src/utils.py tests/' }, '')],
-    no: [toolStep('Bash', { command: 'rm -f /tmp/out.txt' }, ''), toolStep('Bash', { command: 'rm missing.txt' }, 'Exit code 1\nrm: missing.txt: No such file', { isError: true })],
+    no: [toolStep('Bash', { command: 'rm -f /tmp/out.txt' }, ''), toolStep('Bash', { command: 'rm /repo/a.py' }, '', { cwd: undefined, answered: false }), toolStep('Bash', { command: 'rm missing.txt' }, 'Exit code 1\nrm: missing.txt: No such file', { isError: true })],
   },
 };
 
