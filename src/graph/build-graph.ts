@@ -29,7 +29,7 @@ export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gi
   // The last summary speaks for the end of the session only when no file changed after it.
   const lastAt = turns.findLastIndex((t) => (t.summaries ?? []).length > 0);
   const changedAfter = lastAt >= 0 && turns.slice(lastAt).some((t) => t.steps.some((s) => s.kind === 'tool' && CHANGE_TOOLS.has(s.name)));
-  const lastText = turns.flatMap((t) => t.steps.filter((s) => s.kind === 'text')).at(-1);
+  const lastText = turns.flatMap((t) => t.steps.filter((s) => s.kind === 'text' && s.role === 'assistant')).at(-1);
   const lastSummary = changedAfter ? undefined : turns[lastAt]?.summaries?.at(-1);
   for (const turn of turns) {
     state.turn = turn.index;
@@ -46,7 +46,7 @@ export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gi
     }
     let finalText = -1;
     turn.steps.forEach((step, i) => {
-      if (step.kind === 'text') finalText = i;
+      if (step.kind === 'text' && step.role === 'assistant') finalText = i;
     });
     turn.steps.forEach((step, i) => {
       if (step.kind === 'tool') runRules(RULES, { on: 'tool', step }, state);

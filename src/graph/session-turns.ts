@@ -75,7 +75,13 @@ export function sessionTurns(session: Session): Turn[] {
         if (text) (turn.summaries ??= []).push({ text, uuid });
         continue;
       }
-      if (entry.isMeta || !entry.blocks.some((b) => b.type === 'text')) continue;
+      if (entry.isMeta) {
+        // A blocking hook's output comes as a meta user line: a fact of the turn, not a prompt.
+        const text = contentText((readRecord(session, entry).message as JsonObject | undefined)?.content);
+        if (/^\w+ hook feedback:/i.test(text.trim())) turns[turns.length - 1].steps.push({ kind: 'text', role: 'user', text: redactSecrets(text), uuid });
+        continue;
+      }
+      if (!entry.blocks.some((b) => b.type === 'text')) continue;
       const prompt = promptOf(readRecord(session, entry), uuid);
       if (prompt) turns.push({ index: turns.length, prompt, steps: [] });
       continue;

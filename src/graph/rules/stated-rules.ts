@@ -166,6 +166,35 @@ function reported(text: string): string[] {
     .filter((l) => l.split(/\s+/).length >= 3);
 }
 
-export const STATED_TEXT_RULES: Rule<TextInput>[] = [replyChoice, replyProblem];
+/** "Stop hook feedback:\n[script]: ...Cannot exit with unstaged changes." -> the hook and the lines that say why it blocked. */
+export function hookFeedback(text: string): string[] {
+  const m = /^(\w+) hook feedback:\s*([\s\S]*)$/i.exec(text.trim());
+  if (!m) return [];
+  const lines = m[2]
+    .split('\n')
+    .map((l) => l.replace(/^\[[^\]]*\]:\s*/, '').replace(/^#+\s*/, '').trim())
+    .filter((l) => /\b(?:cannot|can't|error|fail(?:ed|s)?|blocked|not allowed|must)\b/i.test(l) && l.length < 200);
+  return [...new Set(lines)].slice(0, 3).map((l) => normaliseLabel(`${m[1]} hook: ${l}`));
+}
+
+const hookBlocked: Rule<TextInput> = {
+  id: 'error.hook-feedback',
+  on: 'text',
+  client: 'Claude Code sends a blocking hook\'s output as a user line "<Event> hook feedback:" (seen in 2.1.14 logs)',
+  matches: 'a "<Event> hook feedback:" line: a hook blocked the session',
+  makes: 'an ERROR per line of the feedback that says what blocked ("Stop hook: Cannot exit with unstaged changes"); the line is no prompt of the user\'s',
+  why: 'a hook that blocked is a problem the session had to clear, and its text is not the user asking for work',
+  final: true,
+  match: ({ step }) => step.role === 'user' && /^\w+ hook feedback:/i.test(step.text.trim()),
+  make: ({ step }, state) => {
+    for (const label of hookFeedback(step.text)) state.builder.mention('ERROR', label, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed', fuzzy: false });
+  },
+  examples: {
+    yes: [{ ...textStep(''), step: { kind: 'text', role: 'user', uuid: 'u1', text: 'Stop hook feedback:\n[${CLAUDE_PLUGIN_ROOT}/scripts/hooks/stop.sh]: # Running Quality Checks...\n\n# Uncommitted Changes Detected\n\nCannot exit with unstaged changes.' } }],
+    no: [textStep('Stop hook feedback: I will look at it.')],
+  },
+};
+
+export const STATED_TEXT_RULES: Rule<TextInput>[] = [hookBlocked, replyChoice, replyProblem];
 export const STATED_PROMPT_RULES: Rule<PromptInput>[] = [userDirective, userProblem];
 export const STATED_SUMMARY_RULES: Rule<SummaryInput>[] = [summaryChoice];
