@@ -169,19 +169,27 @@ export function resolveSummaryPaths(builder: GraphBuilder): void {
   const fromSummary = files.filter((f) => f.rules.includes('summary.files') && !f.rules.some((r) => r.startsWith('file.')));
   const others = files.filter((f) => !fromSummary.includes(f));
   const prefixes = new Set<string>();
-  const unresolved: DraftNode[] = [];
+  const unresolved: { file: DraftNode; prefix?: string }[] = [];
   for (const file of fromSummary) {
     const longer = others.filter((o) => o.label.endsWith(`/${file.label}`));
     if (longer.length === 1) {
-      prefixes.add(longer[0].label.slice(0, longer[0].label.length - file.label.length));
+      // A bare name ("testenv.go") says nothing of the folder the summary's paths start from.
+      if (file.label.includes('/')) prefixes.add(longer[0].label.slice(0, longer[0].label.length - file.label.length));
       builder.merge(file, longer[0]);
-    } else unresolved.push(file);
+      continue;
+    }
+    // "strategy/common.go" beside a folder the tools named "cmd/entire/cli/strategy": the same folder.
+    const head = file.label.split('/')[0];
+    const folder = file.label.includes('/') ? others.map((o) => o.label).find((l) => l.endsWith(`/${head}`) || l.includes(`/${head}/`)) : undefined;
+    const prefix = folder ? folder.slice(0, folder.indexOf(`/${head}`) + 1) : undefined;
+    if (prefix) prefixes.add(prefix);
+    unresolved.push({ file, prefix });
   }
-  if (prefixes.size !== 1) return;
-  const [prefix] = prefixes;
-  for (const file of unresolved) {
-    if (file.label.startsWith('/') || file.label.startsWith(prefix)) continue;
-    const into = builder.mention('FILE', `${prefix}${file.label}`, { confidence: file.confidence, turn: file.firstTurn, status: 'modified', fuzzy: false, rule: 'summary.files' });
+  const only = prefixes.size === 1 ? [...prefixes][0] : undefined;
+  for (const { file, prefix } of unresolved) {
+    const base = prefix ?? only;
+    if (!base || file.label.startsWith('/') || file.label.startsWith(base)) continue;
+    const into = builder.mention('FILE', `${base}${file.label}`, { confidence: file.confidence, turn: file.firstTurn, status: 'modified', fuzzy: false, rule: 'summary.files' });
     if (into) builder.merge(file, into);
   }
 }
