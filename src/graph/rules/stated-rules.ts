@@ -22,7 +22,7 @@ export function statedLabel(sentence: string): string {
 const CHOICE =
   /\b(?:instead of|rather than|(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|fix|decision) is|decided|went with|go with|going with|chose|opted)\b/i;
 /** Not a choice: a question, a hedge, or an offer. */
-const NOT_CHOICE = /\?\s*$|^(?:maybe|perhaps|if you|would you|do you|should i|shall i|want me)\b|\b(?:could|might) (?:also )?(?:use|go)\b/i;
+const NOT_CHOICE = /\?\s*$|^(?:maybe|perhaps|if you|would you|do you|should i|shall i|want me|how about)\b|\b(?:could|might) (?:also )?(?:use|go)\b/i;
 
 function choiceSentences(text: string): string[] {
   return sentences(text.replace(/```[\s\S]*?```/g, ' '))
@@ -83,6 +83,9 @@ const userDirective: Rule<PromptInput> = {
   },
 };
 
+/** Lines that retell the request or the conversation rather than record a choice. */
+const NOT_SUMMARY_CHOICE = /^\s*(?:[-*]|\d+\.)\s+(?:\*\*[^*]+\*\*:?\s*)?(?:original request|(?:the )?conversation|initial|user asked|user's request|user requested|how about)\b/i;
+
 /** Lines of a compaction summary that record a choice ("User wanted tests alongside source files"). */
 const SUMMARY_CHOICE = /\b(?:user (?:wanted|wants|prefers|preferred|decided|chose|hates|asked for)|recommended|decided|instead of|rather than)\b/i;
 
@@ -106,7 +109,7 @@ function summaryChoices(text: string): string[] {
   if (!/^This session is being continued/.test(text)) return [];
   return text
     .split('\n')
-    .filter((l) => /^\s*(?:[-*]|\d+\.)\s+/.test(l) && SUMMARY_CHOICE.test(l) && !/^\s*[-*]\s*"/.test(l))
+    .filter((l) => /^\s*(?:[-*]|\d+\.)\s+/.test(l) && SUMMARY_CHOICE.test(l) && !/^\s*[-*]\s*"/.test(l) && !NOT_SUMMARY_CHOICE.test(l))
     .map((l) => statedLabel(l.replace(/^\s*(?:[-*]|\d+\.)\s+(?:\*\*[^*]+\*\*:?\s*)?/, '')))
     .filter((l) => l.split(/\s+/).length >= 3);
 }
@@ -195,6 +198,35 @@ const hookBlocked: Rule<TextInput> = {
   },
 };
 
-export const STATED_TEXT_RULES: Rule<TextInput>[] = [hookBlocked, replyChoice, replyProblem];
+/** "- `ShutdownTimeout: 100ms` - caps how long `Close()` waits": a setting chosen, with what it does. */
+function settingItems(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^\s*(?:[-*]|\d+[.)])\s+`([^`]+?\s*[:=]\s*[^`]+)`\s*[-–—:]\s+(.{6,})$/.exec(line);
+    if (!m) continue;
+    const label = normaliseLabel(`${m[1].trim()} ${m[2].replace(/`|\*\*/g, '')}`.split(/\s+/).slice(0, WORDS).join(' '));
+    if (!out.includes(label)) out.push(label);
+  }
+  return out;
+}
+
+const settingChosen: Rule<TextInput> = {
+  id: 'decision.setting-why',
+  on: 'text',
+  matches: 'a list item of a reply naming a setting and its value in code, then what it does: "- `ShutdownTimeout: 100ms` - caps how long Close() waits"',
+  makes: 'a DECISION "<setting: value> <what it does>"',
+  why: 'a value set with its reason is a choice the resumed session must keep',
+  toolSessionsOnly: true,
+  match: ({ step }) => step.role === 'assistant' && settingItems(step.text).length > 0,
+  make: ({ step }, state) => {
+    for (const label of settingItems(step.text)) decide(state, label, step.uuid, 0.85);
+  },
+  examples: {
+    yes: [textStep('Fixed by setting:\n- `ShutdownTimeout: 100ms` - caps how long `Close()` waits\n- `BatchUploadTimeout: 200ms` - caps HTTP request time')],
+    no: [textStep('- `main.go` - added trace support')],
+  },
+};
+
+export const STATED_TEXT_RULES: Rule<TextInput>[] = [hookBlocked, settingChosen, replyChoice, replyProblem];
 export const STATED_PROMPT_RULES: Rule<PromptInput>[] = [userDirective, userProblem];
 export const STATED_SUMMARY_RULES: Rule<SummaryInput>[] = [summaryChoice];
