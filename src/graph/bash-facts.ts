@@ -211,7 +211,7 @@ function commitFacts(command: string, state: ExtractState, uuid: string): void {
   const message = heredoc?.[2] ?? inline?.[2];
   if (!message) return;
   const first = message.split('\n')[0].trim();
-  const task = state.builder.mention('TASK', `Committed: ${first}`, { confidence: 0.9, turn: state.turn, uuid, status: 'completed', fuzzy: false });
+  const task = state.builder.mention('TASK', `Committed: ${first}`, { confidence: 1, turn: state.turn, uuid, status: 'completed', fuzzy: false });
   state.builder.link(task, parentTask(state), 'PART_OF');
   state.signals.completed = true;
 }
