@@ -28,7 +28,7 @@ describe('coding.jsonl (TodoWrite, a failing test and its fix, a rejected MultiE
   });
 
   it('has every TodoWrite item, completed as the last list says, with the lines it came from', () => {
-    const todos = nodes(graph, 'TASK').filter((n) => n.confidence === 1);
+    const todos = nodes(graph, 'TASK').filter((n) => n.rules?.includes('task.todowrite'));
     expect(todos.map((t) => t.label).sort()).toEqual([
       'Fix the date range check in tally/report.py',
       'Reproduce the month-end bug with a failing regression test',
