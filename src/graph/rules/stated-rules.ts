@@ -149,7 +149,7 @@ const userProblem: Rule<PromptInput> = {
   id: 'error.user-report',
   on: 'prompt',
   matches: 'a sentence of a prompt reporting a problem: "I\'ve noticed X", "I can\'t see any usage of X", "nothing obvious in X", "I couldn\'t replicate X"',
-  makes: 'an ERROR labelled with the sentence (up to 12 words)',
+  makes: 'an ERROR labelled with the sentence (up to 16 words)',
   why: 'what the user saw go wrong is the problem the session works on',
   toolSessionsOnly: true,
   match: ({ prompt }) => reported(prompt.text).length > 0,
@@ -165,7 +165,7 @@ const userProblem: Rule<PromptInput> = {
 function reported(text: string): string[] {
   return sentences(text)
     .filter((s) => REPORTED.test(s) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 3 && s.length < 300)
-    .map((s) => statedLabel(s).split(/\s+/).slice(0, 12).join(' '))
+    .map((s) => statedLabel(s).split(/\s+/).slice(0, WORDS).join(' '))
     .filter((l) => l.split(/\s+/).length >= 3);
 }
 
