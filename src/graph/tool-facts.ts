@@ -126,7 +126,10 @@ export function agentFacts(step: ToolStep, state: ExtractState): void {
   if (!description) return;
   const kind = typeof step.input.subagent_type === 'string' ? step.input.subagent_type : 'agent';
   const status: NodeStatus = !step.answered ? 'in_progress' : step.isError ? 'failed' : /^Async agent launched/.test(step.result) ? 'in_progress' : 'completed';
-  const report = status === 'completed' ? reportSummary(step.result) : undefined;
+  // 2.1.332 wraps a report: "<tools-used-before-summary>Bash, Read</tools-used-before-summary>" and a
+  // "[Subagent hand-back]" frame (seen in the 2.1.332 binary); neither is the report.
+  const text = step.result.replace(/<tools-used-before-summary>[\s\S]*?<\/tools-used-before-summary>/g, '').replace(/^\s*\[Subagent hand-back\][^\n]*\n?/gm, '');
+  const report = status === 'completed' ? reportSummary(text) : undefined;
   const agent = state.builder.mention('AGENT', description, {
     confidence: 1,
     turn: state.turn,

@@ -62,3 +62,14 @@ describe('every node names the rule that made it', () => {
     }
   }, 120_000);
 });
+
+describe('agent.report on 2.1.332 hand-backs', () => {
+  it('reads the report, not the tools-used wrapper around it', () => {
+    const rule = RULES.find((r) => r.id === 'agent.report')!;
+    const state = newState();
+    runRules([rule], rule.examples.yes[1], state);
+    const agent = state.builder.finish(undefined, 1).nodes.find((n) => n.type === 'AGENT')!;
+    expect(agent.detail).toContain('The loader lives in src/config/load.ts');
+    expect(agent.detail).not.toContain('tools-used-before-summary');
+  });
+});

@@ -311,7 +311,10 @@ const agentReport: Rule<ToolInput> = {
   match: ({ step }) => step.name === 'Task' || step.name === 'Agent',
   make: ({ step }, state) => agentFacts(step, state),
   examples: {
-    yes: [toolStep('Agent', { description: 'Research credo setup', prompt: 'x', subagent_type: 'general-purpose' }, 'Credo is installed with mix deps.')],
+    yes: [
+      toolStep('Agent', { description: 'Research credo setup', prompt: 'x', subagent_type: 'general-purpose' }, 'Credo is installed with mix deps.'),
+      toolStep('Agent', { description: 'Find the config loader', prompt: 'x' }, '<tools-used-before-summary>Grep, Read</tools-used-before-summary>\nThe loader lives in src/config/load.ts and reads TOML.'),
+    ],
     no: [toolStep('Agent', { prompt: '' })],
   },
 };
