@@ -115,8 +115,15 @@ function taskToolStatus(step: ToolStep, state: ExtractState): void {
   }
   const id = step.input.taskId;
   const task = typeof id === 'string' || typeof id === 'number' ? state.tasksById.get(`task:${id}`) : undefined;
+  if (!task || (step.answered && step.isError)) return;
+  // TaskUpdate can delete a task (status "deleted") or rename it (subject): the list says so.
+  if (step.input.status === 'deleted') {
+    builder.remove(task);
+    return;
+  }
+  if (typeof step.input.subject === 'string' && step.input.subject.trim() !== '') task.label = normaliseLabel(step.input.subject);
   const status = TODO_STATUS[String(step.input.status)];
-  if (!task || !status || (step.answered && step.isError)) return;
+  if (!status) return;
   builder.advance(task, status, turn, step.uuid);
   task.mentions.push(turn);
 }

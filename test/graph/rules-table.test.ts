@@ -73,3 +73,17 @@ describe('agent.report on 2.1.332 hand-backs', () => {
     expect(agent.detail).not.toContain('tools-used-before-summary');
   });
 });
+
+describe('task.task-tools', () => {
+  it('follows TaskUpdate: a status moves on, a subject renames, "deleted" removes', () => {
+    const rule = RULES.find((r) => r.id === 'task.task-tools')!;
+    const state = newState();
+    const step = (name: string, input: Record<string, unknown>, result: string) => ({ on: 'tool' as const, step: { kind: 'tool' as const, name, input, result, isError: false, answered: true, uuid: 'u', cwd: '/repo' } });
+    runRules([rule], step('TaskCreate', { subject: 'Add alias' }, 'Task #1 created successfully: Add alias'), state);
+    runRules([rule], step('TaskCreate', { subject: 'Drop old config' }, 'Task #2 created successfully: Drop old config'), state);
+    runRules([rule], step('TaskUpdate', { taskId: '1', status: 'completed', subject: 'Add mix quality alias' }, 'Updated task #1'), state);
+    runRules([rule], step('TaskUpdate', { taskId: '2', status: 'deleted' }, 'Updated task #2'), state);
+    const tasks = state.builder.finish(undefined, 1).nodes.filter((n) => n.type === 'TASK');
+    expect(tasks.map((t) => [t.label, t.status])).toEqual([['Add mix quality alias', 'completed']]);
+  });
+});

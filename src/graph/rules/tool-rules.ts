@@ -289,7 +289,7 @@ const taskTools: Rule<ToolInput> = {
   on: 'tool',
   client: 'TaskCreate/TaskUpdate replace TodoWrite by default (2.1.332; state in ~/.claude/tasks/<sessionId>/)',
   matches: 'TaskCreate, TaskUpdate',
-  makes: 'a pending TASK per TaskCreate; TaskUpdate moves its status',
+  makes: 'a pending TASK per TaskCreate; TaskUpdate moves its status, renames it (subject) or removes it (status "deleted")',
   why: 'the session\'s own task list is first-hand',
   final: true,
   match: ({ step }) => step.name === 'TaskCreate' || step.name === 'TaskUpdate',
