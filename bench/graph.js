@@ -1,171 +1,113 @@
-// `npm run bench -- graph <dir>... [--verbose]`: extraction quality of the session graph and its
-// resume blocks on folders of sessions with `<name>.truth.json` ground truth, each folder scored
-// apart (the TokenMizer 21 and cmv's own held-out sessions in test/graph/heldout, say)
-// ({ground_truth: {completed_tasks, pending_tasks, decisions, files}}), scored with TokenMizer's
-// metric exactly as its code computes it (../shared/bench/tokenmizer21/README.md):
-//   - labels match when, lowercased, either contains the other, or the \w{3,} word sets share at
-//     least half of the smaller set;
-//   - recall = ground-truth labels matched by any extracted label / ground-truth labels; precision
-//     = extracted labels matching any ground-truth label / extracted labels; a session with either
-//     list empty scores 0 (so mean file recall is capped by sessions without files); per-session
-//     values rounded to 3 places, then averaged.
-// Scored twice: the whole graph (no budget), and the resume block's sections at <= 78 and
-// <= 100 tokens, counted with o200k_base (cmv's tokenizer) and with cl100k_base.
+// `npm run bench -- graph [dir...] [--verbose] [--json]`: extraction quality of the session graph
+// and its resume blocks, scored with memorybench's F1 (src/graph/memory-score.ts): per category
+// (done tasks, pending tasks, decisions, files, errors) precision, recall and F1, and the macro F1
+// (mean over sessions of the mean F1 over the categories a session has truth or output in).
+// Scored three ways: resume blocks of <= 100 and <= 300 o200k tokens, and the whole graph.
+//
+// A folder holds `<name>.truth.json` files, with the log beside each (`<name>.jsonl`) or named by
+// the truth's `source` (relative to the folder two levels up, as ../shared/bench/realgraph does).
+// Without folders: realgraph, tokenmizer21 and every held-out set of test/graph/heldout.
 
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { createRequire } from 'node:module';
+import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openSession } from '../dist/session/session.js';
 import { buildGraph } from '../dist/graph/build-graph.js';
 import { buildResume } from '../dist/graph/resume-block.js';
-import { countTokens } from '../dist/tokens/counter.js';
+import { CATEGORIES, blockItems, graphItems, scoreSession, scoreSet } from '../dist/graph/memory-score.js';
 
-const require = createRequire(import.meta.url);
-const PUBLISHED = { task: 0.508, decision: 0.466, file: 0.587, tokens: 78 };
+export const DEFAULT_SETS = [
+  '../shared/bench/realgraph',
+  '../shared/bench/tokenmizer21/claude_jsonl',
+  'test/graph/heldout',
+  'test/graph/heldout/blind',
+  'test/graph/heldout/fresh',
+];
 
-function cl100kCounter() {
-  const { Tiktoken } = require('js-tiktoken/lite');
-  const ranks = require('js-tiktoken/ranks/cl100k_base');
-  const encoder = new Tiktoken(ranks.default ?? ranks);
-  return (text) => encoder.encode(text).length;
+export const VIEWS = [
+  ['block <=100', (graph) => blockItems(buildResume(graph, { budget: 100 }))],
+  ['block <=300', (graph) => blockItems(buildResume(graph, { budget: 300 }))],
+  ['graph', (graph) => graphItems(graph)],
+];
+
+/** The sessions of a folder: [name, log path, truth]. */
+export function benchSessions(dir) {
+  const out = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.truth.json')).sort()) {
+    const name = file.replace(/\.truth\.json$/, '');
+    const truth = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    const beside = join(dir, `${name}.jsonl`);
+    const log = existsSync(beside) ? beside : truth.source ? resolve(dir, '..', '..', truth.source) : undefined;
+    if (log && existsSync(log)) out.push([name, log, truth.ground_truth]);
+  }
+  return out;
 }
 
-/** TokenMizer's `_fuzzy_match`. */
-export function fuzzyMatch(a, b) {
-  a = a.toLowerCase();
-  b = b.toLowerCase();
-  if (a.includes(b) || b.includes(a)) return true;
-  const words = (t) => new Set(t.match(/[\p{L}\p{N}_]{3,}/gu) ?? []);
-  const wa = words(a);
-  const wb = words(b);
-  if (wa.size === 0 || wb.size === 0) return false;
-  const shorter = wa.size <= wb.size ? wa : wb;
-  let shared = 0;
-  for (const w of wa) if (wb.has(w)) shared++;
-  return shared / shorter.size >= 0.5;
+/** Scores of every view of a folder's sessions. */
+export async function scoreDir(dir, { verbose = false } = {}) {
+  const sessions = benchSessions(dir);
+  const perView = Object.fromEntries(VIEWS.map(([view]) => [view, []]));
+  let ms = 0;
+  for (const [name, log, truth] of sessions) {
+    const session = await openSession(log);
+    const t = performance.now();
+    const graph = buildGraph(session);
+    ms += performance.now() - t;
+    for (const [view, items] of VIEWS) {
+      const output = items(graph);
+      const score = scoreSession(output, truth);
+      perView[view].push({ name, ...score });
+      if (verbose && view === 'block <=300') printSession(name, buildResume(graph, { budget: 300 }).text, score);
+    }
+  }
+  return { dir, sessions: sessions.length, msPerSession: ms / Math.max(1, sessions.length), views: Object.fromEntries(VIEWS.map(([view]) => [view, { ...scoreSet(perView[view]), perSession: perView[view] }])) };
 }
 
-/** TokenMizer's `precision_recall_v2`: [precision, recall], 0 when either side is empty. */
-export function precisionRecall(extracted, expected) {
-  const ex = [...new Set(extracted.map((e) => e.toLowerCase()))];
-  if (ex.length === 0 || expected.length === 0) return [0, 0];
-  const p = ex.filter((e) => expected.some((g) => fuzzyMatch(e, g))).length / ex.length;
-  const r = expected.filter((g) => ex.some((e) => fuzzyMatch(e, g))).length / expected.length;
-  return [round3(p), round3(r)];
-}
-
-function round3(n) {
-  return Math.round(n * 1000) / 1000;
-}
-
-function graphLabels(graph) {
-  const of = (type, keep = () => true) => graph.nodes.filter((n) => n.type === type && keep(n)).map((n) => n.label);
-  return {
-    // A goal the session carried out is a done task too (the resume block counts it so).
-    completed: [...of('GOAL', (n) => n.status === 'completed'), ...of('TASK', (n) => n.status === 'completed')],
-    pending: [...of('TASK', (n) => n.status === 'pending' || n.status === 'in_progress'), ...of('ERROR', (n) => n.status === 'failed')],
-    decisions: of('DECISION'),
-    files: of('FILE'),
-  };
-}
-
-function resumeLabels(block) {
-  const s = block.sections;
-  return { completed: s.done, pending: [...s.inProgress, ...s.pending, ...s.errors], decisions: s.decisions, files: s.files };
-}
-
-function score(labels, truth) {
-  const [tp, tr] = precisionRecall(labels.completed, truth.completed_tasks);
-  const [dp, dr] = precisionRecall(labels.decisions, truth.decisions);
-  const [fp, fr] = precisionRecall(labels.files, truth.files);
-  const [pp, pr] = precisionRecall(labels.pending, truth.pending_tasks ?? []);
-  return { tp, tr, dp, dr, fp, fr, pp, pr, hasFiles: truth.files.length > 0, hasPending: (truth.pending_tasks ?? []).length > 0 };
-}
-
-function mean(values) {
-  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
-}
-
-function f1(p, r) {
-  return p + r > 0 ? (2 * p * r) / (p + r) : 0;
+function printSession(name, text, score) {
+  console.log(`\n== ${name}  F1 ${pct(score.f1)}\n${text}`);
+  for (const [c, s] of Object.entries(score.categories)) {
+    console.log(`  ${c.padEnd(9)} P ${pct(s.precision)} R ${pct(s.recall)}`);
+    for (const m of s.missed) console.log(`    - missed: ${m}`);
+    for (const m of s.spurious) console.log(`    + spurious: ${m}`);
+  }
 }
 
 function pct(x) {
   return `${(x * 100).toFixed(1)}%`.padStart(6);
 }
 
-function summarise(name, scores) {
-  const files = scores.filter((s) => s.hasFiles);
-  const pending = scores.filter((s) => s.hasPending);
-  const m = (k, list = scores) => mean(list.map((s) => s[k]));
-  const t = [m('tp'), m('tr')];
-  const d = [m('dp'), m('dr')];
-  const f = [m('fp', files), m('fr', files)];
-  return {
-    name,
-    line: `${name.padEnd(22)} task ${pct(t[1])} (P ${pct(t[0])} F1 ${pct(f1(...t))})  decision ${pct(d[1])} (P ${pct(d[0])} F1 ${pct(f1(...d))})  file ${pct(m('fr'))} all / ${pct(f[1])} of ${files.length} with files (P ${pct(f[0])})  pending ${pct(m('pr', pending))} of ${pending.length}  files complete ${files.filter((s) => s.fr === 1).length}/${files.length}`,
-  };
+function report(result) {
+  console.log(`${result.sessions} sessions in ${result.dir}; graph extraction ${result.msPerSession.toFixed(1)} ms/session`);
+  console.log(`${''.padEnd(12)} ${'macro F1'.padStart(8)}  ${CATEGORIES.map((c) => `${c} F1 (P/R)`.padEnd(24)).join('')}`);
+  for (const [view, s] of Object.entries(result.views)) {
+    const cells = CATEGORIES.map((c) => {
+      const k = s.categories[c];
+      if (k.sessions === 0) return 'n/a'.padStart(6).padEnd(24);
+      return `${pct(k.f1)} (${pct(k.precision).trim()}/${pct(k.recall).trim()})`.padEnd(24);
+    });
+    console.log(`${view.padEnd(12)} ${pct(s.macroF1).padStart(8)}  ${cells.join('')}`);
+  }
 }
 
 async function benchGraph(args) {
   const verbose = args.includes('--verbose');
-  const dirs = args.filter((a) => !a.startsWith('--'));
-  if (dirs.length === 0 || dirs.some((d) => !existsSync(d))) {
-    throw new Error('usage: npm run bench -- graph <dir with <name>.jsonl and <name>.truth.json>... [--verbose]  (each folder scored apart, e.g. ../shared/bench/tokenmizer21/claude_jsonl test/graph/heldout)');
-  }
+  const json = args.includes('--json');
+  let dirs = args.filter((a) => !a.startsWith('--'));
+  if (dirs.length === 0) dirs = DEFAULT_SETS.filter((d) => existsSync(d));
+  const bad = dirs.filter((d) => !existsSync(d) || !statSync(d).isDirectory() || benchSessions(d).length === 0);
+  if (bad.length) throw new Error(`no <name>.truth.json with its log in ${bad.join(', ')} (usage: npm run bench -- graph [dir...] [--verbose] [--json])`);
+  const results = [];
   for (const [i, dir] of dirs.entries()) {
+    const result = await scoreDir(dir, { verbose: verbose && !json });
+    results.push(result);
+    if (json) continue;
     if (i > 0) console.log('');
-    await benchDir(dir, verbose);
+    report(result);
   }
-}
-
-async function benchDir(dir, verbose) {
-  const names = readdirSync(dir).filter((f) => f.endsWith('.jsonl') && existsSync(join(dir, f.replace(/\.jsonl$/, '.truth.json')))).sort();
-  if (names.length === 0) {
-    const nested = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(dir, d.name));
-    throw new Error(`no <name>.jsonl with a <name>.truth.json beside it in ${dir}${nested.length ? ` (try one of: ${nested.join(', ')})` : ''}`);
-  }
-  const cl100k = cl100kCounter();
-  const budgets = [
-    ['o200k <=78', 78, countTokens],
-    ['cl100k <=78', 78, cl100k],
-    ['o200k <=100', 100, countTokens],
-    ['cl100k <=100', 100, cl100k],
-  ];
-  const rows = { graph: [], ...Object.fromEntries(budgets.map(([label]) => [label, []])) };
-  const tokens = Object.fromEntries(budgets.map(([label]) => [label, []]));
-  const quarterChars = [];
-  let extractMs = 0;
-  for (const file of names) {
-    const name = basename(file, '.jsonl');
-    const truth = JSON.parse(readFileSync(join(dir, `${name}.truth.json`), 'utf8')).ground_truth;
-    const session = await openSession(join(dir, file));
-    const t = performance.now();
-    const graph = buildGraph(session);
-    extractMs += performance.now() - t;
-    rows.graph.push(score(graphLabels(graph), truth));
-    for (const [label, budget, count] of budgets) {
-      const block = buildResume(graph, { budget, count });
-      rows[label].push(score(resumeLabels(block), truth));
-      tokens[label].push(block.tokens);
-      if (label === 'o200k <=78') {
-        quarterChars.push(Math.floor(block.text.length / 4));
-        if (verbose) {
-          const s = rows[label].at(-1);
-          console.log(`\n== ${name}  task ${s.tr} decision ${s.dr} file ${s.fr} pending ${s.pr}  (${block.tokens} o200k tokens)\n${block.text}`);
-        }
-      }
-    }
-  }
-  console.log(`${names.length} sessions in ${dir}; graph extraction ${(extractMs / Math.max(1, names.length)).toFixed(2)} ms/session`);
-  console.log(`TokenMizer published: task ${pct(PUBLISHED.task)}  decision ${pct(PUBLISHED.decision)}  file ${pct(PUBLISHED.file)}  at ~${PUBLISHED.tokens} tokens (len/4)`);
-  console.log(summarise('graph (no budget)', rows.graph).line);
-  for (const [label] of budgets) {
-    console.log(`${summarise(`resume ${label}`, rows[label]).line}  mean ${mean(tokens[label]).toFixed(1)} / max ${Math.max(...tokens[label])} tokens`);
-  }
-  console.log(`resume o200k <=78 blocks: mean len/4 = ${mean(quarterChars).toFixed(1)} (the paper's token measure)`);
-  console.log('F1 from mean precision and mean recall; file figures over sessions that have files; pending = in-progress + pending tasks + open errors.');
+  if (json) {
+    for (const r of results) for (const v of Object.values(r.views)) for (const s of v.perSession) delete s.categories;
+    console.log(JSON.stringify(results, null, 2));
+  } else console.log('\nmemorybench F1: a truth item is found when an output item holds 60% of its words; category figures are means over the sessions with truth or output in it. Graph files: those changed.');
 }
 
 export default benchGraph;

@@ -4,7 +4,7 @@
 //   npm run bench -- read <files...>     reading + modelling (openSession) and token counting
 //   npm run bench -- trim [files...]     the whole cmv trim process vs a JSON.parse+stringify floor (default: ~50 MB logs stitched from the corpus; bench/trim.js), then the PreCompact hook on 50 MB
 //   npm run bench -- hook [file]         the PreCompact hook: snapshot and in-place trim of a ~50 MB session (bench/hook.js)
-//   npm run bench -- graph <dir>         graph extraction and resume blocks against <name>.truth.json (bench/graph.js)
+//   npm run bench -- graph [dir...]      graph and resume blocks, memorybench F1 against <name>.truth.json (bench/graph.js)
 //   npm run bench -- store [sessions...] snapshot store: storage of growing snapshots, 50 MB snapshot/branch times (bench/store.js)
 //   npm run bench -- fuzz [cases]        100,000 mutated real inputs through stats/trim/verify: crashes, hangs, lines and texts lost (bench/fuzz.js)
 //   npm run bench -- redact [--show] [dirs...]  precision of secret redaction on real logs, against bench/redact-labels.json (bench/redact.js)

@@ -263,9 +263,10 @@ export function buildProgram(run: (action: () => Promise<number | void>) => Prom
     .option('--json', 'print the graph as JSON ({nodes, edges})')
     .option('--dot', 'print Graphviz DOT')
     .option('--mermaid', 'print a Mermaid flowchart')
+    .option('--explain', 'name the rule behind each node, and what each rule matches and why')
     .addHelpText(
       'before',
-      examples(['cmv graph latest', 'cmv graph 3f2a --json', 'cmv graph 3f2a --dot | dot -Tsvg > graph.svg', 'cmv graph 3f2a --mermaid']),
+      examples(['cmv graph latest', 'cmv graph 3f2a --explain', 'cmv graph 3f2a --json', 'cmv graph 3f2a --dot | dot -Tsvg > graph.svg', 'cmv graph 3f2a --mermaid']),
     )
     .action((session: string, opts: GraphCommandOptions) => run(async () => (await import('./commands/graph.js')).graphCommand(session, opts, new Output(opts))));
 

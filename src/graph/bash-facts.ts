@@ -72,12 +72,21 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
   const runner = tests.length > 0 ? TEST_RUNNER.exec(tests[0])?.[1] : undefined;
 
   if (failed) {
+    // An exploratory command that found nothing (grep, find, a shell parse error) is no problem.
+    if (!segments.some((seg) => TEST_RUNNER.test(seg) || CHECK.test(seg)) && !/command not found/.test(step.result)) return;
+    // The shell could not parse the command: nothing was checked.
+    if (/\bparse error near\b|syntax error near unexpected token|unexpected EOF while looking for/.test(step.result)) return;
     const reason = errorLine(step.result);
-    const label = runner ? `${clipCommand(tests[0])} failed${reason ? `: ${reason}` : ''}` : `${clipCommand(displayCommand(raw))}: ${reason || `exit ${exitCode(step.result) ?? 'error'}`}`;
-    const error = builder.mention('ERROR', label, { ...mention, status: 'failed', fuzzy: false });
-    if (error && !state.openErrors.some((o) => o.node === error)) {
-      state.openErrors.push({ node: error, command, testRunner: runner, changedSince: [] });
-      builder.link(error, parentTask(state), 'BLOCKS');
+    const found = failureLines(step.result);
+    // A first line such as "# example.com/pkg [example.com/pkg.test]" names a package, not a problem.
+    if (!found.length && /^#\s/.test(reason)) return;
+    const labels = found.length ? found : [runner ? `${clipCommand(tests[0])} failed${reason ? `: ${reason}` : ''}` : `${clipCommand(displayCommand(raw))}: ${reason || `exit ${exitCode(step.result) ?? 'error'}`}`];
+    for (const label of labels) {
+      const error = builder.mention('ERROR', label, { ...mention, status: 'failed', fuzzy: false });
+      if (error && !state.openErrors.some((o) => o.node === error)) {
+        state.openErrors.push({ node: error, command, testRunner: runner, changedSince: [] });
+        builder.link(error, parentTask(state), 'BLOCKS');
+      }
     }
   } else {
     const ran = new Set([command, ...segments.map(normaliseCommand), ...segments.map(operationOf)]);
@@ -89,6 +98,42 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
     versionFacts(segments, step.result, state, step.uuid);
     commitFacts(raw, state, step.uuid);
   }
+}
+
+/** Commands that check the work (builds, lints, type checks, commits with hooks, pushes, the program itself): their failure is a problem. */
+const CHECK =
+  /^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?[\w:-]*(?:build|lint|test|check|format|fmt|compile|typecheck|verify)|npx\s+(?:tsc|eslint|prettier|biome|next\s+build)|tsc|eslint|go\s+(?:build|vet|test|run|install|mod\s+tidy)|golangci-lint|gofmt|staticcheck|cargo\s+(?:build|check|clippy|test|fmt|llvm-cov|run)|make|just|mise\s+run|mix\s+(?:compile|test|credo|dialyzer|format|precommit|quality|deps\.audit)|(?:uv\s+run\s+)?python3?\s+(?:-m\s+(?:pytest|mypy|ruff|unittest)|\S+\.py)|ruff|mypy|flake8|black|pre-commit|git\s+(?:commit|push|merge|rebase)|gh\s+pr\s+create|mvn|gradle|dotnet\s+build|swift\s+build|node\s+\S+\.m?js|\.\/\S+)\b/;
+
+/** The lines of a failed check that say what failed, one per problem (at most three). */
+export function failureLines(output: string): string[] {
+  const found: string[] = [];
+  const add = (text: string | undefined) => {
+    if (!text) return;
+    const label = clipWords(text.replace(/`/g, '').replace(/\s+/g, ' ').trim(), 14).slice(0, 140);
+    if (label.length > 3 && !found.includes(label)) found.push(label);
+  };
+  const lines = output.split('\n');
+  for (let i = 0; i < lines.length && found.length < 3; i++) {
+    const line = lines[i].trim();
+    let m: RegExpExecArray | null;
+    if ((m = /^--- FAIL: (\S+)/.exec(line))) {
+      const why = lines.slice(i + 1, i + 4).map((l) => /^\s*\S+_test\.go:\d+: (.+)$/.exec(l)?.[1]).find(Boolean);
+      add(why ? `${m[1]}: ${why}` : `${m[1]} failed`);
+    } else if ((m = /^\S+\.\w+:\d+(?::\d+)?:\s+(.+?)\s+\((\w+)\)$/.exec(line))) add(`${m[2]}: ${m[1]}`);
+    else if ((m = /^(?:\.\/)?\S+\.(?:go|rs|ts|tsx|js|py|ex|exs):\d+(?::\d+)?:\s+(?:error:\s+)?(.+)$/.exec(line)) && !/^(?:warning|note)\b/.test(m[1])) add(m[1]);
+    else if ((m = /\berror TS\d+: (.+)$/.exec(line))) add(m[1]);
+    else if ((m = /^FAILED (\S+::\S+?)(?: - (.+))?$/.exec(line))) add(m[2] ? `${m[1].replace(/^.*::/, '')}: ${m[2]}` : `${m[1].replace(/^.*::/, '')} failed`);
+    else if ((m = /^(?:FAIL|ERROR): (\w+) \(/.exec(line))) {
+      // unittest: "FAIL: test_x (module.Class.test_x)", then the traceback's last line says why.
+      const why = lines.slice(i + 1, i + 20).map((l) => /^(\w*(?:Error|Exception)\b.*)$/.exec(l.trim())?.[1]).find(Boolean);
+      add(why ? `${m[1]}: ${why}` : `${m[1]} failed`);
+    }
+    else if ((m = /^E\s+(\w*(?:Error|Exception)\b.*)$/.exec(line))) add(m[1]);
+    else if ((m = /\*\* \((\w+)\) (.+)$/.exec(line))) add(`${m[1]}: ${m[2]}`);
+    else if ((m = /^(?:error(?:\[E\d+\])?|fatal|npm ERR!|ERROR):?\s+(.+)$/.exec(line))) add(m[1]);
+    else if ((m = /^(?:\S+: )?(?:line \d+: )?(\S+: command not found)/.exec(line))) add(m[1]);
+  }
+  return found;
 }
 
 /** Bash results of failed commands begin with "Exit code N"; 0 otherwise. */
@@ -166,7 +211,7 @@ function commitFacts(command: string, state: ExtractState, uuid: string): void {
   const message = heredoc?.[2] ?? inline?.[2];
   if (!message) return;
   const first = message.split('\n')[0].trim();
-  const task = state.builder.mention('TASK', `commit: ${first}`, { confidence: 0.9, turn: state.turn, uuid, status: 'completed', fuzzy: false });
+  const task = state.builder.mention('TASK', `Committed: ${first}`, { confidence: 1, turn: state.turn, uuid, status: 'completed', fuzzy: false });
   state.builder.link(task, parentTask(state), 'PART_OF');
   state.signals.completed = true;
 }

@@ -20,6 +20,8 @@ import { buildResume, type ResumeBlock, type ResumeTier } from './resume-block.j
 import { findZones } from './compact-zones.js';
 import { checkCompaction, type CompactionCheck } from './compact-check.js';
 import { SUMMARY_PREFIX, summaryRecords } from './summary-records.js';
+import { carriedFromSummary } from './rules/summary-rules.js';
+import { contentText } from '../session/payload.js';
 
 export interface CompactOptions {
   /** Messages of zone A, kept exactly (default 5). */
@@ -77,6 +79,7 @@ export function compactSession(session: Session, options: CompactOptions = {}): 
     preTokens: lastUsage ? promptTokens(lastUsage) : inputTokens,
     transcriptPath: session.path,
     seed: `${session.facts.sessionId ?? ''}\u0000${logicalParent ?? ''}\u0000${firstKept.uuid ?? ''}`,
+    carried: carriedSummary(session, firstKept, record),
   });
 
   // Zone B: stub tool output as the trim does; a line left empty goes, its children re-linked.
@@ -144,6 +147,17 @@ export function compactSession(session: Session, options: CompactOptions = {}): 
     check: checkCompaction(compacted, summaryUuid, keptTexts(session, [...zones.b, ...zones.a])),
     compacted,
   };
+}
+
+/**
+ * What Claude Code's own last compaction summary before the kept part listed: its files, errors
+ * and pending steps go into the new summary as it wrote them, so the compaction loses none of them.
+ */
+function carriedSummary(session: Session, firstKept: SessionEntry, record: (entry: SessionEntry) => JsonObject): string | undefined {
+  const earlier = session.conversation.entries.filter((e) => e.isCompactSummary && e.line < firstKept.line).at(-1);
+  if (!earlier) return undefined;
+  const text = contentText((record(earlier).message as JsonObject | undefined)?.content);
+  return carriedFromSummary(text);
 }
 
 /** The texts zones B and A must keep verbatim, in order. */

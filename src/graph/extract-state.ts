@@ -33,6 +33,12 @@ export interface ExtractState {
   proposals: Proposal[];
   /** Work the user asked for as a question this turn: a task once the reply does it. */
   asks: string[];
+  /** The session's tools changed files (known before the walk): rules for real coding sessions apply. */
+  toolSession?: boolean;
+  /** Titles of issue-tracker items (beads) by id, from the tracker's own output. */
+  issues?: Map<string, string>;
+  /** The latest plan file written, for the ExitPlanMode that approves it. */
+  planText?: string;
 }
 
 export interface Proposal {

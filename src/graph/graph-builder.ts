@@ -18,6 +18,8 @@ export interface Mention {
   replaceDetail?: boolean;
   /** Merge into an existing node of the type whose label names the same thing (default true). */
   fuzzy?: boolean;
+  /** The id of the rule that made the mention (default: the builder's active rule). */
+  rule?: string;
 }
 
 export interface DraftNode {
@@ -34,6 +36,8 @@ export interface DraftNode {
   detail?: string;
   /** Order of creation: the tie-breaker that keeps output stable. */
   seq: number;
+  /** Ids of the rules that made or confirmed the node, first first. */
+  rules: string[];
 }
 
 export class GraphBuilder {
@@ -43,6 +47,8 @@ export class GraphBuilder {
   private readonly byType = new Map<NodeType, DraftNode[]>();
   private readonly edges = new Map<string, { from: DraftNode; to: DraftNode; type: EdgeType }>();
   private seq = 0;
+  /** The rule the engine is running: mentions without their own rule id are credited to it. */
+  activeRule: string | undefined;
 
   /** Adds a mention of a node, creating it on first sight. Returns undefined for an empty label. */
   mention(type: NodeType, rawLabel: string, m: Mention): DraftNode | undefined {
@@ -52,7 +58,7 @@ export class GraphBuilder {
     let node = this.aliases.get(key);
     if (!node && m.fuzzy !== false) node = (this.byType.get(type) ?? []).find((n) => sameThing(n.label, label));
     if (!node) {
-      node = { key, type, label, status: null, confidence: m.confidence, firstTurn: m.turn, lastTurn: m.turn, mentions: [], evidence: [], seq: this.seq++ };
+      node = { key, type, label, status: null, confidence: m.confidence, firstTurn: m.turn, lastTurn: m.turn, mentions: [], evidence: [], seq: this.seq++, rules: [] };
       this.nodes.set(key, node);
       this.aliases.set(key, node);
       const list = this.byType.get(type);
@@ -67,6 +73,8 @@ export class GraphBuilder {
     node.firstTurn = Math.min(node.firstTurn, m.turn);
     node.lastTurn = Math.max(node.lastTurn, m.turn);
     node.mentions.push(m.turn);
+    const rule = m.rule ?? this.activeRule;
+    if (rule && !node.rules.includes(rule)) node.rules.push(rule);
     if (m.uuid && !node.evidence.includes(m.uuid)) node.evidence.push(m.uuid);
     if (m.status && movesForward(node.status, m.status)) node.status = m.status;
     if (m.detail && (m.replaceDetail || !node.detail)) node.detail = m.detail;
@@ -76,6 +84,7 @@ export class GraphBuilder {
   /** Moves a node's status forward (never back). */
   advance(node: DraftNode, status: NodeStatus, turn: number, uuid?: string): void {
     if (movesForward(node.status, status)) node.status = status;
+    if (this.activeRule && !node.rules.includes(this.activeRule)) node.rules.push(this.activeRule);
     node.lastTurn = Math.max(node.lastTurn, turn);
     if (uuid && !node.evidence.includes(uuid)) node.evidence.push(uuid);
   }
@@ -89,6 +98,11 @@ export class GraphBuilder {
   /** The nodes `from` points at with edges of `type`. */
   edgesFrom(from: DraftNode, type: EdgeType): DraftNode[] {
     return [...this.edges.values()].filter((e) => e.from === from && e.type === type).map((e) => e.to);
+  }
+
+  /** True when an edge of `type` starts or ends at the node. */
+  linked(node: DraftNode, type: EdgeType): boolean {
+    return [...this.edges.values()].some((e) => e.type === type && (e.from === node || e.to === node));
   }
 
   find(type: NodeType, predicate: (node: DraftNode) => boolean): DraftNode | undefined {
@@ -117,6 +131,7 @@ export class GraphBuilder {
     into.confidence = Math.max(into.confidence, from.confidence);
     if (from.status && movesForward(into.status, from.status)) into.status = from.status;
     into.detail ??= from.detail;
+    for (const rule of from.rules) if (!into.rules.includes(rule)) into.rules.push(rule);
     const moved = [...this.edges.values()].filter((e) => e.from === from || e.to === from);
     const keys = [...this.aliases].filter(([, n]) => n === from).map(([k]) => k);
     this.remove(from);
@@ -147,6 +162,7 @@ export class GraphBuilder {
         evidence: d.evidence,
       };
       if (d.detail) node.detail = d.detail;
+      if (d.rules.length) node.rules = d.rules;
       return node;
     });
     const edges: GraphEdge[] = [...this.edges.values()]

@@ -51,6 +51,8 @@ export interface GraphNode {
   evidence: string[];
   /** A few words more: the why of a decision, test counts, an agent's task, a metric's value. */
   detail?: string;
+  /** Ids of the rules that made the node (src/graph/rules): `cmv graph --explain` shows them. */
+  rules?: string[];
 }
 
 export interface GraphEdge {

@@ -9,7 +9,7 @@ import type { GraphNode, SessionGraph } from './model.js';
 
 export type ResumeTier = 'critical' | 'standard' | 'full';
 
-export const SECTION_NAMES = ['goal', 'inProgress', 'pending', 'errors', 'done', 'decisions', 'files', 'env', 'lastAsk'] as const;
+export const SECTION_NAMES = ['goal', 'inProgress', 'pending', 'errors', 'done', 'decisions', 'fixed', 'files', 'env', 'lastAsk'] as const;
 export type SectionName = (typeof SECTION_NAMES)[number];
 
 export interface Item {
@@ -30,6 +30,9 @@ export interface Item {
   done?: boolean;
 }
 
+/** Rules that read prose, not the log's own records. */
+const PROSE_RULES = new Set(['prompt.ask', 'prompt.turn-status', 'prose.reply']);
+
 /** Decisions stated as such (not inferred from the tools a report names). */
 const EXPLICIT = 0.75;
 
@@ -38,6 +41,9 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   const withWhy = tier !== 'critical';
   const compact = tier === 'critical';
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  // In a session whose tools changed files, only files changed inside the project: what it read
+  // is context, not its work. A text-only session names its files in prose.
+  const toolsChanged = graph.nodes.some((n) => n.type === 'FILE' && (n.rules?.includes('file.changed') || n.rules?.includes('plan.written')));
   const partOf = new Map<string, string>();
   const superseded = new Set<string>();
   const beingFixed = new Set<string>();
@@ -65,14 +71,24 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   };
   const choice = (n: GraphNode, level: 1 | 2, detail?: string): Item => plain(n, level, detail, compact ? compactChoice(n.label) : n.label);
 
-  const doing = of('TASK', (n) => n.status === 'in_progress');
-  const todo = of('TASK', (n) => n.status === 'pending');
-  const done = of('TASK', (n) => n.status === 'completed');
-  const decisions = of('DECISION', (n) => !superseded.has(n.id));
+  // In a session whose tools changed files, a task only the prose named (a prompt read as an
+  // instruction, a phrase of a reply) is left out when the log's own records name tasks.
+  const grounded = (n: GraphNode) => !toolsChanged || (n.rules ?? []).some((r) => !PROSE_RULES.has(r)) || !hasGroundedTasks;
+  const hasGroundedTasks = graph.nodes.some((n) => n.type === 'TASK' && (n.rules ?? []).some((r) => !PROSE_RULES.has(r)));
+  const doing = of('TASK', (n) => n.status === 'in_progress' && grounded(n));
+  const todo = of('TASK', (n) => n.status === 'pending' && grounded(n));
+  const done = of('TASK', (n) => n.status === 'completed' && grounded(n));
+  // A bare name the prose called chosen ("PostHog", "paths") says nothing where tools did the work.
+  const decisions = of('DECISION', (n) => !superseded.has(n.id) && !(toolsChanged && (n.rules ?? []).every((r) => PROSE_RULES.has(r)) && wordCount(n.label) <= 2));
   // Changed files before read ones, the latest changed first: the work resumes where it stopped,
   // whatever an earlier file was referred to.
-  const files = of('FILE').sort((a, b) => Number(b.status === 'modified') - Number(a.status === 'modified') || b.lastTurn - a.lastTurn || rank(a, b));
-  const errors = of('ERROR', (n) => n.status === 'failed' && !beingFixed.has(n.id));
+  const files = of('FILE', (n) => !toolsChanged || (n.status === 'modified' && !n.label.endsWith('/') && !/^(?:\/|~)/.test(n.label))).sort((a, b) => Number(b.status === 'modified') - Number(a.status === 'modified') || b.lastTurn - a.lastTurn || rank(a, b));
+  // Where tools did the work, a problem only the prose rules read is left out: the checks, the
+  // summaries and the sentences that name a problem say what went wrong.
+  const proseOnly = (n: GraphNode) => toolsChanged && (n.rules ?? []).every((r) => PROSE_RULES.has(r));
+  const errors = of('ERROR', (n) => n.status === 'failed' && !beingFixed.has(n.id) && !proseOnly(n));
+  // Problems met and settled: what the resuming engineer should not walk into again.
+  const fixed = of('ERROR', (n) => (n.status === 'completed' || beingFixed.has(n.id)) && !proseOnly(n));
   // At the critical tier the project folder goes: the resumed session runs in it.
   const env = [...(compact ? [] : of('PROJECT')), ...of('ENVIRONMENT'), ...of('DEPENDENCY')];
   const goal = graph.nodes.find((n) => n.type === 'GOAL');
@@ -90,6 +106,7 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
       ...pinned.map((n) => ({ ...plain(n, 1), pinned: true })),
       ...byLevel(decisions.filter((n) => !pinned.includes(n)).map((n) => choice(n, n.confidence >= EXPLICIT && !bareCount(n.label) ? 1 : 2, withWhy && n.confidence >= EXPLICIT ? n.detail : undefined))),
     ],
+    fixed: byLevel(fixed.map((n) => plain(n, n.confidence >= 0.9 ? 1 : 2))),
     files: byLevel(files.map((n) => ({ label: n.label, text: compact ? shortPath(n.label, files) : n.label, level: n.status === 'modified' ? 1 : 2, created: withWhy && n.detail === 'created' }))),
     env: byLevel(env.map((n) => ({ label: n.label, text: withDetail(n.label, withWhy && n.type !== 'DEPENDENCY' ? n.detail : undefined), level: n.type === 'PROJECT' ? 1 : 2 }))),
     lastAsk: asked ? [{ label: ask, text: ask, level: 1 }] : [],

@@ -44,11 +44,15 @@ export interface Turn {
   index: number;
   prompt?: Prompt;
   steps: Step[];
+  /** Claude Code's own compaction summaries met in the turn (its `isCompactSummary` lines). */
+  summaries?: { text: string; uuid: string }[];
 }
 
 /** Tools whose result text an extractor reads; other results are kept only when they are errors. */
 const RESULT_TEXT_TOOLS = new Set(['Bash', 'BashOutput', 'TaskOutput', 'Task', 'Agent', 'TaskCreate', 'KillShell', 'KillBash', 'AskUserQuestion']);
 const MAX_RESULT_CHARS = 20_000;
+/** Of a subagent's inline work, only the file changes are read: its narration is not the session's. */
+const SIDECHAIN_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
 
 export function sessionTurns(session: Session): Turn[] {
   const c = session.conversation;
@@ -58,12 +62,26 @@ export function sessionTurns(session: Session): Turn[] {
   const seen = new Set<string>();
   for (const entry of c.entries) {
     if (entry.type !== 'user' && entry.type !== 'assistant') continue;
-    if (entry.isSidechain && !c.isSubagentTranscript) continue;
+    // A subagent's work stored inline (isSidechain lines, 1.0.x clients): its file changes are the session's.
+    const sidechain = entry.isSidechain && !c.isSubagentTranscript;
+    if (sidechain && entry.type !== 'assistant') continue;
     const uuid = entry.uuid ?? `line-${entry.line + 1}`;
     if (seen.has(uuid)) continue;
     seen.add(uuid);
     if (entry.type === 'user') {
-      if (entry.isMeta || entry.isCompactSummary || !entry.blocks.some((b) => b.type === 'text')) continue;
+      if (entry.isCompactSummary) {
+        const text = redactSecrets(contentText((readRecord(session, entry).message as JsonObject | undefined)?.content));
+        const turn = turns[turns.length - 1];
+        if (text) (turn.summaries ??= []).push({ text, uuid });
+        continue;
+      }
+      if (entry.isMeta) {
+        // A blocking hook's output comes as a meta user line: a fact of the turn, not a prompt.
+        const text = contentText((readRecord(session, entry).message as JsonObject | undefined)?.content);
+        if (/^\w+ hook feedback:/i.test(text.trim())) turns[turns.length - 1].steps.push({ kind: 'text', role: 'user', text: redactSecrets(text), uuid });
+        continue;
+      }
+      if (!entry.blocks.some((b) => b.type === 'text')) continue;
       const prompt = promptOf(readRecord(session, entry), uuid);
       if (prompt) turns.push({ index: turns.length, prompt, steps: [] });
       continue;
@@ -72,6 +90,10 @@ export function sessionTurns(session: Session): Turn[] {
     const turn = turns[turns.length - 1];
     const record = readRecord(session, entry);
     for (const block of contentBlocks(record)) {
+      if (sidechain) {
+        if (block.type === 'tool_use' && typeof block.name === 'string' && SIDECHAIN_TOOLS.has(block.name)) turn.steps.push(toolStep(session, block, resultOf, uuid, entry.cwd));
+        continue;
+      }
       if (block.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '') {
         turn.steps.push({ kind: 'text', role: 'assistant', text: redactSecrets(block.text), uuid });
       } else if (block.type === 'tool_use' && typeof block.name === 'string') {

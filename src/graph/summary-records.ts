@@ -26,6 +26,8 @@ export interface SummaryRecordsInput {
   transcriptPath?: string;
   /** Seed of the two uuids: the same seed gives the same lines. */
   seed: string;
+  /** What Claude Code's own earlier summary in the compacted part listed (files, errors, pending steps), kept as it said it. */
+  carried?: string;
 }
 
 export interface SummaryRecords {
@@ -59,7 +61,7 @@ export function summaryRecords(input: SummaryRecordsInput): SummaryRecords {
     parentUuid: boundaryUuid,
     isSidechain: false,
     type: 'user',
-    message: { role: 'user', content: summaryText(input.block, input.transcriptPath) },
+    message: { role: 'user', content: summaryText(input.block, input.transcriptPath, input.carried) },
     isVisibleInTranscriptOnly: true,
     isCompactSummary: true,
     uuid: summaryUuid,
@@ -69,11 +71,12 @@ export function summaryRecords(input: SummaryRecordsInput): SummaryRecords {
   return { boundary, summary, boundaryUuid, summaryUuid };
 }
 
-export function summaryText(block: ResumeBlock, transcriptPath?: string): string {
+export function summaryText(block: ResumeBlock, transcriptPath?: string, carried?: string): string {
   const pointer = transcriptPath
     ? `\nIf you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: ${transcriptPath}`
     : '';
-  return `${SUMMARY_PREFIX}${block.text}\n\nThis summary was written by cmv from the session knowledge graph (no model call); the latest messages follow verbatim.${pointer}`;
+  const earlier = carried ? `\n\n${carried}` : '';
+  return `${SUMMARY_PREFIX}${block.text}${earlier}\n\nThis summary was written by cmv from the session knowledge graph (no model call); the latest messages follow verbatim.${pointer}`;
 }
 
 /** A uuid (v4 layout) derived from a seed: the same session compacts to the same bytes. */

@@ -8,9 +8,9 @@ import { bashFacts, errorLine } from './bash-facts.js';
 import { clipWords, normaliseLabel, sentences } from './labels.js';
 import { closeError, noteChange, parentTask, pathLabel, type ExtractState } from './extract-state.js';
 
-const READ_TOOLS = new Set(['Read', 'NotebookRead']);
-const CHANGE_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
-const SEARCH_TOOLS = new Set(['Glob', 'Grep', 'LS']);
+export const READ_TOOLS = new Set(['Read', 'NotebookRead']);
+export const CHANGE_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
+export const SEARCH_TOOLS = new Set(['Glob', 'Grep', 'LS']);
 const TODO_STATUS: Record<string, NodeStatus> = { pending: 'pending', in_progress: 'in_progress', completed: 'completed' };
 
 /** The file paths a tool call names (read, changed or searched). */
@@ -42,7 +42,7 @@ export function toolFacts(step: ToolStep, state: ExtractState): void {
   else if (!step.answered) state.signals.unanswered++;
 }
 
-function fileFacts(step: ToolStep, paths: string[], state: ExtractState): void {
+export function fileFacts(step: ToolStep, paths: string[], state: ExtractState): void {
   const { builder, turn } = state;
   const changing = CHANGE_TOOLS.has(step.name);
   const rejected = /user doesn't want to proceed|was rejected|interrupted by user/i.test(step.result);
@@ -80,7 +80,7 @@ function fileFacts(step: ToolStep, paths: string[], state: ExtractState): void {
   }
 }
 
-function todoFacts(step: ToolStep, state: ExtractState): void {
+export function todoFacts(step: ToolStep, state: ExtractState): void {
   const todos = Array.isArray(step.input.todos) ? (step.input.todos as Record<string, unknown>[]) : [];
   state.signals.openTodos = todos.filter((t) => t && t.status !== 'completed').length;
   for (const todo of todos) {
@@ -97,7 +97,7 @@ function todoFacts(step: ToolStep, state: ExtractState): void {
   }
 }
 
-function taskToolFacts(step: ToolStep, state: ExtractState): void {
+export function taskToolFacts(step: ToolStep, state: ExtractState): void {
   taskToolStatus(step, state);
   state.signals.openTodos = [...state.tasksById].filter(([id, t]) => id.startsWith('task:') && t.status !== 'completed').length;
 }
@@ -115,18 +115,28 @@ function taskToolStatus(step: ToolStep, state: ExtractState): void {
   }
   const id = step.input.taskId;
   const task = typeof id === 'string' || typeof id === 'number' ? state.tasksById.get(`task:${id}`) : undefined;
+  if (!task || (step.answered && step.isError)) return;
+  // TaskUpdate can delete a task (status "deleted") or rename it (subject): the list says so.
+  if (step.input.status === 'deleted') {
+    builder.remove(task);
+    return;
+  }
+  if (typeof step.input.subject === 'string' && step.input.subject.trim() !== '') task.label = normaliseLabel(step.input.subject);
   const status = TODO_STATUS[String(step.input.status)];
-  if (!task || !status || (step.answered && step.isError)) return;
+  if (!status) return;
   builder.advance(task, status, turn, step.uuid);
   task.mentions.push(turn);
 }
 
-function agentFacts(step: ToolStep, state: ExtractState): void {
+export function agentFacts(step: ToolStep, state: ExtractState): void {
   const description = typeof step.input.description === 'string' ? step.input.description : typeof step.input.prompt === 'string' ? clipWords(step.input.prompt, 10) : '';
   if (!description) return;
   const kind = typeof step.input.subagent_type === 'string' ? step.input.subagent_type : 'agent';
   const status: NodeStatus = !step.answered ? 'in_progress' : step.isError ? 'failed' : /^Async agent launched/.test(step.result) ? 'in_progress' : 'completed';
-  const report = status === 'completed' ? reportSummary(step.result) : undefined;
+  // 2.1.332 wraps a report: "<tools-used-before-summary>Bash, Read</tools-used-before-summary>" and a
+  // "[Subagent hand-back]" frame (seen in the 2.1.332 binary); neither is the report.
+  const text = step.result.replace(/<tools-used-before-summary>[\s\S]*?<\/tools-used-before-summary>/g, '').replace(/^\s*\[Subagent hand-back\][^\n]*\n?/gm, '');
+  const report = status === 'completed' ? reportSummary(text) : undefined;
   const agent = state.builder.mention('AGENT', description, {
     confidence: 1,
     turn: state.turn,
@@ -149,10 +159,16 @@ function reportSummary(report: string): string | undefined {
 }
 
 /** AskUserQuestion: each answer is the user's decision on the question asked. */
-function answerFacts(step: ToolStep, state: ExtractState): void {
+export function answerFacts(step: ToolStep, state: ExtractState): void {
+  const questions = Array.isArray(step.input.questions) ? (step.input.questions as Record<string, unknown>[]) : [];
   for (const m of step.result.matchAll(/"([^"]{3,300})"="([^"]{1,200})"/g)) {
-    const decision = state.builder.mention('DECISION', m[2], { confidence: 0.95, turn: state.turn, uuid: step.resultUuid ?? step.uuid, detail: clipWords(m[1], 12) });
+    const asked = questions.find((q) => q && q.question === m[1]);
+    const header = typeof asked?.header === 'string' ? asked.header : '';
+    const options = Array.isArray(asked?.options) ? (asked.options as Record<string, unknown>[]) : [];
+    const description = options.find((o) => o && o.label === m[2])?.description;
+    const why = typeof description === 'string' && description.split(/\s+/).length <= 10 ? ` (${description})` : '';
+    const label = `${header && !m[2].toLowerCase().includes(header.toLowerCase()) ? `${header}: ` : ''}${m[2]}${why}`;
+    const decision = state.builder.mention('DECISION', label, { confidence: 0.95, turn: state.turn, uuid: step.resultUuid ?? step.uuid, detail: clipWords(m[1], 12) });
     state.builder.link(decision, parentTask(state), 'RELATED_TO');
   }
 }
-

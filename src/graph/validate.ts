@@ -51,6 +51,9 @@ export function validateGraph(builder: GraphBuilder): { rejected: number; merged
     const nodes = builder.all(type).sort((a, b) => b.confidence - a.confidence || a.seq - b.seq);
     for (let i = 0; i < nodes.length; i++) {
       for (let j = i + 1; j < nodes.length; j++) {
+        // Two records of the log that give one thing different statuses ("Created task X" done,
+        // "X" still to do) are two facts, not one said twice.
+        if (nodes[i].status !== nodes[j].status && recorded(nodes[i]) && recorded(nodes[j])) continue;
         if ((jaccard(nodes[i].label, nodes[j].label) >= 0.8 || contains(nodes[i].label, nodes[j].label)) && sameNumbers(nodes[i].label, nodes[j].label)) {
           builder.merge(nodes[j], nodes[i]);
           nodes.splice(j--, 1);
@@ -88,6 +91,12 @@ export function validateGraph(builder: GraphBuilder): { rejected: number; merged
   }
   return { rejected, merged };
 }
+
+/** Made by a rule that reads the log's own records (tool calls, summaries), not only prose. */
+function recorded(node: DraftNode): boolean {
+  return node.rules.some((r) => !PROSE_RULE_IDS.has(r));
+}
+const PROSE_RULE_IDS = new Set(['prompt.ask', 'prompt.turn-status', 'prose.reply']);
 
 /** Decisions below this were inferred from the tools a report names, not stated. */
 const IMPLICIT_CEILING = 0.75;

@@ -38,6 +38,19 @@ function cmv(args: string[]) {
 }
 
 describe('cmv graph', () => {
+  it('--explain names the rule behind each node, and says what each rule matches and why', () => {
+    const r = cmv(['graph', CODING, '--explain']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/by [^\n]*task\.todowrite/);
+    expect(r.stdout).toMatch(/by [^\n]*file\.changed/);
+    expect(r.stdout).toContain('Why: ');
+    expect(r.stdout).not.toContain('(no rule recorded)');
+    const json = JSON.parse(cmv(['graph', CODING, '--explain', '--json']).stdout);
+    expect(json.nodes.every((n: { rules?: string[] }) => (n.rules ?? []).length > 0)).toBe(true);
+    expect(json.rules.map((r: { id: string }) => r.id)).toContain('task.todowrite');
+    expect(cmv(['graph', CODING, '--explain', '--dot']).code).not.toBe(0);
+  });
+
   it('prints the graph as one JSON document with --json', () => {
     const run = cmv(['graph', CODING, '--json']);
     expect(run.code).toBe(0);

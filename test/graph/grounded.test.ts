@@ -28,7 +28,7 @@ describe('coding.jsonl (TodoWrite, a failing test and its fix, a rejected MultiE
   });
 
   it('has every TodoWrite item, completed as the last list says, with the lines it came from', () => {
-    const todos = nodes(graph, 'TASK').filter((n) => n.confidence === 1);
+    const todos = nodes(graph, 'TASK').filter((n) => n.rules?.includes('task.todowrite'));
     expect(todos.map((t) => t.label).sort()).toEqual([
       'Fix the date range check in tally/report.py',
       'Reproduce the month-end bug with a failing regression test',
@@ -73,7 +73,7 @@ describe('coding.jsonl (TodoWrite, a failing test and its fix, a rejected MultiE
   });
 
   it('records the commit as done work', () => {
-    expect(nodes(graph, 'TASK').find((t) => t.label.startsWith('commit: Include last day of month in totals'))?.status).toBe('completed');
+    expect(nodes(graph, 'TASK').find((t) => t.label.startsWith('Committed: Include last day of month in totals'))?.status).toBe('completed');
   });
 });
 
@@ -112,7 +112,8 @@ describe.skipIf(!HAS_CORPUS)('corpus', () => {
   it('reads the user\'s answer to AskUserQuestion as their decision', async () => {
     const graph = await graphOf(corpusFile('spotter-subagent-v2.1.38-plan.jsonl'));
     const decisions = nodes(graph, 'DECISION');
-    expect(decisions.find((d) => d.label === 'No rig')?.detail).toContain('Which rig do these beads belong to');
-    expect(decisions.map((d) => d.label)).toContain('Credo + Dialyxir + mix_audit');
+    // Labelled with the question's header and the option's description: "No rig" alone says little.
+    expect(decisions.find((d) => d.label.startsWith('Rig prefix: No rig'))?.detail).toContain('Which rig do these beads belong to');
+    expect(decisions.map((d) => d.label)).toContain('Tools: Credo + Dialyxir + mix_audit (Skip Sobelow (Phoenix security scanner))');
   });
 });

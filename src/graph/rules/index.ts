@@ -1,0 +1,24 @@
+// The rule table: every rule of the graph, in the order the engine runs them within a kind
+// (tool calls, compaction summaries, prompts, replies). Add a rule by adding an entry here.
+
+import type { Rule } from './engine.js';
+import { TOOL_RULES } from './tool-rules.js';
+import { SUMMARY_RULES } from './summary-rules.js';
+import { PROMPT_RULES, TEXT_RULES } from './text-rules.js';
+import { STATED_PROMPT_RULES, STATED_SUMMARY_RULES, STATED_TEXT_RULES } from './stated-rules.js';
+
+export const RULES: readonly Rule[] = [
+  ...TOOL_RULES,
+  ...SUMMARY_RULES,
+  ...STATED_SUMMARY_RULES,
+  ...STATED_PROMPT_RULES,
+  ...PROMPT_RULES,
+  ...STATED_TEXT_RULES,
+  ...TEXT_RULES,
+] as Rule[];
+
+export function ruleById(id: string): Rule | undefined {
+  return RULES.find((r) => r.id === id);
+}
+
+export { runRules, newState, type Rule, type RuleInput } from './engine.js';

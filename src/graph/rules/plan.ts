@@ -1,0 +1,48 @@
+// A plan as Claude Code's plan mode writes it (ExitPlanMode's `plan`, or the plan file): its
+// title, the choices it settles (items under "Decisions", "Approach", "No-gos", "Out of scope" ...)
+// and its steps ("## Task 1: X", "### Step 2: Y", or the numbered list under "Steps"/"Tasks").
+
+import { clipWords, normaliseLabel } from '../labels.js';
+
+export interface Plan {
+  title: string;
+  choices: string[];
+  steps: string[];
+}
+
+const CHOICE_HEADING = /^(?:decisions?|design decisions?|key decisions?|approach|solution|no-?gos?|non-?goals?|out of scope|constraints?|rabbit holes?|trade-?offs?|choices?)\b/i;
+const STEP_HEADING = /^(?:steps?|tasks?|implementation(?: steps| plan)?|phases?|plan)$/i;
+
+export function parsePlan(text: string): Plan {
+  const lines = text.replace(/```[\s\S]*?```/g, '').split('\n');
+  const title = normaliseLabel((/^#\s+(?:Plan:\s*)?(.+)$/m.exec(text)?.[1] ?? '').replace(/[*`]/g, ''));
+  const choices: string[] = [];
+  const steps: string[] = [];
+  let section: 'choice' | 'step' | undefined;
+  let depth = 0;
+  for (const line of lines) {
+    const heading = /^(#{1,4})\s+(.+?)\s*:?\s*$/.exec(line);
+    if (heading) {
+      const name = heading[2].replace(/[*`]/g, '').trim();
+      const step = /^(?:task|step|phase)\s+\d+[a-z]?\s*[:.—–-]\s*(.+)$/i.exec(name);
+      if (step) {
+        steps.push(normaliseLabel(clipWords(step[1], 12)));
+        section = undefined;
+      } else if (CHOICE_HEADING.test(name)) [section, depth] = ['choice', heading[1].length];
+      else if (STEP_HEADING.test(name)) [section, depth] = ['step', heading[1].length];
+      else if (heading[1].length <= depth) section = undefined;
+      continue;
+    }
+    const item = /^(\s*)(?:[-*]|\d+[.)])\s+(.+)$/.exec(line);
+    if (!item || item[1].length > 1 || !section) continue;
+    const label = normaliseLabel(clipWords(item[2].replace(/\*\*|`/g, ''), 14));
+    if (label.split(/\s+/).length < 2) continue;
+    (section === 'choice' ? choices : steps).push(label);
+  }
+  return { title, choices: [...new Set(choices)], steps: [...new Set(steps)] };
+}
+
+/** A file the plan mode writes: under a `plans/` folder, or named plan.md. */
+export function isPlanFile(path: string): boolean {
+  return /(?:^|\/)plans\/[^/]+\.md$|(?:^|\/)plan\.md$/i.test(path);
+}

@@ -1,0 +1,232 @@
+// Rules on single sentences that state a choice or a problem, for sessions whose tools did the
+// work: there the prose rules' bare names ("PostHog") say little, while one sentence of the reply
+// ("The lightest-weight approach is Go's built-in runtime/trace, enabled via an environment
+// variable") or of the user ("keep each commit with working code") says what was settled.
+
+import { normaliseLabel, sentences } from '../labels.js';
+import { promptStep, summaryStep, textStep, type PromptInput, type Rule, type SummaryInput, type TextInput } from './engine.js';
+import type { ExtractState } from '../extract-state.js';
+
+const WORDS = 16;
+
+/** A sentence as a label: no markup, no lead-in ("I'll", "Let me", "So,"), at most WORDS words. */
+export function statedLabel(sentence: string): string {
+  let text = sentence.replace(/\*\*|`/g, '').replace(/^\s*(?:[-*•]|\d+[.)]|[A-H]\))\s+/, '').trim();
+  text = text.replace(/^(?:so|ok(?:ay)?|yes|great|good|right|also|then|now|but|and|actually|alright)[,!.]?\s+/i, '');
+  text = text.replace(/^(?:I'll|I will|I'm going to|we'll|we will|let me|let's|I think|I'd)\s+/i, '');
+  const words = text.split(/\s+/);
+  return normaliseLabel(words.slice(0, WORDS).join(' ').replace(/[:,;]$/, ''));
+}
+
+/** A reply's sentence that settles how: a choice against an alternative, a recommendation, the approach. */
+const CHOICE =
+  /\b(?:instead of|rather than|(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|fix|decision) is|decided|went with|go with|going with|chose|opted)\b/i;
+/** Not a choice: a question, a hedge, or an offer. */
+const NOT_CHOICE = /\?\s*$|^(?:maybe|perhaps|if you|would you|do you|should i|shall i|want me|how about)\b|\b(?:could|might) (?:also )?(?:use|go)\b/i;
+
+function choiceSentences(text: string): string[] {
+  return sentences(text.replace(/```[\s\S]*?```/g, ' '))
+    .filter((s) => CHOICE.test(s) && !NOT_CHOICE.test(s.trim()) && s.split(/\s+/).length >= 4 && s.length < 400)
+    .map(statedLabel)
+    .filter((l) => l.split(/\s+/).length >= 3);
+}
+
+function decide(state: ExtractState, label: string, uuid: string, confidence: number): void {
+  state.builder.mention('DECISION', label, { confidence, turn: state.turn, uuid });
+}
+
+const replyChoice: Rule<TextInput> = {
+  id: 'decision.stated-choice',
+  on: 'text',
+  matches: 'a sentence of a reply that settles how: "X instead of Y", "I recommend X", "the cleanest fix is X", "Let me first X", "I\'ll go with X" (not a question, a hedge or an offer)',
+  makes: 'a DECISION labelled with the sentence (up to 16 words, lead-in dropped)',
+  why: 'real sessions state their choices in one sentence, rarely as a bare name',
+  toolSessionsOnly: true,
+  match: ({ step }) => step.role === 'assistant' && choiceSentences(step.text).length > 0,
+  make: ({ step }, state) => {
+    for (const label of choiceSentences(step.text)) decide(state, label, step.uuid, 0.8);
+  },
+  examples: {
+    yes: [textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false), textStep('Let me first write tests to surface the bug, then fix it.', false)],
+    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.')],
+  },
+};
+
+/** A user's sentence that settles how the work is done. */
+const DIRECTIVE =
+  /^(?:(?:ok|okay|yes|great|good|and|also|but|so|please)[,!.]?\s+)*(?:let's not|don't|do not|no need|never|always|keep|use|only|simply|just|make sure|we should(?:n't)?|i want (?:it|this|to)|assume|put (?:it|them)|focus on|go straight|[A-H]\)\s+\S)/i;
+
+/** Directive words that settle an approach wherever they stand in the sentence. */
+const DIRECTIVE_ANYWHERE = /\b(?:let's not|don't|do not|no need to|never|always|simply|make sure|we should(?:n't)?|assume|instead of|rather than)\b/i;
+
+function directives(text: string): string[] {
+  return sentences(text)
+    .filter((s) => (DIRECTIVE.test(s.trim()) || DIRECTIVE_ANYWHERE.test(s)) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 4 && s.length < 300)
+    .map(statedLabel)
+    .filter((l) => l.split(/\s+/).length >= 3);
+}
+
+const userDirective: Rule<PromptInput> = {
+  id: 'decision.user-directive',
+  on: 'prompt',
+  matches: 'a sentence of a later prompt that settles how the work is done: "let\'s not ...", "don\'t ...", "keep ...", "use ...", "only ...", "A) <option>" (not the opening prompt, not a question)',
+  makes: 'a DECISION labelled with the sentence',
+  why: 'user instructions that settle an approach are decisions the resumed session must keep',
+  toolSessionsOnly: true,
+  match: ({ prompt, first }) => !first && directives(prompt.text).length > 0,
+  make: ({ prompt }, state) => {
+    for (const label of directives(prompt.text)) decide(state, label, prompt.uuid, 0.85);
+  },
+  examples: {
+    yes: [promptStep('keep each commit with working code please (no micro-committing broken state)'), promptStep('A) it is when we know that the user closed the chat session.')],
+    no: [promptStep('keep going'), promptStep('Do you think we should use Redis?')],
+  },
+};
+
+/** Lines that retell the request or the conversation rather than record a choice. */
+const NOT_SUMMARY_CHOICE = /^\s*(?:[-*]|\d+\.)\s+(?:\*\*[^*]+\*\*:?\s*)?(?:original request|(?:the )?conversation|initial|user asked|user's request|user requested|how about)\b/i;
+
+/** Lines of a compaction summary that record a choice ("User wanted tests alongside source files"). */
+const SUMMARY_CHOICE = /\b(?:user (?:wanted|wants|prefers|preferred|decided|chose|hates|asked for)|recommended|decided|instead of|rather than)\b/i;
+
+const summaryChoice: Rule<SummaryInput> = {
+  id: 'decision.summary-choice',
+  on: 'summary',
+  matches: 'a line of a compaction summary recording a choice: "User wanted X", "Recommended Option 1: ...", "X instead of Y"',
+  makes: 'a DECISION labelled with the line',
+  why: 'the summary keeps the choices made before the compaction',
+  match: ({ text }) => summaryChoices(text).length > 0,
+  make: ({ text, uuid }, state) => {
+    for (const label of summaryChoices(text)) decide(state, label, uuid, 0.8);
+  },
+  examples: {
+    yes: [summaryStep('This session is being continued from a previous conversation.\n- User wanted tests alongside source files, not in separate test/ directory')],
+    no: [summaryStep('This session is being continued from a previous conversation.\n- Added a test for the parser')],
+  },
+};
+
+function summaryChoices(text: string): string[] {
+  if (!/^This session is being continued/.test(text)) return [];
+  return text
+    .split('\n')
+    .filter((l) => /^\s*(?:[-*]|\d+\.)\s+/.test(l) && SUMMARY_CHOICE.test(l) && !/^\s*[-*]\s*"/.test(l) && !NOT_SUMMARY_CHOICE.test(l))
+    .map((l) => statedLabel(l.replace(/^\s*(?:[-*]|\d+\.)\s+(?:\*\*[^*]+\*\*:?\s*)?/, '')))
+    .filter((l) => l.split(/\s+/).length >= 3);
+}
+
+/** A reply's sentence that names a problem found: the root cause, a failing test, a wrong default. */
+const PROBLEM =
+  /\b(?:root cause|the (?:issue|problem|bug|culprit) (?:is|was)|that's (?:likely |probably |the )?(?:the )?(?:issue|problem|bug|culprit)|(?:secondary|another|real|actual|main) (?:issue|problem|bug)|(?:is|are) (?:still )?failing|fails? because|failing because|is broken|doesn't check|does not check|rejects?|ignoring|ignores|only fixes|no longer supported|not supported|can only be|wait(?:s)? indefinitely|my (?:assumption|timeline) (?:is|was) wrong|haven't created|never (?:called|set|used))\b/i;
+
+function problemSentences(text: string, words = 12): string[] {
+  return sentences(text.replace(/```[\s\S]*?```/g, ' '))
+    .filter((s) => PROBLEM.test(s) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 4 && s.length < 400)
+    .map((s) => statedLabel(s).split(/\s+/).slice(0, words).join(' '))
+    .filter((l) => l.split(/\s+/).length >= 3);
+}
+
+const replyProblem: Rule<TextInput> = {
+  id: 'error.stated-problem',
+  on: 'text',
+  matches: 'a sentence of a reply naming a problem found: "the root cause is X", "X is failing because Y", "X rejects Y", "X ignores Y", "that\'s likely the issue" (not a question)',
+  makes: 'an ERROR labelled with the sentence (up to 12 words), settled (met, not left open)',
+  why: 'the problems a session found are what the resuming engineer must not rediscover',
+  toolSessionsOnly: true,
+  match: ({ step }) => step.role === 'assistant' && problemSentences(step.text).length > 0,
+  make: ({ step }, state) => {
+    for (const label of problemSentences(step.text)) state.builder.mention('ERROR', label, { confidence: 0.85, turn: state.turn, uuid: step.uuid, status: 'completed' });
+  },
+  examples: {
+    yes: [textStep('The session ID validation rejects empty strings.', false), textStep("There's BatchUploadTimeout (defaults to 10 seconds!) - that's likely the issue.", false)],
+    no: [textStep('All tests pass.'), textStep('Is the test failing because of the timeout?')],
+  },
+};
+
+/** A user's sentence reporting a problem: "I've noticed X", "I can't see any usage of X", "I couldn't replicate X". */
+const REPORTED = /\b(?:i(?:'ve| have)? noticed|i can't see|i couldn't|nothing obvious|doesn't work|isn't working|not working|still (?:got|get|see|have)|but (?:also|now) \d+|is broken)\b/i;
+
+const userProblem: Rule<PromptInput> = {
+  id: 'error.user-report',
+  on: 'prompt',
+  matches: 'a sentence of a prompt reporting a problem: "I\'ve noticed X", "I can\'t see any usage of X", "nothing obvious in X", "I couldn\'t replicate X"',
+  makes: 'an ERROR labelled with the sentence (up to 16 words)',
+  why: 'what the user saw go wrong is the problem the session works on',
+  toolSessionsOnly: true,
+  match: ({ prompt }) => reported(prompt.text).length > 0,
+  make: ({ prompt }, state) => {
+    for (const label of reported(prompt.text)) state.builder.mention('ERROR', label, { confidence: 0.85, turn: state.turn, uuid: prompt.uuid, status: 'completed' });
+  },
+  examples: {
+    yes: [promptStep("Hm, ok, nothing obvious in the trace. Could it be a timeout?")],
+    no: [promptStep('Please add a retry.')],
+  },
+};
+
+function reported(text: string): string[] {
+  return sentences(text)
+    .filter((s) => REPORTED.test(s) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 3 && s.length < 300)
+    .map((s) => statedLabel(s).split(/\s+/).slice(0, WORDS).join(' '))
+    .filter((l) => l.split(/\s+/).length >= 3);
+}
+
+/** "Stop hook feedback:\n[script]: ...Cannot exit with unstaged changes." -> the hook and the lines that say why it blocked. */
+export function hookFeedback(text: string): string[] {
+  const m = /^(\w+) hook feedback:\s*([\s\S]*)$/i.exec(text.trim());
+  if (!m) return [];
+  const lines = m[2]
+    .split('\n')
+    .map((l) => l.replace(/^\[[^\]]*\]:\s*/, '').replace(/^#+\s*/, '').trim())
+    .filter((l) => /\b(?:cannot|can't|error|fail(?:ed|s)?|blocked|not allowed|must)\b/i.test(l) && l.length < 200);
+  return [...new Set(lines)].slice(0, 3).map((l) => normaliseLabel(`${m[1]} hook: ${l}`));
+}
+
+const hookBlocked: Rule<TextInput> = {
+  id: 'error.hook-feedback',
+  on: 'text',
+  client: 'Claude Code sends a blocking hook\'s output as a user line "<Event> hook feedback:" (seen in 2.1.14 logs)',
+  matches: 'a "<Event> hook feedback:" line: a hook blocked the session',
+  makes: 'an ERROR per line of the feedback that says what blocked ("Stop hook: Cannot exit with unstaged changes"); the line is no prompt of the user\'s',
+  why: 'a hook that blocked is a problem the session had to clear, and its text is not the user asking for work',
+  final: true,
+  match: ({ step }) => step.role === 'user' && /^\w+ hook feedback:/i.test(step.text.trim()),
+  make: ({ step }, state) => {
+    for (const label of hookFeedback(step.text)) state.builder.mention('ERROR', label, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed', fuzzy: false });
+  },
+  examples: {
+    yes: [{ ...textStep(''), step: { kind: 'text', role: 'user', uuid: 'u1', text: 'Stop hook feedback:\n[${CLAUDE_PLUGIN_ROOT}/scripts/hooks/stop.sh]: # Running Quality Checks...\n\n# Uncommitted Changes Detected\n\nCannot exit with unstaged changes.' } }],
+    no: [textStep('Stop hook feedback: I will look at it.')],
+  },
+};
+
+/** "- `ShutdownTimeout: 100ms` - caps how long `Close()` waits": a setting chosen, with what it does. */
+function settingItems(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^\s*(?:[-*]|\d+[.)])\s+`([^`]+?\s*[:=]\s*[^`]+)`\s*[-–—:]\s+(.{6,})$/.exec(line);
+    if (!m) continue;
+    const label = normaliseLabel(`${m[1].trim()} ${m[2].replace(/`|\*\*/g, '')}`.split(/\s+/).slice(0, WORDS).join(' '));
+    if (!out.includes(label)) out.push(label);
+  }
+  return out;
+}
+
+const settingChosen: Rule<TextInput> = {
+  id: 'decision.setting-why',
+  on: 'text',
+  matches: 'a list item of a reply naming a setting and its value in code, then what it does: "- `ShutdownTimeout: 100ms` - caps how long Close() waits"',
+  makes: 'a DECISION "<setting: value> <what it does>"',
+  why: 'a value set with its reason is a choice the resumed session must keep',
+  toolSessionsOnly: true,
+  match: ({ step }) => step.role === 'assistant' && settingItems(step.text).length > 0,
+  make: ({ step }, state) => {
+    for (const label of settingItems(step.text)) decide(state, label, step.uuid, 0.85);
+  },
+  examples: {
+    yes: [textStep('Fixed by setting:\n- `ShutdownTimeout: 100ms` - caps how long `Close()` waits\n- `BatchUploadTimeout: 200ms` - caps HTTP request time')],
+    no: [textStep('- `main.go` - added trace support')],
+  },
+};
+
+export const STATED_TEXT_RULES: Rule<TextInput>[] = [hookBlocked, settingChosen, replyChoice, replyProblem];
+export const STATED_PROMPT_RULES: Rule<PromptInput>[] = [userDirective, userProblem];
+export const STATED_SUMMARY_RULES: Rule<SummaryInput>[] = [summaryChoice];

@@ -1,0 +1,144 @@
+// Rules on the assistant's texts and the user's prompts: the report of work done a reply lists
+// item by item, then the older prose rules (src/graph/text-facts.ts, prompt-facts.ts) as one
+// entry each.
+
+import { textFacts } from '../text-facts.js';
+import { promptFacts } from '../prompt-facts.js';
+import { normaliseLabel } from '../labels.js';
+import { parentTask, type ExtractState } from '../extract-state.js';
+import { promptStep, textStep, type PromptInput, type Rule, type TextInput } from './engine.js';
+
+/** Verbs a report of finished work opens an item with. */
+const DONE_VERB =
+  /^(?:added|fixed|updated|created|removed|changed|moved|implemented|refactored|replaced|renamed|extracted|wrote|rewrote|consolidated|merged|deleted|introduced|extended|converted|ported|increased|reduced|raised|lowered|switched|enabled|disabled|cleaned up|documented|registered|wired|integrated|installed|configured|bumped|upgraded|split|simplified|dropped|restored|adjusted|committed|pushed|closed|created|initialized|set up|exposed|made|now)\b/i;
+/** A list item: "- x", "* x", "1. x", "1) x". */
+const ITEM = /^\s*(?:[-*•]|\d+[.)])\s+(.+)$/;
+const REPORT_HEADING = /^(?:#+\s*|\*\*)?(?:summary|changes|changes made|what (?:was|i) (?:done|changed|did)|done|completed|fixes|fixed|implementation|results?)\b/im;
+
+/** A list item as a task label: no markup, no file it went into in front, its first sentence, at most 14 words. */
+export function doneItemLabel(item: string): string | undefined {
+  let text = item.replace(/\*\*|__|`/g, '').trim();
+  // "strategy/common.go - Added two helpers:" / "common.go: Added ...": the file is on the Files line.
+  text = text.replace(/^[\w./-]+\.\w+\s*(?:[-–—:]\s+|\(\w+\)\s*[-–—:]\s*)/, '');
+  if (!DONE_VERB.test(text)) return undefined;
+  text = text.replace(/^now\s+/i, '');
+  text = text.split(/(?<=[a-z0-9)"'])\.\s+(?=[A-Z])|\s+[—–]\s+|:\s*$/)[0];
+  const words = text.split(/\s+/);
+  if (words.length < 2) return undefined;
+  return normaliseLabel(words.slice(0, 14).join(' ').replace(/[,:;]$/, ''));
+}
+
+/** The done items a reply lists; "Added two helpers:" names the code its sub-items open with. */
+export function doneItems(text: string): string[] {
+  const out: string[] = [];
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
+    const m = ITEM.exec(line);
+    let label = m ? doneItemLabel(m[1]) : undefined;
+    if (!label) return;
+    if (/:\s*$/.test(m![1])) {
+      const indent = /^\s*/.exec(line)![0].length;
+      const names: string[] = [];
+      for (const next of lines.slice(i + 1)) {
+        const sub = ITEM.exec(next);
+        if (!sub || /^\s*/.exec(next)![0].length <= indent) break;
+        const name = /^\*{0,2}`([^`]+)`/.exec(sub[1].trim())?.[1];
+        if (name) names.push(name);
+      }
+      if (names.length) label = `${label}: ${names.join(', ')}`;
+    }
+    if (!out.includes(label)) out.push(label);
+  });
+  return out;
+}
+
+const doneList: Rule<TextInput> = {
+  id: 'report.done-list',
+  on: 'text',
+  matches: 'a reply that lists finished work: two list items or more opening with a verb of work done ("Added", "Fixed", "Updated" ...), or one under a heading such as "## Summary" or "## Changes"',
+  makes: 'a done TASK per item: its first sentence, without markup or the file it went into',
+  why: 'the reply\'s own report of what it did names the work as a person would at a standup',
+  match: ({ step }) => {
+    const items = doneItems(step.text);
+    return items.length >= 2 || (items.length === 1 && REPORT_HEADING.test(step.text));
+  },
+  make: ({ step }, state: ExtractState) => {
+    for (const label of doneItems(step.text)) {
+      const task = state.builder.mention('TASK', label, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed' });
+      state.builder.link(task, parentTask(state), 'PART_OF');
+    }
+    state.signals.completed = true;
+  },
+  examples: {
+    yes: [textStep('All tests pass. Here is a summary:\n\n1. **`strategy/common.go`** - Added two helpers\n2. Fixed `SaveChanges` to use `resolveAgentType`. Now it works.')],
+    no: [textStep('Next steps:\n- Add a retry\n- Check the logs'), textStep('I will:\n1. Added? no\n2. look at it')],
+  },
+};
+
+const prose: Rule<TextInput> = {
+  id: 'prose.reply',
+  on: 'text',
+  matches: 'any reply (src/graph/text-facts.ts: status phrases, choices stated in prose, problems met, files named)',
+  makes: 'TASK statuses, DECISIONs, ERRORs, FILEs and METRICs the prose states',
+  why: 'text-only sessions state their work in prose and nowhere else',
+  final: true,
+  match: () => true,
+  make: ({ step, final }, state) => textFacts(step.text, { role: step.role, uuid: step.uuid, final }, state),
+  examples: { yes: [textStep("I went with SQLite instead of JSON files since we need queries.")], no: [textStep('Let me look.')] },
+};
+
+const prompt: Rule<PromptInput> = {
+  id: 'prompt.ask',
+  on: 'prompt',
+  matches: 'a real user prompt (src/graph/prompt-facts.ts: the first is the goal; instructions become tasks, choices decisions)',
+  makes: 'the GOAL, TASKs asked for, DECISIONs the user settles',
+  why: 'what the user asked and settled is the spine of the session',
+  final: true,
+  match: () => true,
+  make: ({ prompt: p, first }, state) => promptFacts(p, state, first),
+  examples: { yes: [promptStep('Build a todo app with Next.js', true)], no: [promptStep('thanks')] },
+};
+
+/** A line that opens a list of work still to do. */
+const OPEN_LEAD =
+  /\b(?:next steps?|remaining|still (?:to do|needed|pending|open)|to ?do|follow[- ]ups?|suggest(?:ions|ed)?|recommendations?|findings|opportunit(?:y|ies)|could (?:also )?(?:be )?(?:improved|simplified|cleaned)|left to do|not (?:yet )?(?:done|implemented)|pending|what's left|would you like me to|want me to|should i)\b/i;
+
+/** The items of a reply that lists what is still to do (after a lead-in such as "Next steps:" or "Findings:"). */
+export function openItems(text: string): string[] {
+  const out: string[] = [];
+  let open = false;
+  for (const line of text.replace(/```[\s\S]*?```/g, '').split('\n')) {
+    if (line.trim() === '') continue;
+    const m = ITEM.exec(line);
+    if (!m) {
+      open = OPEN_LEAD.test(line);
+      continue;
+    }
+    if (!open || /^\s{2,}/.test(line)) continue;
+    const item = m[1].replace(/\*\*|`/g, '').trim();
+    if (DONE_VERB.test(item) || /[✓✅]/.test(item)) continue;
+    const label = normaliseLabel(item.split(/\s+[—–-]\s+|(?<=[a-z0-9)])\.\s+/)[0].split(/\s+/).slice(0, 12).join(' '));
+    if (label.split(/\s+/).length >= 2 && !out.includes(label)) out.push(label);
+  }
+  return out;
+}
+
+const openList: Rule<TextInput> = {
+  id: 'report.open-list',
+  on: 'text',
+  matches: 'the session\'s last reply, its list items after a lead-in naming work still to do ("Next steps:", "Remaining:", "Findings:", "Want me to ...")',
+  makes: 'a pending TASK per item',
+  why: 'where the session stopped, the reply\'s own list says what was left',
+  toolSessionsOnly: true,
+  match: ({ step, last }) => last === true && openItems(step.text).length > 0,
+  make: ({ step }, state) => {
+    for (const label of openItems(step.text)) state.builder.mention('TASK', label, { confidence: 0.9, turn: state.turn, uuid: step.uuid, status: 'pending' });
+  },
+  examples: {
+    yes: [textStep('Found 3 opportunities:\n\n1. **Move timestamp utilities** to a shared location\n2. Simplify the multi-session prompt\n\nWant me to apply these?', true, true)],
+    no: [textStep('Next steps:\n- Add a retry', true, false), textStep('Done:\n- Added a retry\n- Fixed the test', true, true)],
+  },
+};
+
+export const TEXT_RULES: Rule<TextInput>[] = [doneList, openList, prose];
+export const PROMPT_RULES: Rule<PromptInput>[] = [prompt];

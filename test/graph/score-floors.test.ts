@@ -1,0 +1,76 @@
+// Floors on the graph's memorybench F1 (the scorer of `npm run bench -- graph`): on the real-log
+// development set (../shared/bench/realgraph), TokenMizer 21 and cmv's own held-out sets, for the
+// resume block at <= 100 and <= 300 tokens and the whole graph. A change that lowers a figure below
+// its floor fails here; raise the floor when a change raises the figure.
+
+import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { openSession } from '../../src/session/session.js';
+import { buildGraph } from '../../src/graph/build-graph.js';
+import { buildResume } from '../../src/graph/resume-block.js';
+import { CATEGORIES, blockItems, graphItems, scoreSession, scoreSet, type Category, type SessionScore, type Truth } from '../../src/graph/memory-score.js';
+import { SHARED_DIR } from '../helpers/corpus.js';
+
+type View = 'block100' | 'block300' | 'graph';
+/** Macro F1 and per-category F1 floors (percent) per set and view. */
+type Floors = Record<View, { macro: number } & Partial<Record<Category, number>>>;
+
+const HELDOUT = resolve(__dirname, 'heldout');
+const SETS: { name: string; dir: string; floors: Floors }[] = [
+  {
+    name: 'realgraph',
+    dir: join(SHARED_DIR, 'bench', 'realgraph'),
+    floors: {
+      block100: { macro: 40, completed: 35, pending: 25.5, decisions: 19.5, files: 90, errors: 12 },
+      block300: { macro: 49, completed: 46, pending: 39.5, decisions: 24, files: 93.5, errors: 30.5 },
+      graph: { macro: 52.5, completed: 53, pending: 43.5, decisions: 24, files: 97, errors: 34.5 },
+    },
+  },
+  {
+    name: 'tokenmizer21',
+    dir: join(SHARED_DIR, 'bench', 'tokenmizer21', 'claude_jsonl'),
+    floors: { block100: { macro: 56 }, block300: { macro: 55.5 }, graph: { macro: 56 } },
+  },
+  { name: 'heldout', dir: HELDOUT, floors: { block100: { macro: 66.5 }, block300: { macro: 67 }, graph: { macro: 65 } } },
+  { name: 'heldout/blind', dir: join(HELDOUT, 'blind'), floors: { block100: { macro: 54.5 }, block300: { macro: 53.5 }, graph: { macro: 52.5 } } },
+  { name: 'heldout/fresh', dir: join(HELDOUT, 'fresh'), floors: { block100: { macro: 57 }, block300: { macro: 60.5 }, graph: { macro: 57.5 } } },
+];
+
+function sessionsOf(dir: string): { log: string; truth: Truth }[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.truth.json'))
+    .sort()
+    .map((f) => {
+      const data = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+      const beside = join(dir, f.replace(/\.truth\.json$/, '.jsonl'));
+      return { log: existsSync(beside) ? beside : resolve(dir, '..', '..', data.source), truth: data.ground_truth as Truth };
+    })
+    .filter((s) => existsSync(s.log));
+}
+
+describe('graph score floors (memorybench F1)', () => {
+  for (const set of SETS) {
+    it.skipIf(!existsSync(set.dir))(`${set.name}: no figure below its floor`, async () => {
+      const scores: Record<View, SessionScore[]> = { block100: [], block300: [], graph: [] };
+      for (const { log, truth } of sessionsOf(set.dir)) {
+        const graph = buildGraph(await openSession(log));
+        scores.block100.push(scoreSession(blockItems(buildResume(graph, { budget: 100 })), truth));
+        scores.block300.push(scoreSession(blockItems(buildResume(graph, { budget: 300 })), truth));
+        scores.graph.push(scoreSession(graphItems(graph), truth));
+      }
+      expect(scores.graph.length).toBeGreaterThan(0);
+      const below: string[] = [];
+      for (const view of Object.keys(scores) as View[]) {
+        const result = scoreSet(scores[view]);
+        const floors = set.floors[view];
+        if (result.macroF1 * 100 < floors.macro) below.push(`${view} macro ${(result.macroF1 * 100).toFixed(1)} < ${floors.macro}`);
+        for (const c of CATEGORIES) {
+          const floor = floors[c];
+          if (floor !== undefined && result.categories[c].f1 * 100 < floor) below.push(`${view} ${c} ${(result.categories[c].f1 * 100).toFixed(1)} < ${floor}`);
+        }
+      }
+      expect(below).toEqual([]);
+    }, 120_000);
+  }
+});
