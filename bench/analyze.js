@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { statSync } from 'node:fs';
 import { analysePaths } from '../dist/analyze/analysis.js';
-import { BUILTIN_MODELS } from '../dist/cost/models.js';
+import { builtinModels } from '../dist/cost/models.js';
 
 const MB = 1024 * 1024;
 
@@ -41,7 +41,7 @@ export async function benchAnalyze(args) {
   const cpuStart = process.cpuUsage();
   const started = performance.now();
   let firstDone;
-  const report = await analysePaths(paths, { jobs, models: [...BUILTIN_MODELS], onProgress: () => (firstDone ??= performance.now()) });
+  const report = await analysePaths(paths, { jobs, models: [...builtinModels()], onProgress: () => (firstDone ??= performance.now()) });
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 // `npm run bench -- graph [dir...] [--verbose] [--json]`: extraction quality of the session graph
 // and its resume blocks, scored with memorybench's F1 (src/graph/memory-score.ts): per category
 // (done tasks, pending tasks, decisions, files, errors) precision, recall and F1, and the macro F1
@@ -37,7 +38,9 @@ export function benchSessions(dir) {
     const name = file.replace(/\.truth\.json$/, '');
     const truth = JSON.parse(readFileSync(join(dir, file), 'utf8'));
     const beside = join(dir, `${name}.jsonl`);
-    const log = existsSync(beside) ? beside : truth.source ? resolve(dir, '..', '..', truth.source) : undefined;
+    // `source` is relative to the shared folder: two levels above a set kept there, or ../shared beside the checkout.
+    const shared = [resolve(dir, '..', '..'), resolve(fileURLToPath(new URL('../../shared', import.meta.url)))];
+    const log = existsSync(beside) ? beside : truth.source ? shared.map((root) => resolve(root, truth.source)).find((p) => existsSync(p)) : undefined;
     if (log && existsSync(log)) out.push([name, log, truth.ground_truth]);
   }
   return out;
