@@ -8,6 +8,7 @@
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { trimSession, type TrimResult } from './trim.js';
+import { refuseUnwritable } from './refusals.js';
 import type { TrimOptions } from './options.js';
 import { dropBackup, lockLog, saveRecord, takeBackup, type BackupRecord } from './backups.js';
 import { AtomicWriter, removeStaleTemps } from '../session/write.js';
@@ -152,18 +153,7 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       const result = await trimSession(backup, request.options, { fileHoldsOnDisk: true, writer: streamed ? writer : undefined });
       // Read from the backup, reported as the log it stands for.
       result.input.path = path;
-      if (!result.verify.ok) {
-        throw new CmvError('VERIFY_FAILED', `the trimmed log failed verification (${result.verify.faults.length} faults); nothing was written`, {
-          hint: `first fault: ${result.verify.faults[0]?.message ?? '?'}; please report it with the session's shape (cmv stats --json)`,
-          details: result.verify,
-        });
-      }
-      if (result.budget && !result.budget.met) {
-        throw new CmvError('BUDGET_UNMET', `cannot fit the session into ${result.budget.budget} tokens: ${result.budget.tokensAfter} remain after evicting all that may go; nothing was written`, {
-          hint: 'raise --budget, or drop it to keep the lossless trim only',
-          details: result.budget,
-        });
-      }
+      refuseUnwritable(result);
       if (!streamed) {
         for (const line of result.lines ?? []) {
           await writer.write(line);

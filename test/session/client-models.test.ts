@@ -3,24 +3,18 @@
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asResumedBy, openSession, sessionFromLines } from '../../src/session/session.js';
-import { parseLine } from '../../src/session/entry.js';
+import { asResumedBy, openSession, type Session } from '../../src/session/session.js';
 import { sentTexts } from '../../src/session/payload.js';
-import type { SessionLine } from '../../src/session/conversation.js';
+import type { ClientModel } from '../../src/session/clients.js';
 import { CLIENT_2_1_100, CLIENT_2_1_332, clientModelFor, compareVersions } from '../../src/session/clients.js';
 import { trimSession, sessionOfLines } from '../../src/trim/trim.js';
 import { verifySessions } from '../../src/trim/verify.js';
 import { SAMPLE_DIR_332 } from '../helpers/corpus.js';
 
-function linesOf(records: object[]): SessionLine[] {
-  let offset = 0;
-  return records.map((record, index) => {
-    const bytes = Buffer.from(JSON.stringify(record));
-    const parsed = parseLine(bytes, index);
-    const line = { index, offset, bytes, length: bytes.length, terminated: true, status: parsed.status, entries: parsed.entries, error: parsed.error };
-    offset += bytes.length + 1;
-    return line;
-  });
+/** A log of `records`, one per line, modelled as a session (in memory). */
+function sessionOf(records: object[], client?: ClientModel): Session {
+  const session = sessionOfLines('mem.jsonl', records.map((r) => Buffer.from(JSON.stringify(r))));
+  return client ? asResumedBy(session, client) : session;
 }
 
 const at = (minute: number) => `2026-01-10T09:${String(minute).padStart(2, '0')}:00.000Z`;
@@ -45,50 +39,51 @@ describe('client models', () => {
 
   it('resumes from the newest timestamp in 2.1.100 and from the last entry of the file in 2.1.332', () => {
     // Two chains: the later in the file is the older in time (trim-case C's shape).
-    const lines = linesOf([
-      user('a1', null, 'Write the release checklist now.', 40),
-      assistant('a2', 'a1', 'The checklist is written.', 41),
-      user('b1', null, 'Which changelog format do we use?', 20),
-      assistant('b2', 'b1', 'We use keep-a-changelog.', 21),
-    ]);
-    const old = sessionFromLines('mem.jsonl', 0, lines, [], CLIENT_2_1_100);
+    const old = sessionOf(
+      [
+        user('a1', null, 'Write the release checklist now.', 40),
+        assistant('a2', 'a1', 'The checklist is written.', 41),
+        user('b1', null, 'Which changelog format do we use?', 20),
+        assistant('b2', 'b1', 'We use keep-a-changelog.', 21),
+      ],
+      CLIENT_2_1_100,
+    );
     const today = asResumedBy(old, CLIENT_2_1_332);
     expect(sentTexts(old).map((t) => t.text)).toEqual(['Write the release checklist now.', 'The checklist is written.']);
     expect(sentTexts(today).map((t) => t.text)).toEqual(['Which changelog format do we use?', 'We use keep-a-changelog.']);
   });
 
   it('sends a preserved segment after the compaction summary, before what follows it', () => {
-    const lines = linesOf([
+    const records = [
       user('u1', null, 'Fix the pipes.', 1),
       assistant('p1', 'u1', 'Done: pipes are escaped.', 2),
       { type: 'system', subtype: 'compact_boundary', uuid: 'b', parentUuid: null, logicalParentUuid: 'p1', timestamp: at(3), sessionId: 's', compactMetadata: { trigger: 'manual', preservedSegment: { headUuid: 'p1', anchorUuid: 's1', tailUuid: 'p1' } } },
       { ...user('s1', 'b', 'This session is being continued from a previous conversation.', 3), isCompactSummary: true },
       user('u2', 's1', 'Now add an --align option.', 4),
       assistant('a2', 'u2', 'Added --align.', 5),
-    ]);
+    ];
     for (const client of [CLIENT_2_1_100, CLIENT_2_1_332]) {
-      const session = sessionFromLines('mem.jsonl', 0, lines, [], client);
+      const session = sessionOf(records, client);
       expect(sentTexts(session).map((t) => t.text)).toEqual(['This session is being continued from a previous conversation.', 'Done: pipes are escaped.', 'Now add an --align option.', 'Added --align.']);
     }
   });
 
   it('ignores a preserved segment whose tail-to-head walk breaks, as the client does', () => {
-    const lines = linesOf([
+    const session = sessionOf([
       user('u1', null, 'Fix the pipes.', 1),
       { type: 'system', subtype: 'compact_boundary', uuid: 'b', parentUuid: null, timestamp: at(3), sessionId: 's', compactMetadata: { preservedSegment: { headUuid: 'gone', anchorUuid: 's1', tailUuid: 'gone' } } },
       { ...user('s1', 'b', 'Summary.', 3), isCompactSummary: true },
       user('u2', 's1', 'Go on.', 4),
     ]);
-    expect(sentTexts(sessionFromLines('mem.jsonl', 0, lines)).map((t) => t.text)).toEqual(['Summary.', 'Go on.']);
+    expect(sentTexts(session).map((t) => t.text)).toEqual(['Summary.', 'Go on.']);
   });
 
   it('adds "Tool loaded." after a ToolSearch result that loaded tools, in 2.1.332 only', () => {
-    const lines = linesOf([
+    const old = sessionOf([
       user('u1', null, 'Track this as tasks.', 1),
       { ...assistant('a1', 'u1', 'Loading the task tools.', 2), message: { id: 'm1', role: 'assistant', model: 'x', content: [{ type: 'text', text: 'Loading the task tools.' }, { type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: 'select:TaskCreate' } }] } },
       { type: 'user', uuid: 'r1', parentUuid: 'a1', timestamp: at(3), sessionId: 's', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'tool_reference', tool_name: 'TaskCreate' }] }] } },
-    ]);
-    const old = sessionFromLines('mem.jsonl', 0, lines, [], CLIENT_2_1_100);
+    ], CLIENT_2_1_100);
     expect(sentTexts(old).map((t) => t.text)).not.toContain('Tool loaded.');
     expect(sentTexts(asResumedBy(old, CLIENT_2_1_332)).map((t) => t.text)).toEqual(['Track this as tasks.', 'Loading the task tools.', 'Tool loaded.']);
   });

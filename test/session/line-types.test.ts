@@ -4,20 +4,15 @@
 
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openSession, sessionFromLines } from '../../src/session/session.js';
-import { parseLine } from '../../src/session/entry.js';
-import type { SessionLine } from '../../src/session/conversation.js';
+import { asResumedBy, openSession, type Session } from '../../src/session/session.js';
+import { sessionOfLines } from '../../src/trim/trim.js';
+import type { ClientModel } from '../../src/session/clients.js';
 import { allCorpusFiles, sampleFiles } from '../helpers/corpus.js';
 
-function linesOf(records: object[]): SessionLine[] {
-  let offset = 0;
-  return records.map((record, index) => {
-    const bytes = Buffer.from(JSON.stringify(record));
-    const parsed = parseLine(bytes, index);
-    const line = { index, offset, bytes, length: bytes.length, terminated: true, status: parsed.status, entries: parsed.entries, error: parsed.error };
-    offset += bytes.length + 1;
-    return line;
-  });
+/** A log of `records`, one per line, modelled as a session (in memory). */
+function sessionOf(records: object[], client?: ClientModel): Session {
+  const session = sessionOfLines('mem.jsonl', records.map((r) => Buffer.from(JSON.stringify(r))));
+  return client ? asResumedBy(session, client) : session;
 }
 
 describe('line types', () => {
@@ -30,7 +25,7 @@ describe('line types', () => {
     });
     const result = { type: 'api-request-blob', sessionId: 's', hash: 'h2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_y', content: 'ok' }] } };
     for (const text of ['short', 'x'.repeat(5000)]) {
-      const session = sessionFromLines('mem.jsonl', 0, linesOf([blob(text), result]));
+      const session = sessionOf([blob(text), result]);
       expect(session.conversation.unpairedToolUses).toEqual([]);
       expect(session.conversation.unpairedToolResults).toEqual([]);
       expect(session.unknownTypes).toEqual({});
