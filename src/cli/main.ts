@@ -51,7 +51,7 @@ const COMMANDS: CommandDefinition[] = [
   snapshot, branch, list, log, tree, show, diff, rm, gc, fsck, exportBundle, importBundle, remote, push, pull,
 ];
 
-/** Gives every command below `parent` the settings of the root (suggestions, help after an error). */
+/** Gives every command below `parent` the settings of the root (exit override, suggestions, help after an error). */
 function inheritSettings(parent: Command): void {
   for (const sub of parent.commands) {
     sub.copyInheritedSettings(parent);
@@ -72,6 +72,8 @@ export function buildProgram(run: Run): Command {
       'before',
       examples(['cmv                    # the dashboard, on a terminal', 'cmv sessions', 'cmv stats latest', 'cmv stats 3f2a --json', 'cmv stats ./sample-sessions/coding.jsonl']),
     );
+  // Commander must throw rather than exit, from every command, for usage errors to exit 2.
+  program.exitOverride();
   for (const define of COMMANDS) program.addCommand(define(run));
   inheritSettings(program);
   return program;
@@ -89,7 +91,6 @@ export async function main(argv: string[]): Promise<number> {
     }
   };
   const program = buildProgram(run);
-  program.exitOverride();
   try {
     if (argv.length <= 2) {
       // `cmv` alone: the dashboard on a terminal, the help anywhere else.

@@ -8,6 +8,7 @@ import { trimSession, type TrimResult } from './trim.js';
 import type { TrimOptions } from './options.js';
 import { backupSession } from './backups.js';
 import { AtomicWriter, writeFileAtomic } from '../session/write.js';
+import { assertSessionLog } from '../session/session-check.js';
 import { CmvError } from '../errors.js';
 
 export type TrimDestination = { kind: 'new-session' } | { kind: 'file'; path: string; force?: boolean } | { kind: 'in-place' } | { kind: 'dry-run' };
@@ -40,6 +41,7 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
   let result: TrimResult;
   try {
     result = await trimSession(inputPath, options, { newSessionId, fileHoldsOnDisk: true, writer });
+    assertSessionLog(result.index);
   } catch (error) {
     await writer?.abort();
     throw error;

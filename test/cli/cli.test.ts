@@ -172,6 +172,37 @@ describe('cmv', () => {
     }
   });
 
+  it('exits 2 for a usage error of a subcommand (missing argument, unknown option, bad choice), as the README says', () => {
+    for (const args of [['trim'], ['stats', sessionPath, '--bogus'], ['hook', 'install', '--scope', 'everywhere'], ['config', 'get']]) {
+      const run = cmv(args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stdout, args.join(' ')).toBe('');
+      expect(run.stderr, args.join(' ')).toMatch(/^error: /);
+    }
+  });
+
+  describe('refuses what is not a Claude Code session log', () => {
+    const inputs: Record<string, string | Buffer> = {
+      empty: '',
+      binary: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0xfe, 0x00, 0x10]),
+      foreign: '{"event":"click","x":1}\n{"event":"scroll","y":2}\n',
+    };
+    for (const [kind, content] of Object.entries(inputs)) {
+      it(`stats, trim and graph exit 4 on ${kind} input and write nothing`, () => {
+        const dir = mkdtempSync(join(home, `bad-${kind}-`));
+        const file = join(dir, 'log.jsonl');
+        writeFileSync(file, content);
+        for (const args of [['stats', file], ['trim', file], ['trim', file, '-o', join(dir, 'out.jsonl')], ['graph', file, '--json']]) {
+          const run = cmv(args);
+          expect(run.code, `${args[0]} ${kind}`).toBe(4);
+          expect(run.stdout, `${args[0]} ${kind}`).toBe('');
+          expect(run.stderr, `${args[0]} ${kind}`).toMatch(/^cmv: .*(is empty|is not a Claude Code session log|holds no user or assistant messages)/);
+        }
+        expect(readdirSync(dir)).toEqual(['log.jsonl']);
+      });
+    }
+  });
+
   it.skipIf(sampleFiles().length === 0)('reads a copy of a sample session', () => {
     const sample = sampleFiles()[0];
     const copy = join(home, 'sample-copy.jsonl');

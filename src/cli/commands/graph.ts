@@ -3,6 +3,7 @@
 import chalk from 'chalk';
 import { openSession } from '../../session/session.js';
 import { resolveSessionArg } from '../../session/locate.js';
+import { assertSessionLog } from '../../session/session-check.js';
 import { buildGraph } from '../../graph/build-graph.js';
 import { graphToDot, graphToMermaid } from '../../graph/render-graph.js';
 import { NODE_TYPES, type GraphNode, type SessionGraph } from '../../graph/model.js';
@@ -18,7 +19,9 @@ export interface GraphCommandOptions {
 export async function graphCommand(target: string, opts: GraphCommandOptions, out: Output): Promise<void> {
   const formats = [opts.json, opts.dot, opts.mermaid].filter(Boolean).length;
   if (formats > 1) throw new CmvError('USAGE', 'choose one of --json, --dot and --mermaid', { hint: 'without any of them cmv prints a summary' });
-  const graph = buildGraph(await openSession(await resolveSessionArg(target)));
+  const session = await openSession(await resolveSessionArg(target));
+  assertSessionLog(session);
+  const graph = buildGraph(session);
   out.render(graph, opts.dot ? graphToDot : opts.mermaid ? graphToMermaid : renderGraph);
 }
 

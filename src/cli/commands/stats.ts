@@ -3,12 +3,14 @@
 import chalk from 'chalk';
 import { openSession } from '../../session/session.js';
 import { resolveSessionArg } from '../../session/locate.js';
+import { assertSessionLog } from '../../session/session-check.js';
 import { sessionStats, type SessionStats } from '../../analyze/session-stats.js';
 import type { Output } from '../output.js';
 import { bar, formatBytes, formatCount, formatPercent, table } from '../format.js';
 
 export async function statsCommand(target: string, out: Output): Promise<void> {
   const session = await openSession(await resolveSessionArg(target));
+  assertSessionLog(session);
   out.render(sessionStats(session), renderStats);
 }
 
