@@ -42,6 +42,7 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
   try {
     result = await trimSession(inputPath, options, { newSessionId, fileHoldsOnDisk: true, writer });
     assertSessionLog(result.index);
+    if (destination.kind === 'new-session' && result.index.conversation.isSubagentTranscript) throw subagentNotResumable(inputPath);
   } catch (error) {
     await writer?.abort();
     throw error;
@@ -76,7 +77,20 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
     );
   }
   const sessionId = result.output.sessionId;
-  return { result, written: outputPath, sessionId, backup, resumeCommand: destination.kind === 'file' ? undefined : resumeCommandFor(result, sessionId) };
+  // A subagent transcript is no session of its own: its entries carry the parent's id.
+  const resumable = destination.kind !== 'file' && !result.index.conversation.isSubagentTranscript;
+  return { result, written: outputPath, sessionId, backup, resumeCommand: resumable ? resumeCommandFor(result, sessionId) : undefined };
+}
+
+/**
+ * Claude Code resumes the main chain of a log in a project folder; a subagent transcript (its
+ * messages all on a side chain, under `<session>/subagents/`) is read only for its parent, so a
+ * "new session" made of one could not be resumed.
+ */
+function subagentNotResumable(path: string): CmvError {
+  return new CmvError('USAGE', `${path} is a subagent transcript, not a session Claude Code can resume: cmv makes no new session of it`, {
+    hint: 'write the trimmed transcript with -o FILE, or trim it with --in-place (a backup is kept)',
+  });
 }
 
 function shellQuote(text: string): string {

@@ -171,6 +171,40 @@ describe('cmv trim', () => {
   });
 });
 
+describe('cmv trim of a subagent transcript', () => {
+  function subagentTranscript(box: Sandbox): string {
+    const dir = join(box.projectDir, box.sessionId, 'subagents');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, 'agent-a1b2c3d.jsonl');
+    const lines = readFileSync(box.session, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    writeFileSync(path, lines.map((l) => JSON.stringify({ ...JSON.parse(l), isSidechain: true, agentId: 'a1b2c3d' })).join('\n') + '\n');
+    return path;
+  }
+
+  it('makes no new session in the subagents folder and prints no resume command that cannot work', () => {
+    const box = sandbox();
+    const path = subagentTranscript(box);
+    const run = box.cmv('trim', path);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/subagent transcript/);
+    expect(run.stderr).toMatch(/hint: .*-o FILE.*--in-place/);
+    expect(run.stdout).not.toContain('claude --resume');
+    expect(readdirSync(join(box.projectDir, box.sessionId, 'subagents'))).toEqual(['agent-a1b2c3d.jsonl']);
+    expect(readdirSync(box.projectDir).filter((n) => n.endsWith('.jsonl'))).toEqual([`${box.sessionId}.jsonl`]);
+  });
+
+  it('trims it to a file or in place, with no resume command', () => {
+    const box = sandbox();
+    const path = subagentTranscript(box);
+    const toFile = box.cmv('trim', path, '-o', join(box.root, 'agent-trimmed.jsonl'), '--json');
+    expect(toFile.status).toBe(0);
+    expect(JSON.parse(toFile.stdout).resumeCommand).toBeNull();
+    const inPlace = box.cmv('trim', path, '--in-place', '--json');
+    expect(inPlace.status).toBe(0);
+    expect(JSON.parse(inPlace.stdout).resumeCommand).toBeNull();
+  });
+});
+
 describe('cmv verify', () => {
   it('exits 0 for a trimmed log and its original', () => {
     const box = sandbox();
