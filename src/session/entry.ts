@@ -2,6 +2,9 @@
 // kind, its place in the parent chain, and the shape (not the payload) of its message content.
 
 import { skimEntry } from './skim.js';
+import { readUsage } from './usage-record.js';
+
+export { readUsage };
 import { shared } from './interned.js';
 
 export const KNOWN_ENTRY_TYPES = [
@@ -100,10 +103,6 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function num(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
-}
-
 /**
  * Approximate serialised size of a JSON value without serialising it (strings are summed, not
  * copied): the reader runs this on every payload, so it must not allocate.
@@ -131,23 +130,6 @@ export function jsonChars(value: unknown, depth = 0): number {
     default:
       return 0;
   }
-}
-
-export function readUsage(raw: unknown): Usage | undefined {
-  if (!raw || typeof raw !== 'object') return undefined;
-  const u = raw as Record<string, unknown>;
-  const usage: Usage = {
-    inputTokens: num(u.input_tokens),
-    cacheCreationTokens: num(u.cache_creation_input_tokens),
-    cacheReadTokens: num(u.cache_read_input_tokens),
-    outputTokens: num(u.output_tokens),
-  };
-  const split = u.cache_creation as Record<string, unknown> | undefined;
-  if (split && typeof split === 'object') {
-    usage.cacheCreation5mTokens = num(split.ephemeral_5m_input_tokens);
-    usage.cacheCreation1hTokens = num(split.ephemeral_1h_input_tokens);
-  }
-  return usage;
 }
 
 /** Payload size of a block, counted the way the API would see its text. */

@@ -3,7 +3,8 @@
 // nearly all of a log's bytes. Anything unexpected returns undefined, and the caller falls back
 // to JSON.parse, so the skim can only be faster, never different.
 
-import { readUsage, type BlockInfo, type SessionEntry } from './entry.js';
+import type { BlockInfo, SessionEntry } from './entry.js';
+import { readUsage } from './usage-record.js';
 import { shared } from './interned.js';
 
 const QUOTE = 0x22;

@@ -19,7 +19,7 @@ import { histogram, pairedHistogram, reductionBins } from '../charts.js';
 import { ProgressDisplay } from '../progress.js';
 import { breakEvenLabel, money, type CostCommandOptions } from './breakeven.js';
 import { modelOf, positiveInt, trimOptionsOf } from '../flags.js';
-import { loadConfig } from '../../config/config-file.js';
+import { configPath, loadConfig } from '../../config/config-file.js';
 
 export interface AnalyzeCommandOptions extends CostCommandOptions {
   jobs?: string;
@@ -42,7 +42,7 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeCommandOption
   const chartWidth = forPeople && process.stdout.isTTY === true ? Math.min(MAX_CHART_WIDTH, process.stdout.columns || MAX_CHART_WIDTH) : undefined;
   const batch = {
     jobs: positiveInt(opts.jobs, '--jobs'),
-    models: loadModelTable(opts.models),
+    models: loadModelTable(opts.models, configPath()),
     model: modelOf(opts.model, config),
     trim: trimOptionsOf(opts, config),
     onStart: progress && ((p: BatchProgress) => progress.update(p)),

@@ -5,7 +5,7 @@ import chalk from 'chalk';
 import { resolveSessionArg } from '../../session/locate.js';
 import { analyseSessionCost, type SessionCost } from '../../analyze/session-cost.js';
 import { loadRegistry } from '../../cost/model-config.js';
-import { loadConfig } from '../../config/config-file.js';
+import { configPath, loadConfig } from '../../config/config-file.js';
 import type { Output } from '../output.js';
 import { formatCount, formatPercent, table } from '../format.js';
 import { modelOf, positiveInt, trimOptionsOf, type TrimFlags } from '../flags.js';
@@ -22,7 +22,7 @@ export interface BreakevenCommandOptions extends CostCommandOptions {
 export async function breakevenCommand(target: string, opts: BreakevenCommandOptions, out: Output): Promise<void> {
   const at = positiveInt(opts.at, '--at');
   const config = (await loadConfig()).values;
-  const registry = loadRegistry(opts.models);
+  const registry = loadRegistry(opts.models, configPath());
   const path = await resolveSessionArg(target);
   const cost = await analyseSessionCost(path, { registry, model: modelOf(opts.model, config), at, trim: trimOptionsOf(opts, config) });
   out.render(cost, renderBreakeven, breakevenJson);
