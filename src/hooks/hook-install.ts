@@ -4,14 +4,11 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import { findCmvHooks, hookCommand, withCmvHooks, withoutCmvHooks, type FoundHook, type HookKind, type HookSpec } from './hook-entries.js';
+import { shellQuote } from '../text/shell.js';
 import { readSettings, settingsPath, writeSettings, type SettingsScope } from './settings-file.js';
 
 /** Claude Code kills a hook after its `timeout`; cmv's own deadline comes first. */
 export const CLAUDE_TIMEOUT_MARGIN_SECONDS = 10;
-
-function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 /** This installation of cmv, run by this node: works without cmv on Claude Code's PATH. */
 export function defaultCommandPrefix(): string {

@@ -9,6 +9,7 @@ import type { TrimOptions } from './options.js';
 import { backupSession } from './backups.js';
 import { AtomicWriter, writeFileAtomic } from '../session/write.js';
 import { assertSessionLog } from '../session/session-check.js';
+import { resumeCommand } from '../text/shell.js';
 import { CmvError } from '../errors.js';
 
 export type TrimDestination = { kind: 'new-session' } | { kind: 'file'; path: string; force?: boolean } | { kind: 'in-place' } | { kind: 'dry-run' };
@@ -93,13 +94,6 @@ function subagentNotResumable(path: string): CmvError {
   });
 }
 
-function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/** Claude Code finds `--resume <id>` only in the project folder of the current directory. */
 export function resumeCommandFor(result: TrimResult, sessionId: string | undefined): string | undefined {
-  if (!sessionId) return undefined;
-  const cwd = result.trimmed.facts.cwd;
-  return cwd ? `cd ${shellQuote(cwd)} && claude --resume ${sessionId}` : `claude --resume ${sessionId}`;
+  return sessionId ? resumeCommand(result.trimmed.facts.cwd, sessionId) : undefined;
 }

@@ -29,10 +29,6 @@ export function heading(key: string, text: string): Line {
   return line(key, { text, bold: true });
 }
 
-export function lineText(l: Line): string {
-  return l.segments.map((s) => s.text).join('');
-}
-
 /** Cuts text to `width` columns, marking the cut with an ellipsis. */
 export function clip(text: string, width: number): string {
   if (width <= 0) return '';

@@ -9,6 +9,7 @@ import { resolveSessionArg } from '../../session/locate.js';
 import { writeFileAtomic } from '../../session/write.js';
 import { compactSession, type CompactResult } from '../../graph/compact.js';
 import { CmvError } from '../../errors.js';
+import { resumeCommand as resumeCommandOf } from '../../text/shell.js';
 import { formatCount, formatPercent } from '../format.js';
 import { tierOption } from './resume.js';
 import { positiveInt } from '../flags.js';
@@ -49,12 +50,8 @@ export async function compactCommand(target: string, opts: CompactCommandOptions
     for (const line of result.lines) yield Buffer.concat([line, Buffer.from('\n')]);
   })());
   const cwd = result.compacted.facts.cwd;
-  const resumeCommand = newSessionId ? `${cwd ? `cd ${shellQuote(cwd)} && ` : ''}claude --resume ${newSessionId}` : undefined;
+  const resumeCommand = newSessionId ? resumeCommandOf(cwd, newSessionId) : undefined;
   out.render({ result, written, resumeCommand }, renderCompaction, compactionJson);
-}
-
-function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 export function compactionJson(applied: AppliedCompaction): unknown {

@@ -4,7 +4,6 @@
 import type { BreakEvenView } from '../data/breakeven.js';
 import type { Availability } from '../data/availability.js';
 import { heading, line, type Line, type Segment } from '../lines.js';
-import { LineView } from './line-view.js';
 
 export interface BreakEvenChartProps {
   breakEven: Availability<BreakEvenView>;
@@ -70,8 +69,4 @@ function merge(segments: Segment[]): Segment[] {
     else out.push({ ...s });
   }
   return out;
-}
-
-export function BreakEvenChart(props: BreakEvenChartProps) {
-  return <LineView lines={breakEvenLines(props)} width={props.width} />;
 }

@@ -4,7 +4,6 @@
 import type { GraphSummaryView } from '../data/graph-summary.js';
 import type { Availability } from '../data/availability.js';
 import { heading, line, type Line } from '../lines.js';
-import { LineView } from './line-view.js';
 
 export interface GraphSummaryProps {
   graph: Availability<GraphSummaryView>;
@@ -34,8 +33,4 @@ export function graphSummaryLines({ graph }: GraphSummaryProps): Line[] {
   }
   if (lines.length === 1) lines.push(line('graph:empty', { text: `no goal, tasks or decisions found (${g.nodes} nodes)`, dim: true }));
   return lines;
-}
-
-export function GraphSummary(props: GraphSummaryProps) {
-  return <LineView lines={graphSummaryLines(props)} width={props.width} />;
 }
