@@ -3,7 +3,7 @@
 
 import chalk from 'chalk';
 
-export { formatBytes, formatCount, formatPercent, relativeTime } from '../text/quantities.js';
+export { formatBytes, formatCount, formatMoney, formatPercent, formatReduction, plural, relativeTime } from '../text/quantities.js';
 
 export function bar(fraction: number, width: number): string {
   const cells = Math.max(0, Math.min(width, Math.round(fraction * width)));

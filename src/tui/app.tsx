@@ -1,6 +1,7 @@
 // The dashboard: projects, the session tree of the selected project, and the detail of the
 // selection, polled for changes. Keys go through keymap.ts to intents, state through state.ts.
 
+import { plural } from '../text/quantities.js';
 import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { Box, Text, useApp, useInput } from 'ink';
 import type { DashboardSources } from './sources.js';
@@ -160,7 +161,7 @@ export function App({ sources, pollMs, onExit, size: fixedSize, now = Date.now }
     <Box flexDirection="column" width={size.columns} height={size.rows - 1}>
       <Text wrap="truncate">
         <Text bold color="cyan">cmv</Text>
-        <Text dimColor>{` ${data.loaded ? `${data.sessions.length} sessions, ${data.sessions.filter((s) => s.live).length} live` : 'looking for sessions…'}${ui.filter ? ` · filter "${ui.filter}"` : ''}`}</Text>
+        <Text dimColor>{` ${data.loaded ? `${plural(data.sessions.length, 'session')}, ${data.sessions.filter((s) => s.live).length} live` : 'looking for sessions…'}${ui.filter ? ` · filter "${ui.filter}"` : ''}`}</Text>
       </Text>
       {ui.mode.kind === 'help' ? (
         <HelpOverlay width={size.columns} height={box.height} />

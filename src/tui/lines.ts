@@ -2,7 +2,7 @@
 // detail pane are built as lines (pure, testable), so the pane can scroll them by row.
 
 /** Sizes and counts read as they do in the command line's reports. */
-export { formatBytes as bytes, formatCount as count } from '../text/quantities.js';
+export { formatBytes as bytes, formatCount as count, formatMoney as money, formatReduction as reduction, plural } from '../text/quantities.js';
 
 export interface Segment {
   text: string;

@@ -234,6 +234,15 @@ describe('cmv', () => {
       expect(run.stderr).toContain(ESC);
     });
 
+    it('colours with --color even when NO_COLOR is set (an explicit flag wins, as no-color.org says)', () => {
+      for (const args of [['--color', ...missing()], [...missing(), '--color']]) {
+        const run = cmv(args, { NO_COLOR: '1' });
+        expect(run.code).toBe(3);
+        expect(run.stderr).toContain(ESC);
+      }
+      expect(cmv(['--color', '--no-color', ...missing()], { NO_COLOR: '1' }).stderr).not.toContain(ESC);
+    });
+
     it('prints no colour when NO_COLOR is set and non-empty, even with FORCE_COLOR=1', () => {
       const run = cmv(missing(), { NO_COLOR: '1', FORCE_COLOR: '1' });
       expect(run.code).toBe(3);

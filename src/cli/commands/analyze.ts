@@ -14,7 +14,7 @@ import { loadModelTable } from '../../cost/model-config.js';
 import { CmvError, fromSystemError } from '../../errors.js';
 import { Output } from '../output.js';
 import { exitCodeFor, EXIT_OK } from '../exit-codes.js';
-import { formatBytes, formatCount, formatPercent, table } from '../format.js';
+import { formatBytes, formatCount, formatPercent, table, plural, formatReduction } from '../format.js';
 import { histogram, pairedHistogram, reductionBins } from '../charts.js';
 import { ProgressDisplay } from '../progress.js';
 import { breakEvenLabel, money, type CostCommandOptions } from './breakeven.js';
@@ -91,8 +91,8 @@ export function renderAnalyze(r: AnalysisReport, chartWidth?: number): string {
   const lines: string[] = [];
   const speed = r.seconds > 0 ? ` (${(a.bytes / 1024 / 1024 / r.seconds).toFixed(1)} MB/s)` : '';
   lines.push(
-    chalk.bold(`Analysed ${a.files} files`) +
-      ` (${a.sessions} sessions, ${a.subagents} subagent transcripts), ${formatBytes(a.bytes)}, in ${r.seconds.toFixed(1)} s` +
+    chalk.bold(`Analysed ${plural(a.files, 'file')}`) +
+      ` (${plural(a.sessions, 'session')}, ${plural(a.subagents, 'subagent transcript')}), ${formatBytes(a.bytes)}, in ${r.seconds.toFixed(1)} s` +
       chalk.dim(` with ${r.workers || 1} thread${r.workers > 1 ? 's' : ''}${speed}`),
   );
   lines.push(`The logged calls cost ${chalk.bold(money(a.cost))} at list prices; ${formatCount(a.tokens)} tokens of context in all.`);
@@ -115,7 +115,7 @@ export function renderAnalyze(r: AnalysisReport, chartWidth?: number): string {
   const tierRows = [['', 'sessions', 'mean reduction', 'median break-even', 'never']];
   for (const tier of ['heavy', 'mixed', 'light'] as const) {
     const t = a.tiers[tier];
-    tierRows.push([tierLabel[tier], String(t.sessions), formatPercent(t.meanReduction), t.medianBreakEvenTurns === null ? '—' : `${t.medianBreakEvenTurns} calls`, String(t.never)]);
+    tierRows.push([tierLabel[tier], String(t.sessions), formatPercent(t.meanReduction), t.medianBreakEvenTurns === null ? '—' : `${plural(t.medianBreakEvenTurns, 'call')}`, String(t.never)]);
   }
   lines.push(table(tierRows, ['left', 'right', 'right', 'right', 'right']));
   if (a.projects.length) {
@@ -129,7 +129,7 @@ export function renderAnalyze(r: AnalysisReport, chartWidth?: number): string {
   if (a.topSavings.length) {
     lines.push('');
     lines.push(chalk.bold('Where a trim pays most') + chalk.dim(' (saved over the next 50 calls, warm resume)'));
-    const rows = a.topSavings.slice(0, 5).map((t) => [t.sessionId ?? t.path, `-${formatPercent(t.reduction)}`, breakEvenLabel(t.breakEvenTurns), money(t.saving50)]);
+    const rows = a.topSavings.slice(0, 5).map((t) => [t.sessionId ?? t.path, `${formatReduction(t.reduction)}`, breakEvenLabel(t.breakEvenTurns), money(t.saving50)]);
     lines.push(table(rows, ['left', 'right', 'left', 'right']));
   }
   if (r.failed.length) {
@@ -137,7 +137,7 @@ export function renderAnalyze(r: AnalysisReport, chartWidth?: number): string {
     lines.push(chalk.yellow(`Failed (${r.failed.length}):`));
     for (const f of r.failed) lines.push(chalk.yellow(`  ${f.path}: ${f.error}`));
   }
-  if (r.skipped.length) lines.push(chalk.dim(`${r.skipped.length} files without a conversation skipped`));
+  if (r.skipped.length) lines.push(chalk.dim(`${plural(r.skipped.length, 'file')} without a conversation skipped`));
   if (chartWidth !== undefined && a.sessions > 0) {
     lines.push('');
     lines.push(histogram('Reduction of a trim (sessions)', reductionBins(r.sessions.filter((x) => x.kind === 'main').map((x) => x.reduction)), { width: chartWidth }));

@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../../session/write.js';
 import { compactSession, type CompactResult } from '../../graph/compact.js';
 import { CmvError } from '../../errors.js';
 import { resumeCommand as resumeCommandOf } from '../../text/shell.js';
-import { formatCount, formatPercent } from '../format.js';
+import { formatCount, formatPercent, plural, formatReduction } from '../format.js';
 import { tierOption } from './resume.js';
 import { positiveInt } from '../flags.js';
 import type { Output } from '../output.js';
@@ -40,7 +40,7 @@ export async function compactCommand(target: string, opts: CompactCommandOptions
   const newSessionId = path ? undefined : randomUUID();
   const result = compactSession(await openSession(input), { keep, tier, budget, newSessionId });
   if (!result.check.ok) {
-    throw new CmvError('VERIFY_FAILED', `the compacted log failed its check (${result.check.faults.length} faults); nothing was written`, {
+    throw new CmvError('VERIFY_FAILED', `the compacted log failed its check (${plural(result.check.faults.length, 'fault')}); nothing was written`, {
       hint: `first fault: ${result.check.faults[0]}; please report it with the session's shape (cmv stats --json)`,
       details: result.check,
     });
@@ -72,11 +72,11 @@ export function renderCompaction(applied: AppliedCompaction): string {
   const r = applied.result;
   const saved = r.input.tokens > 0 ? (r.input.tokens - r.output.tokens) / r.input.tokens : 0;
   const lines = [
-    `${chalk.bold('Compacted')} ${formatCount(r.input.tokens)} → ${formatCount(r.output.tokens)} tokens (${chalk.green(`-${formatPercent(Math.max(0, saved))}`)})`,
-    `  zone C: ${r.zones.c.messages} messages (${formatCount(r.zones.c.tokens)} tokens) → summary of ${formatCount(r.summary.tokens)} tokens (${r.summary.tier})`,
-    `  zone B: ${r.zones.b.messages} messages since the last prompt (${formatCount(r.zones.b.tokens)} tokens), ${r.zones.b.toolResultsStubbed} tool results stubbed`,
-    `  zone A: ${r.zones.a.messages} messages kept exactly (${formatCount(r.zones.a.tokens)} tokens)`,
-    `${chalk.green('checked')}: Claude Code resumes from the summary; ${r.check.sentMessages} messages sent`,
+    `${chalk.bold('Compacted')} ${formatCount(r.input.tokens)} → ${formatCount(r.output.tokens)} tokens (${chalk.green(`${formatReduction(Math.max(0, saved))}`)})`,
+    `  zone C: ${plural(r.zones.c.messages, 'message')} (${formatCount(r.zones.c.tokens)} tokens) → summary of ${formatCount(r.summary.tokens)} tokens (${r.summary.tier})`,
+    `  zone B: ${plural(r.zones.b.messages, 'message')} since the last prompt (${formatCount(r.zones.b.tokens)} tokens), ${plural(r.zones.b.toolResultsStubbed, 'tool result')} stubbed`,
+    `  zone A: ${plural(r.zones.a.messages, 'message')} kept exactly (${formatCount(r.zones.a.tokens)} tokens)`,
+    `${chalk.green('checked')}: Claude Code resumes from the summary; ${plural(r.check.sentMessages, 'message')} sent`,
     `wrote ${applied.written}`,
   ];
   if (applied.resumeCommand) lines.push(`resume with: ${chalk.bold(applied.resumeCommand)}`);

@@ -1,5 +1,6 @@
 // `cmv graph <session>`: the session's knowledge graph, as a summary, JSON, DOT or Mermaid.
 
+import { plural } from '../../text/quantities.js';
 import chalk from 'chalk';
 import { openSession } from '../../session/session.js';
 import { resolveSessionArg } from '../../session/locate.js';
@@ -30,7 +31,7 @@ const SHOWN_PER_TYPE = 12;
 
 export function renderGraph(graph: SessionGraph): string {
   const lines: string[] = [];
-  lines.push(`${chalk.bold(graph.sessionId ?? 'session')} · ${graph.turns} turns · ${graph.nodes.length} nodes, ${graph.edges.length} edges`);
+  lines.push(`${chalk.bold(graph.sessionId ?? 'session')} · ${plural(graph.turns, 'turn')} · ${plural(graph.nodes.length, 'node')}, ${plural(graph.edges.length, 'edge')}`);
   for (const type of NODE_TYPES) {
     const nodes = graph.nodes.filter((n) => n.type === type).sort((a, b) => b.importance - a.importance || a.firstTurn - b.firstTurn);
     if (nodes.length === 0) continue;

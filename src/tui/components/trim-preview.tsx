@@ -2,7 +2,7 @@
 
 import type { TrimPreviewView } from '../data/session-detail.js';
 import type { Availability } from '../data/availability.js';
-import { bytes, count, heading, line, pad, percent, type Line } from '../lines.js';
+import { bytes, count, heading, line, pad, percent, reduction, type Line } from '../lines.js';
 import { ruleLabel } from '../../trim/rule-labels.js';
 
 export interface TrimPreviewProps {
@@ -21,7 +21,7 @@ export function trimPreviewLines({ preview, width }: TrimPreviewProps): Line[] {
     line(
       'trim:sum',
       `${count(p.tokensBefore)} → ${count(p.tokensAfter)} tokens `,
-      { text: `-${percent(p.reduction.tokens)}`, color: 'green', bold: true },
+      { text: reduction(p.reduction.tokens), color: 'green', bold: true },
       `, ${bytes(p.bytesBefore)} → ${bytes(p.bytesAfter)} `,
       p.verified ? { text: 'verified', color: 'green' } : { text: 'NOT verified', color: 'red' },
     ),
