@@ -7,7 +7,7 @@ import { analyseSessionCost, type SessionCost } from '../../analyze/session-cost
 import { loadRegistry } from '../../cost/model-config.js';
 import { configPath, loadConfig } from '../../config/config-file.js';
 import type { Output } from '../output.js';
-import { formatCount, formatPercent, table, plural, formatMoney as money, formatReduction } from '../format.js';
+import { formatCount, table, plural, formatMoney as money, formatReduction } from '../format.js';
 import { modelOf, positiveInt, trimOptionsOf, type TrimFlags } from '../flags.js';
 
 export interface CostCommandOptions extends TrimFlags {

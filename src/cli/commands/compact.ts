@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../../session/write.js';
 import { compactSession, type CompactResult } from '../../graph/compact.js';
 import { CmvError } from '../../errors.js';
 import { resumeCommand as resumeCommandOf } from '../../text/shell.js';
-import { formatCount, formatPercent, plural, formatReduction } from '../format.js';
+import { formatCount, plural, formatReduction } from '../format.js';
 import { tierOption } from './resume.js';
 import { positiveInt } from '../flags.js';
 import type { Output } from '../output.js';

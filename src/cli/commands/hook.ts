@@ -9,7 +9,7 @@ import type { HookKind } from '../../hooks/hook-entries.js';
 import { loadConfig } from '../../config/config-file.js';
 import { resolveSessionArg } from '../../session/locate.js';
 import type { Output } from '../output.js';
-import { formatBytes, formatCount, formatPercent, relativeTime, table, plural, formatReduction } from '../format.js';
+import { formatBytes, formatCount, relativeTime, table, plural, formatReduction } from '../format.js';
 
 export interface HookInstallOptions {
   scope?: string;

@@ -6,7 +6,7 @@ import { resolveSessionArg } from '../../session/locate.js';
 import { openStore } from '../../store/store.js';
 import { takeSnapshot, type SnapshotResult } from '../../store/snapshot.js';
 import type { Output } from '../output.js';
-import { formatBytes, formatCount, plural } from '../format.js';
+import { formatBytes, plural } from '../format.js';
 
 export interface SnapshotCommandOptions {
   name?: string;

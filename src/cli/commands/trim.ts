@@ -7,7 +7,7 @@ import type { Output } from '../output.js';
 import { ruleLabel } from '../../trim/rule-labels.js';
 import { loadConfig } from '../../config/config-file.js';
 import { CmvError } from '../../errors.js';
-import { formatBytes, formatCount, formatPercent, table, plural, formatReduction } from '../format.js';
+import { formatBytes, formatCount, table, plural, formatReduction } from '../format.js';
 import { trimOptionsOf, type TrimFlags } from '../flags.js';
 
 export interface TrimCommandOptions extends TrimFlags {

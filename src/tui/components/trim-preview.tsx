@@ -2,7 +2,7 @@
 
 import type { TrimPreviewView } from '../data/session-detail.js';
 import type { Availability } from '../data/availability.js';
-import { bytes, count, heading, line, pad, percent, reduction, type Line } from '../lines.js';
+import { bytes, count, heading, line, pad, reduction, type Line } from '../lines.js';
 import { ruleLabel } from '../../trim/rule-labels.js';
 
 export interface TrimPreviewProps {
