@@ -11,10 +11,12 @@ export const branch = (run: Run) =>
       'cmv branch auth-work                 # prints `cd <project> && claude --resume <id>`',
       'cmv branch auth-work -n retry --launch',
       'cmv branch auth-work --with-resume --tier critical',
+      'cmv branch auth-work --at 7d3e9a1c      # fork at a message: the branch ends with it',
       'cmv branch auth-work --no-trim --json',
     ]).argument('<snapshot>', SNAPSHOT_HELP),
     [
       new Option('-n, --name <name>', "the branch's name (default: <snapshot>-branch-<n>)"),
+      new Option('--at <message>', 'fork at a message (its uuid, or a unique prefix): the branch ends with it, as `claude --resume-session-at` does'),
       new Option('--no-trim', 'keep the log whole (only its session id changes)'),
       ...trimOptions('trim: '),
       new Option('--with-resume', "put the snapshot's resume block (from its session graph) in front of the branched session"),
