@@ -3,12 +3,12 @@
 
 import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import { existsSync } from 'node:fs';
 import { trimSession, type TrimResult } from './trim.js';
 import type { TrimOptions } from './options.js';
 import { backupSession } from './backups.js';
 import { AtomicWriter, writeFileAtomic } from '../session/write.js';
 import { assertSessionLog } from '../session/session-check.js';
+import { checkOutputFile } from '../session/output-file.js';
 import { resumeCommand } from '../text/shell.js';
 import { CmvError } from '../errors.js';
 
@@ -29,9 +29,7 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
     if (out === resolve(inputPath)) {
       throw new CmvError('USAGE', 'the output file is the input file', { hint: 'use --in-place to replace the log (a backup is kept)' });
     }
-    if (existsSync(out) && !destination.force) {
-      throw new CmvError('CONFLICT', `${destination.path} already exists`, { hint: 'choose another -o path, or add --force to overwrite it' });
-    }
+    checkOutputFile(destination.path, { force: destination.force });
   }
   const outputPath =
     destination.kind === 'file' ? resolve(destination.path) : destination.kind === 'in-place' ? inputPath : destination.kind === 'new-session' ? join(dirname(inputPath), `${newSessionId}.jsonl`) : undefined;

@@ -1,7 +1,8 @@
 // `cmv analyze [PATH|GLOB ...]`: trim and price every session of a folder (or of every Claude
 // config dir) in memory, over worker threads, and report the batch like the CMV paper's evaluation.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { GLOB_CHARS } from '../../analyze/batch-files.js';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import chalk, { chalkStderr } from 'chalk';
 import { analysePaths, type AnalysisReport } from '../../analyze/analysis.js';
@@ -34,6 +35,12 @@ const MAX_CHART_WIDTH = 80;
 
 export async function analyzeCommand(paths: string[], opts: AnalyzeCommandOptions, out: Output): Promise<number> {
   if ([opts.json, opts.csv, opts.md].filter(Boolean).length > 1) throw new CmvError('USAGE', 'choose one of --json, --csv and --md', { hint: 'without any of them cmv prints a readable report' });
+  // Checked before the batch: a report of nothing, then the error, helps no one.
+  const absent = paths.filter((p) => !GLOB_CHARS.test(p) && !existsSync(p));
+  if (absent.length > 0) throw new CmvError('NOT_FOUND', `no such file or folder: ${absent.join(', ')}`, { hint: 'check the path; with no path cmv analyses every session in your Claude config dirs' });
+  if (opts.svg !== undefined && statSync(opts.svg, { throwIfNoEntry: false })?.isFile()) {
+    throw new CmvError('USAGE', `--svg ${opts.svg} is a file: the plots go into a folder`, { hint: 'name a folder (it is created if missing)' });
+  }
   const config = (await loadConfig()).values;
   // Progress and charts only for a person at a terminal: never around --json, --csv or --md.
   const forPeople = !opts.json && !opts.csv && !opts.md;

@@ -2,11 +2,11 @@
 
 import chalk from 'chalk';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { openSession } from '../../session/session.js';
 import { resolveSessionArg } from '../../session/locate.js';
 import { writeFileAtomic } from '../../session/write.js';
+import { checkOutputFile } from '../../session/output-file.js';
 import { compactSession, type CompactResult } from '../../graph/compact.js';
 import { CmvError } from '../../errors.js';
 import { resumeCommand as resumeCommandOf } from '../../text/shell.js';
@@ -36,7 +36,7 @@ export async function compactCommand(target: string, opts: CompactCommandOptions
   const input = await resolveSessionArg(target);
   const path = opts.output !== undefined ? resolve(opts.output) : undefined;
   if (path === resolve(input)) throw new CmvError('USAGE', 'the output file is the input file', { hint: 'leave out -o to write a new session beside it' });
-  if (path && existsSync(path) && !opts.force) throw new CmvError('CONFLICT', `${opts.output} already exists`, { hint: 'choose another -o path, or add --force to overwrite it' });
+  if (opts.output !== undefined && path !== resolve(input)) checkOutputFile(opts.output, { force: opts.force });
   const newSessionId = path ? undefined : randomUUID();
   const result = compactSession(await openSession(input), { keep, tier, budget, newSessionId });
   if (!result.check.ok) {
