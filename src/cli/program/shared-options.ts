@@ -71,4 +71,4 @@ export function tierOption(description: string): Option {
 /** Sharing keeps secrets out unless told. */
 export const redactOption = () => new Option('--no-redact', 'keep secrets (API keys, tokens, passwords) as logged');
 
-export const remoteArgument = () => new Argument('[remote]', 'the remote (default: the only one, or origin)');
+export const remoteArgument = () => new Argument('[remote]', 'a remote, or a URL or path git accepts (default: the only remote, or origin)');
