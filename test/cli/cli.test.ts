@@ -160,6 +160,24 @@ describe('cmv', () => {
     expect(sessions[0].firstPrompt).toContain('January report');
   });
 
+  it('shows the model of each session in `sessions`, as the README promises', () => {
+    const run = cmv(['sessions']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n')[0]).toMatch(/\bmodel\b/);
+    expect(run.stdout).toContain('sonnet-4-5');
+    expect(run.stdout).toContain('1 session');
+  });
+
+  it('says where it looked, and that the filter hid the sessions, when `sessions --project` matches none', () => {
+    const run = cmv(['sessions', '--project', 'no-such-project']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('No session\'s project matches "no-such-project" (1 session in');
+    expect(run.stdout).toContain(join(config, 'projects'));
+    expect(run.stdout).not.toContain('Set CLAUDE_CONFIG_DIR');
+    const empty = cmv(['sessions'], { CLAUDE_CONFIG_DIR: join(home, 'empty-config') });
+    expect(empty.stdout).toContain(`No sessions found in ${join(home, 'empty-config', 'projects')}`);
+  });
+
   it('exits 3 for a missing file, with `cmv:` and `hint:` lines on stderr and nothing on stdout', () => {
     for (const args of [['stats', join(home, 'missing.jsonl')], ['stats', join(home, 'missing.jsonl'), '--json']]) {
       const run = cmv(args);
