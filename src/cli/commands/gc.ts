@@ -11,5 +11,6 @@ export async function gcCommand(out: Output): Promise<void> {
 }
 
 export function renderGc(r: GcResult): string {
+  if (!r.repacked) return `store already packed, nothing to free: ${plural(r.after.objects, 'object')}, ${formatBytes(r.after.bytes)}`;
   return `store ${formatBytes(r.before.bytes)} → ${formatBytes(r.after.bytes)}, ${formatCount(r.before.objects)} → ${plural(r.after.objects, 'object')}`;
 }
