@@ -39,6 +39,7 @@ import { importBundle } from './program/import.js';
 import { remote } from './program/remote.js';
 import { push } from './program/push.js';
 import { pull } from './program/pull.js';
+import { completeWords } from './program/complete-words.js';
 
 export function packageVersion(): string {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -75,6 +76,7 @@ export function buildProgram(run: Run): Command {
   // Commander must throw rather than exit, from every command, for usage errors to exit 2.
   program.exitOverride();
   for (const define of COMMANDS) program.addCommand(define(run));
+  program.addCommand(completeWords(run), { hidden: true });
   inheritSettings(program);
   return program;
 }

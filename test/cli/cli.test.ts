@@ -178,6 +178,15 @@ describe('cmv', () => {
     expect(empty.stdout).toContain(`No sessions found in ${join(home, 'empty-config', 'projects')}`);
   });
 
+  it('lists the words a completion offers at the TAB, and never creates a store for it', () => {
+    expect(cmv(['__complete', 'sessions']).stdout.trim().split('\n')).toEqual([SESSION_ID]);
+    expect(cmv(['__complete', 'config-keys']).stdout).toContain('trim.threshold\n');
+    const snapshots = cmv(['__complete', 'snapshots'], { CMV_HOME: join(home, 'no-store-yet') });
+    expect(snapshots).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(existsSync(join(home, 'no-store-yet'))).toBe(false);
+    expect(cmv(['--help']).stdout).not.toContain('__complete');
+  });
+
   it('exits 3 for a missing file, with `cmv:` and `hint:` lines on stderr and nothing on stdout', () => {
     for (const args of [['stats', join(home, 'missing.jsonl')], ['stats', join(home, 'missing.jsonl'), '--json']]) {
       const run = cmv(args);

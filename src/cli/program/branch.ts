@@ -3,7 +3,7 @@
 import { Option } from 'commander';
 import { Output } from '../output.js';
 import type { BranchCommandOptions } from '../commands/branch.js';
-import { command, jsonOption, SNAPSHOT_HELP, tierOption, trimOptions, withOptions, type Run } from './shared-options.js';
+import { command, jsonOption, snapshotArgument, tierOption, trimOptions, withOptions, type Run } from './shared-options.js';
 
 export const branch = (run: Run) =>
   withOptions(
@@ -13,7 +13,7 @@ export const branch = (run: Run) =>
       'cmv branch auth-work --with-resume --tier critical',
       'cmv branch auth-work --at 7d3e9a1c      # fork at a message: the branch ends with it',
       'cmv branch auth-work --no-trim --json',
-    ]).argument('<snapshot>', SNAPSHOT_HELP),
+    ]).addArgument(snapshotArgument()),
     [
       new Option('-n, --name <name>', "the branch's name (default: <snapshot>-branch-<n>)"),
       new Option('--at <message>', 'fork at a message (its uuid, or a unique prefix): the branch ends with it, as `claude --resume-session-at` does'),

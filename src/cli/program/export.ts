@@ -2,11 +2,11 @@
 
 import { Output } from '../output.js';
 import type { ExportCommandOptions } from '../commands/export.js';
-import { command, jsonOption, redactOption, type Run } from './shared-options.js';
+import { command, jsonOption, redactOption, snapshotArgument, type Run } from './shared-options.js';
 
 export const exportBundle = (run: Run) =>
   command('export', 'write snapshots with their lineage to a git bundle, secrets redacted', ['cmv export auth-work -o auth.bundle', 'cmv export a b c -o team.bundle --json'])
-    .argument('<names...>', 'snapshot or branch names')
+    .addArgument(snapshotArgument('<names...>', 'snapshot or branch names'))
     .option('-o, --output <file>', 'the bundle file to write')
     .addOption(redactOption())
     .option('--force', 'overwrite FILE if it exists')

@@ -1,6 +1,8 @@
 // `cmv remote ...`: the git remotes snapshots are shared through.
 
+import { Argument } from 'commander';
 import { Output } from '../output.js';
+import { completes } from '../completion/kinds.js';
 import { command, jsonOption, type Run } from './shared-options.js';
 
 const nameHelp = "the remote's name";
@@ -20,7 +22,7 @@ export const remote = (run: Run) => {
   );
   remoteCommand.addCommand(
     command('remove', 'remove a git remote', ['cmv remote remove origin'])
-      .argument('<name>', nameHelp)
+      .addArgument(completes(new Argument('<name>', nameHelp), 'remotes'))
       .addOption(jsonOption())
       .action((name: string, opts: { json?: boolean }) => run(async () => (await import('../commands/remote.js')).remoteRemoveCommand(name, new Output(opts)))),
   );

@@ -3,6 +3,7 @@
 
 import { Argument, Command, Option } from 'commander';
 import { DEFAULT_TRIM_OPTIONS } from '../../trim/options.js';
+import { completes } from '../completion/kinds.js';
 
 /** How every command hands its work to the runner of main.ts (errors become exit codes there). */
 export type Run = (action: () => Promise<number | void>) => Promise<void>;
@@ -25,6 +26,9 @@ export const SESSION_HELP = 'a .jsonl path, a session id, a unique id prefix (4+
 export const SNAPSHOT_HELP = 'a snapshot or branch name, or a commit id prefix';
 
 export const sessionArgument = (name = 'session', description = SESSION_HELP) => new Argument(`<${name}>`, description);
+
+/** A snapshot or branch name (`<snapshot>`, `[name]`, `<names...>`): completed with the store's names. */
+export const snapshotArgument = (spec = '<snapshot>', description = SNAPSHOT_HELP) => completes(new Argument(spec, description), 'snapshots');
 
 export const jsonOption = (description = 'print JSON') => new Option('--json', description);
 
@@ -65,10 +69,10 @@ export function outputFileOptions(what: string): Option[] {
 
 /** Options of the resume block's size. */
 export function tierOption(description: string): Option {
-  return new Option('--tier <tier>', description);
+  return new Option('--tier <tier>', description).choices(['critical', 'standard', 'full']);
 }
 
 /** Sharing keeps secrets out unless told. */
 export const redactOption = () => new Option('--no-redact', 'keep secrets (API keys, tokens, passwords) as logged');
 
-export const remoteArgument = () => new Argument('[remote]', 'a remote, or a URL or path git accepts (default: the only remote, or origin)');
+export const remoteArgument = () => completes(new Argument('[remote]', 'a remote, or a URL or path git accepts (default: the only remote, or origin)'), 'remotes');
