@@ -3,7 +3,7 @@
 
 import { stat } from 'node:fs/promises';
 import { restoreLatestBackup } from '../trim/backups.js';
-import { setGuardState } from './trim-journal.js';
+import { appendRestoreRecord, setGuardState } from './trim-journal.js';
 
 export interface HookRestore {
   path: string;
@@ -16,5 +16,6 @@ export async function restoreHookTrim(path: string): Promise<HookRestore> {
   const result = await restoreLatestBackup(path);
   const bytes = (await stat(path)).size;
   await setGuardState(path, bytes);
+  await appendRestoreRecord(path, result.restored);
   return { path, ...result, bytes };
 }

@@ -68,10 +68,10 @@ export function renderHookStatus(s: HookStatus): string {
       `${formatBytes(t.bytesBefore)} → ${formatBytes(t.bytesAfter)}`,
       `${formatCount(t.tokensBefore)} → ${formatCount(t.tokensAfter)} tokens`,
       chalk.green(`${formatReduction(t.tokensBefore ? 1 - t.tokensAfter / t.tokensBefore : 0)}`),
-      t.snapshot ? chalk.dim(`snapshot ${t.snapshot}`) : '',
+      [t.restored ? chalk.yellow('restored') : '', t.snapshot ? chalk.dim(`snapshot ${t.snapshot}`) : ''].filter(Boolean).join(' '),
     ]);
     lines.push(table(rows, ['left', 'left', 'left', 'right', 'right', 'right', 'left']));
-    lines.push(chalk.dim(`  ${plural(s.totals.trims, 'trim')} in all saved ${formatBytes(s.totals.bytesSaved)}, ${formatCount(s.totals.tokensSaved)} tokens`));
+    lines.push(chalk.dim(`  ${plural(s.totals.trims, 'trim')} in all (restored ones left out) saved ${formatBytes(s.totals.bytesSaved)}, ${formatCount(s.totals.tokensSaved)} tokens`));
   }
   if (s.recentMessages.length) {
     lines.push('', chalk.bold('Recent problems') + chalk.dim(` (${s.logPath})`));

@@ -24,7 +24,7 @@ export const hook = (run: Run) => {
     ])
       .addOption(scopeOption())
       .option('--size-guard', 'also trim when the log grew by hook.growthBytes since its last trim (checked after each tool call)')
-      .option('--command <prefix>', 'how Claude Code should start cmv (default: this node and this cmv, by absolute path)')
+      .option('--command <prefix>', 'how Claude Code should start cmv (default: `cmv` when this installation is on PATH, else its bin/cmv.js by path, run by the node on PATH)')
       .addOption(jsonOption())
       .action((opts: HookInstallOptions & { json?: boolean }) => run(async () => (await import('../commands/hook.js')).hookInstallCommand(opts, new Output(opts)))),
   );
