@@ -127,6 +127,35 @@ describe('the dashboard', () => {
     expect(exits[0].notes).toEqual([expect.stringMatching(new RegExp(`^cd \\S+ && claude --resume ${child}`))]);
   });
 
+  it('b on a session branches its newest snapshot, or says how to get one', async () => {
+    const { app, frame } = start();
+    await until(frame, (t) => t.includes('Projects (3)'));
+    await press(app, keys.tab, 'b');
+    await until(frame, (t) => /session \w{8} has no snapshot to branch: press s to take one, then b/.test(t));
+    await press(app, 's');
+    // The store's git work is slow on a loaded machine: these steps get longer than a frame's wait.
+    await until(frame, (t) => t.includes('snapshot ') && t.includes(' taken'), 45_000);
+    await press(app, keys.up, keys.up, keys.up);
+    await press(app, 'b');
+    await until(frame, (t) => /branch \S+ written as session \w{8}/.test(t), 45_000);
+    app.unmount();
+  }, 120_000);
+
+  it('prints no resume command on exit for a session deleted during the run', async () => {
+    const { app, frame, exits } = start();
+    await until(frame, (t) => t.includes('Projects (3)'));
+    await press(app, 't');
+    const child = /trimmed into new session (\w{8})/.exec(await until(frame, (t) => t.includes('trimmed into new session')))![1];
+    await until(frame, (t) => t.includes(`  ○ ${child}`) || t.includes(`  ● ${child}`));
+    // Select the new session (under the one it was trimmed from) and delete it.
+    await press(app, 'j');
+    await until(frame, (t) => new RegExp(`›\\s*○ ${child}`).test(t));
+    await press(app, 'd', 'y');
+    await until(frame, (t) => t.includes('moved '));
+    await press(app, 'q');
+    expect(exits[0].notes).toEqual([]);
+  }, 120_000);
+
   it('marks a session live while its log grows, and an idle poll draws nothing', async () => {
     const { app, frame } = start(50, 60);
     await until(frame, (t) => t.includes('Graph summary') && !t.includes('pricing the session') && !t.includes('building the graph'));
