@@ -151,7 +151,7 @@ describe('snapshots with the session graph beside their log', () => {
     expect((await checkStore(here.store)).ok).toBe(true);
     const bad = await writeCommit(here.store, pages, { ...meta, name: 'badgraph' }, [], [{ name: 'graph.json', data: Buffer.from('{"nodes": 1}') }]);
     await updateRefs(here.store, [{ ref: 'refs/cmv/snapshots/badgraph', id: bad.commit, old: ZERO_ID }], 'test');
-    expect((await checkStore(here.store)).problems).toEqual([{ kind: 'graph', id: bad.commit, message: `graph.json of ${bad.commit.slice(0, 12)} is not a cmv session graph` }]);
+    expect((await checkStore(here.store)).problems).toEqual([{ kind: 'graph', id: bad.commit, snapshot: 'badgraph', message: `graph.json of ${bad.commit.slice(0, 12)} is not a cmv session graph` }]);
     const file = join(here.root, 'graphed.bundle');
     await exportBundle(here.store, ['graphed'], file);
     await importBundle(there.store, file);

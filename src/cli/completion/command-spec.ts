@@ -2,7 +2,7 @@
 // the completions can never drift from the commands.
 
 import type { Argument, Command, Option } from 'commander';
-import { dynamicKindOf, type DynamicKind } from './kinds.js';
+import { dynamicKindOf, offeredWordsOf, type DynamicKind } from './kinds.js';
 
 export interface OptionSpec {
   short?: string;
@@ -50,7 +50,7 @@ function optionSpec(option: Option): OptionSpec {
     description: option.description,
     takesValue: option.required || option.optional,
     valueName: valueName ? (valueName[1] ?? valueName[2]) : undefined,
-    choices: option.argChoices,
+    choices: option.argChoices ?? offeredWordsOf(option),
     files: valueName !== null && PATH_ARGS.test(valueName[1] ?? valueName[2] ?? ''),
     dynamic: dynamicKindOf(option),
   };

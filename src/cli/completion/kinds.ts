@@ -18,3 +18,18 @@ export function completes<T extends Argument | Option>(target: T, kind: DynamicK
 export function dynamicKindOf(target: Argument | Option): DynamicKind | undefined {
   return kinds.get(target);
 }
+
+const words = new WeakMap<Option, string[]>();
+
+/**
+ * Fixed words a shell offers for an option whose value the command itself checks (with its own
+ * message and hint), where commander's choices would check it first.
+ */
+export function offers(option: Option, list: string[]): Option {
+  words.set(option, list);
+  return option;
+}
+
+export function offeredWordsOf(option: Option): string[] | undefined {
+  return words.get(option);
+}

@@ -3,7 +3,7 @@
 
 import { Argument, Command, Option } from 'commander';
 import { DEFAULT_TRIM_OPTIONS } from '../../trim/options.js';
-import { completes } from '../completion/kinds.js';
+import { completes, offers } from '../completion/kinds.js';
 
 /** How every command hands its work to the runner of main.ts (errors become exit codes there). */
 export type Run = (action: () => Promise<number | void>) => Promise<void>;
@@ -69,7 +69,8 @@ export function outputFileOptions(what: string): Option[] {
 
 /** Options of the resume block's size. */
 export function tierOption(description: string): Option {
-  return new Option('--tier <tier>', description).choices(['critical', 'standard', 'full']);
+  // The commands check the tier themselves (their error names the budgets); the shell offers them.
+  return offers(new Option('--tier <tier>', description), ['critical', 'standard', 'full']);
 }
 
 /** Sharing keeps secrets out unless told. */
