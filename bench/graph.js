@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 // Without folders: realgraph, tokenmizer21 and every held-out set of test/graph/heldout.
 
 import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openSession } from '../dist/session/session.js';
 import { buildGraph } from '../dist/graph/build-graph.js';

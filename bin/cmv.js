@@ -2,12 +2,8 @@
 // Settles colour before chalk or Ink load (both read the environment when first imported),
 // then runs the built CLI.
 const argv = process.argv.slice(2);
-const noColorEnv = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
-if (argv.includes('--no-color') || noColorEnv || process.env.TERM === 'dumb') {
-  process.env.FORCE_COLOR = '0';
-} else if (argv.includes('--color')) {
-  process.env.FORCE_COLOR = process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0' ? process.env.FORCE_COLOR : '1';
-}
+const { settleColour } = await import('../dist/cli/colour.js');
+settleColour(argv);
 if (argv[0] === 'hook' && argv[1] === 'run') {
   // Claude Code starts this for every hooked event: skip the command tree, and exit 0 whatever
   // happens (a hook must never fail Claude Code), even with work cut short by the deadline.

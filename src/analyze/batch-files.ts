@@ -19,7 +19,7 @@ export interface BatchFiles {
   missing: { path: string; error: string }[];
 }
 
-const GLOB_CHARS = /[*?[\]{}!]/;
+export const GLOB_CHARS = /[*?[\]{}!]/;
 
 export function subagentByPath(path: string): boolean {
   return /(^|[\\/])agent-[^\\/]*\.jsonl$/.test(path) || /[\\/]subagents[\\/]/.test(path);

@@ -46,7 +46,7 @@ export function toCsv(sessions: SessionSummary[], failed: BatchFailure[]): strin
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const usd = (x: number) => `$${x.toFixed(2)}`;
+const usd = (x: number) => `${x < 0 && x.toFixed(2) !== '-0.00' ? '-' : ''}$${Math.abs(x).toFixed(2)}`;
 const mdCell = (text: string) => text.replace(/\|/g, '\\|');
 
 export function toMarkdown(a: Aggregate, sessions: SessionSummary[], failed: BatchFailure[]): string {

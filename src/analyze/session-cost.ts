@@ -8,6 +8,10 @@ import { calibrate, type Calibration } from '../tokens/calibration.js';
 import { trimSession, type TrimResult } from '../trim/trim.js';
 import type { TrimOptions } from '../trim/options.js';
 import { CmvError } from '../errors.js';
+import { assertSessionLog as assertAnalysable } from '../session/session-check.js';
+
+export { assertAnalysable };
+export { NO_CONVERSATION } from '../session/session-check.js';
 import { callsFromTokens, callsFromUsage, DEFAULT_SCALE, mainCalls, promptOf, sessionTtlSeconds, type ApiCall, type TokenScale } from '../cost/calls.js';
 import { replayCalls, type Replay } from '../cost/replay.js';
 import { breakEvenOf, type BreakEven } from '../cost/break-even.js';
@@ -68,25 +72,6 @@ export async function analyseSessionCost(path: string, options: CostOptions): Pr
   const trim = await trimSession(path, options.trim ?? {});
   assertAnalysable(trim.index);
   return costOfSession(trim.index, trim.tokens.before, trim, options);
-}
-
-/** Reason code of a log that holds no conversation (summary-only files): skipped, not failed, by a batch. */
-export const NO_CONVERSATION = 'no-conversation';
-
-export function assertAnalysable(session: Session): void {
-  const c = session.conversation;
-  if (c.entries.length === 0) {
-    const lines = session.lines.filter((l) => l.status !== 'blank').length;
-    throw new CmvError('BAD_INPUT', lines === 0 ? `${session.path} is empty` : `${session.path} is not a Claude Code session log: none of its ${lines} lines is a JSON record`, {
-      hint: 'pass a .jsonl log from ~/.claude/projects',
-    });
-  }
-  if (!c.entries.some((e) => e.type === 'user' || e.type === 'assistant')) {
-    throw new CmvError('BAD_INPUT', `${session.path} holds no user or assistant messages: nothing to analyse`, {
-      hint: 'Claude Code leaves such files (titles, snapshots) beside real sessions',
-      details: { reason: NO_CONVERSATION },
-    });
-  }
 }
 
 function scaleOf(calibration: Calibration): TokenScale & { fitted: boolean } {

@@ -5,6 +5,7 @@ import { isAbsolute } from 'node:path';
 import { existsSync, accessSync, constants } from 'node:fs';
 import { CmvError } from '../errors.js';
 import { builtinRegistry, parseModelName, pricingOverride } from '../cost/registry.js';
+import { DEFAULT_TRIM_OPTIONS } from '../trim/options.js';
 
 export interface CmvConfig {
   /** Stub tool results longer than this many characters (the dashboard's preview and the hooks). */
@@ -104,7 +105,7 @@ const growth = wholeNumber(1024, 1024 ** 4, 'a size in bytes of at least 1 KB');
 export const CONFIG_KEYS: { [K in ConfigKey]: KeySpec<K> } = {
   'trim.threshold': {
     description: 'stub tool results longer than this many characters when --threshold is not given (trim, breakeven, analyze, dashboard, hooks)',
-    defaultValue: 500,
+    defaultValue: DEFAULT_TRIM_OPTIONS.threshold,
     example: '2000',
     parse: wholeNumber(1, 10_000_000, 'a number of characters'),
     check: wholeNumber(1, 10_000_000, 'a number of characters'),

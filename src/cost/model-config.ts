@@ -5,7 +5,6 @@
 //                 "opus-5":   { "input": 5, "output": 25, "contextWindow": 1000000 } } }
 
 import { readFileSync } from 'node:fs';
-import { configPath } from '../config/config-file.js';
 import { CmvError, fromSystemError } from '../errors.js';
 import { builtinModels, DEFAULT_COMPACTION, pricesOf, type ModelInfo, type Prices } from './models.js';
 import { ModelRegistry, parseModelName, registryId } from './registry.js';
@@ -131,17 +130,18 @@ function readJson(path: string): unknown {
  * The model table to use: built-ins, then the user config's "models", then `--models FILE` (either
  * a config file with a "models" key or the bare models object). A missing default config is fine.
  */
-export function loadModelTable(modelsFile?: string, env: NodeJS.ProcessEnv = process.env): ModelInfo[] {
+export function loadModelTable(modelsFile?: string, userConfig?: string): ModelInfo[] {
   let table = [...builtinModels()];
-  // The one config file cmv reads (CMV_CONFIG, else the XDG location): the same as `cmv config` edits.
-  const userConfig = configPath(env);
+  // The one config file cmv reads (the command passes its path: cost never locates the config).
   let config: unknown;
-  try {
-    config = JSON.parse(readFileSync(userConfig, 'utf8'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') config = readJson(userConfig); // rethrows with a clear message
+  if (userConfig !== undefined) {
+    try {
+      config = JSON.parse(readFileSync(userConfig, 'utf8'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') config = readJson(userConfig); // rethrows with a clear message
+    }
   }
-  if (config !== undefined) {
+  if (config !== undefined && userConfig !== undefined) {
     if (!isObject(config)) throw bad(userConfig, 'the config', 'must be a JSON object', 'for example {"models": {"opus-4.6": {"input": 5, "output": 25}}}');
     table = applyModelOverrides(config.models, userConfig, table);
   }
@@ -153,6 +153,6 @@ export function loadModelTable(modelsFile?: string, env: NodeJS.ProcessEnv = pro
   return table;
 }
 
-export function loadRegistry(modelsFile?: string, env: NodeJS.ProcessEnv = process.env): ModelRegistry {
-  return new ModelRegistry(loadModelTable(modelsFile, env));
+export function loadRegistry(modelsFile?: string, userConfig?: string): ModelRegistry {
+  return new ModelRegistry(loadModelTable(modelsFile, userConfig));
 }

@@ -30,7 +30,7 @@ export function operationOf(command: string): string {
   const words = commandSegments(command)[0]?.split(/\s+/) ?? [];
   const op: string[] = [];
   for (const word of words) {
-    if (op.length >= 3 || word.startsWith('-') || /["'$=\/.]/.test(word)) break;
+    if (op.length >= 3 || word.startsWith('-') || /["'$=/.]/.test(word)) break;
     op.push(word);
   }
   return op.length >= 2 ? `op:${op.join(' ')}` : `op:${words.join(' ')}`;

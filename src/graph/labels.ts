@@ -31,7 +31,7 @@ export function normaliseLabel(raw: string): string {
     const before = label;
     // A leading "." stays when a name follows (".github/", ".env"): dotfiles are paths.
     // A leading "-" stays when a word follows ("--delimiter"): only a bullet's dash goes.
-    label = label.replace(/^(?:[\s"'“”‘’(\[{:;,–—>*#]|-+(?=\s|$)|\.(?![\w/]))+/, '').replace(/[\s:;,\-–—]+$/, '');
+    label = label.replace(/^(?:[\s"'“”‘’([{:;,–—>*#]|-+(?=\s|$)|\.(?![\w/]))+/, '').replace(/[\s:;,\-–—]+$/, '');
     // A closing quote stays when it closes one: 'expect "entire.log"'.
     if (/["'”’]$/.test(label) && count(label, label.slice(-1)) % 2 === 1 && !/[“‘]/.test(label)) label = label.slice(0, -1);
     // A trailing period ends a sentence (an ellipsis "..." stays).
@@ -125,7 +125,7 @@ export function sentences(text: string): string[] {
   for (let line of withoutCode.split(/\r?\n/)) {
     line = line.replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,2}[.)]\s+|\[[ xX]\]\s+)+/, '').trim();
     if (line === '' || /^\|.*\|$/.test(line)) continue;
-    for (const part of line.split(/(?<![^\w](?:e\.g|i\.e|etc|vs|cf|approx|incl|eg|ie)\.)(?<=[.!?])\s+(?=[A-Z0-9`"'(\[*])/i)) {
+    for (const part of line.split(/(?<![^\w](?:e\.g|i\.e|etc|vs|cf|approx|incl|eg|ie)\.)(?<=[.!?])\s+(?=[A-Z0-9`"'([*])/i)) {
       const sentence = part.trim();
       if (sentence !== '') out.push(sentence);
     }

@@ -71,5 +71,3 @@ export interface SessionGraph {
   edges: GraphEdge[];
 }
 
-/** Types whose nodes carry a status. */
-export const ACTION_TYPES: ReadonlySet<NodeType> = new Set<NodeType>(['TASK', 'FILE', 'ERROR', 'TEST', 'AGENT']);

@@ -4,7 +4,7 @@
 
 import { stat } from 'node:fs/promises';
 import { restoreLog } from '../trim/restore.js';
-import { setGuardState } from './trim-journal.js';
+import { appendRestoreRecord, setGuardState } from './trim-journal.js';
 
 export interface HookRestore {
   path: string;
@@ -20,5 +20,6 @@ export async function restoreHookTrim(path: string, from?: string): Promise<Hook
   const bytes = (await stat(path)).size;
   await setGuardState(path, bytes);
   if (outcome.status === 'unchanged') return { path, unchanged: outcome.reason, bytes };
+  await appendRestoreRecord(path, outcome.backupPath);
   return { path, restored: outcome.backupPath, bytes };
 }

@@ -3,7 +3,7 @@
 
 import { findCmvHooks, type FoundHook } from './hook-entries.js';
 import { readSettings, settingsPath, SCOPES, type SettingsScope } from './settings-file.js';
-import { hookLogPath, readTrimRecords, recentHookMessages, type TrimRecord } from './trim-journal.js';
+import { hookLogPath, readTrimRecords, recentHookMessages, restoredBackups, type TrimRecord } from './trim-journal.js';
 
 export interface ScopeStatus {
   scope: SettingsScope;
@@ -15,7 +15,8 @@ export interface ScopeStatus {
 
 export interface HookStatus {
   scopes: ScopeStatus[];
-  trims: TrimRecord[];
+  /** The last trims, newest first; `restored` when their backup was put back since (not in the totals). */
+  trims: (TrimRecord & { restored?: boolean })[];
   totals: { trims: number; bytesSaved: number; tokensSaved: number };
   logPath: string;
   recentMessages: string[];
@@ -32,8 +33,9 @@ export async function hookStatus(options: { projectDir?: string; lastTrims?: num
       scopes.push({ scope, path, hooks: [], problem: (error as Error).message });
     }
   }
-  const all = (await readTrimRecords(options.env)).filter((r) => r.by !== 'dashboard');
-  const totals = all.reduce(
+  const restored = await restoredBackups(options.env);
+  const all: (TrimRecord & { restored?: boolean })[] = (await readTrimRecords(options.env)).filter((r) => r.by !== 'dashboard').map((r) => (r.backup && restored.has(r.backup) ? { ...r, restored: true } : r));
+  const totals = all.filter((r) => !r.restored).reduce(
     (t, r) => ({ trims: t.trims + 1, bytesSaved: t.bytesSaved + Math.max(0, r.bytesBefore - r.bytesAfter), tokensSaved: t.tokensSaved + Math.max(0, r.tokensBefore - r.tokensAfter) }),
     { trims: 0, bytesSaved: 0, tokensSaved: 0 },
   );

@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { claudeConfigDirs } from '../session/locate.js';
 import { ensureDataDir } from '../store/location.js';
 import { writeFileAtomic } from '../session/write.js';
@@ -59,15 +59,29 @@ export async function readSettings(path: string): Promise<SettingsFile> {
   return { path, exists: true, settings, text };
 }
 
+async function keepCopy(file: SettingsFile): Promise<string | undefined> {
+  if (!file.exists || file.text === '') return undefined;
+  const key = createHash('sha1').update(file.path).digest('hex').slice(0, 12);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const backup = join(await ensureDataDir('settings-backups'), `${key}-${stamp}.json`);
+  await writeFileAtomic(backup, [file.text], 0o600);
+  return backup;
+}
+
+/**
+ * Removes a settings file left with nothing in it (after a copy), and its `.claude` folder of a
+ * project when that is then empty: what an install created, an uninstall takes away.
+ */
+export async function removeSettings(file: SettingsFile): Promise<{ backup?: string }> {
+  const backup = await keepCopy(file);
+  await rm(file.path, { force: true });
+  await rmdir(dirname(file.path)).catch(() => undefined); // only when empty
+  return { backup };
+}
+
 /** Writes the settings, first keeping a copy of the previous file in cmv's data folder. */
 export async function writeSettings(file: SettingsFile, settings: Settings): Promise<{ backup?: string }> {
-  let backup: string | undefined;
-  if (file.exists && file.text !== '') {
-    const key = createHash('sha1').update(file.path).digest('hex').slice(0, 12);
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    backup = join(await ensureDataDir('settings-backups'), `${key}-${stamp}.json`);
-    await writeFileAtomic(backup, [file.text], 0o600);
-  }
+  const backup = await keepCopy(file);
   await mkdir(dirname(file.path), { recursive: true });
   await writeFileAtomic(file.path, [`${JSON.stringify(settings, null, 2)}\n`], 0o600);
   return { backup };

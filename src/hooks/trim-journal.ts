@@ -27,6 +27,15 @@ export interface TrimRecord {
   snapshot?: string;
 }
 
+/** A restore of a backup a trim made: that trim no longer counts as saving anything. */
+export interface RestoreRecord {
+  at: string;
+  event: 'restore';
+  path: string;
+  /** The backup put back. */
+  restored: string;
+}
+
 export interface GuardState {
   /** Bytes of the log right after its last trim (or restore): the size guard measures growth from here. */
   bytes: number;
@@ -44,25 +53,41 @@ export async function appendTrimRecord(record: TrimRecord): Promise<void> {
   await appendFile(join(dir, 'trims.jsonl'), `${JSON.stringify(record)}\n`, { mode: 0o600 });
 }
 
-/** The journal, oldest first; lines that do not parse are skipped. */
-export async function readTrimRecords(env: NodeJS.ProcessEnv = process.env): Promise<TrimRecord[]> {
+/** Notes in the journal that a trim's backup was put back (`cmv hook restore`, `cmv restore`). */
+export async function appendRestoreRecord(path: string, restored: string, now = new Date()): Promise<void> {
+  const record: RestoreRecord = { at: now.toISOString(), event: 'restore', path, restored };
+  const dir = await ensureDataDir('hooks');
+  await appendFile(join(dir, 'trims.jsonl'), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+}
+
+async function journalLines(env: NodeJS.ProcessEnv): Promise<unknown[]> {
   let text: string;
   try {
     text = await readFile(join(hooksDir(env), 'trims.jsonl'), 'utf8');
   } catch {
     return [];
   }
-  const records: TrimRecord[] = [];
+  const values: unknown[] = [];
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     try {
-      const value = JSON.parse(line) as TrimRecord;
-      if (value && typeof value.path === 'string' && typeof value.bytesBefore === 'number') records.push(value);
+      values.push(JSON.parse(line));
     } catch {
       // a torn line from a killed hook: skip it
     }
   }
-  return records;
+  return values;
+}
+
+/** The trims of the journal, oldest first; lines that do not parse are skipped. */
+export async function readTrimRecords(env: NodeJS.ProcessEnv = process.env): Promise<TrimRecord[]> {
+  return (await journalLines(env)).filter((v): v is TrimRecord => !!v && typeof (v as TrimRecord).path === 'string' && typeof (v as TrimRecord).bytesBefore === 'number');
+}
+
+/** The backups that were put back since their trims. */
+export async function restoredBackups(env: NodeJS.ProcessEnv = process.env): Promise<Set<string>> {
+  const restores = (await journalLines(env)).filter((v): v is RestoreRecord => !!v && (v as RestoreRecord).event === 'restore' && typeof (v as RestoreRecord).restored === 'string');
+  return new Set(restores.map((r) => r.restored));
 }
 
 async function readState(): Promise<Record<string, GuardState>> {

@@ -2,6 +2,9 @@
 // kind, its place in the parent chain, and the shape (not the payload) of its message content.
 
 import { skimEntry } from './skim.js';
+import { MESSAGE_ENTRY_TYPES, readDerived, readPreservedSegment, readUsage, withoutForeignMessage } from './usage-record.js';
+
+export { MESSAGE_ENTRY_TYPES, readDerived, readPreservedSegment, readUsage, withoutForeignMessage };
 import { shared } from './interned.js';
 
 export const KNOWN_ENTRY_TYPES = [
@@ -41,8 +44,6 @@ export const KNOWN_ENTRY_TYPES = [
   'file-history-delta',
 ] as const;
 
-/** Entry types whose `message` is a conversation message (api-request-blob lines carry a copy of one). */
-export const MESSAGE_ENTRY_TYPES: ReadonlySet<string> = new Set(['user', 'assistant']);
 
 const KNOWN = new Set<string>(KNOWN_ENTRY_TYPES);
 
@@ -76,11 +77,6 @@ export interface DerivedFacts {
   usage?: Usage;
 }
 
-export function readDerived(raw: unknown): DerivedFacts | undefined {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
-  const o = raw as Record<string, unknown>;
-  return { from: str(o.from), by: str(o.by), messageId: str(o.messageId), requestId: str(o.requestId), usage: readUsage(o.usage) };
-}
 
 export interface BlockInfo {
   type: string;
@@ -144,12 +140,6 @@ export interface PreservedSegment {
   tailUuid: string;
 }
 
-export function readPreservedSegment(metadata: unknown): PreservedSegment | undefined {
-  const seg = metadata && typeof metadata === 'object' ? (metadata as Record<string, unknown>).preservedSegment : undefined;
-  if (!seg || typeof seg !== 'object') return undefined;
-  const { headUuid, anchorUuid, tailUuid } = seg as Record<string, unknown>;
-  return typeof headUuid === 'string' && typeof anchorUuid === 'string' && typeof tailUuid === 'string' ? { headUuid, anchorUuid, tailUuid } : undefined;
-}
 
 export type LineStatus = 'entry' | 'blank' | 'malformed' | 'glued';
 
@@ -162,10 +152,6 @@ export interface ParsedLine {
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-function num(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }
 
 /**
@@ -195,23 +181,6 @@ export function jsonChars(value: unknown, depth = 0): number {
     default:
       return 0;
   }
-}
-
-export function readUsage(raw: unknown): Usage | undefined {
-  if (!raw || typeof raw !== 'object') return undefined;
-  const u = raw as Record<string, unknown>;
-  const usage: Usage = {
-    inputTokens: num(u.input_tokens),
-    cacheCreationTokens: num(u.cache_creation_input_tokens),
-    cacheReadTokens: num(u.cache_read_input_tokens),
-    outputTokens: num(u.output_tokens),
-  };
-  const split = u.cache_creation as Record<string, unknown> | undefined;
-  if (split && typeof split === 'object') {
-    usage.cacheCreation5mTokens = num(split.ephemeral_5m_input_tokens);
-    usage.cacheCreation1hTokens = num(split.ephemeral_1h_input_tokens);
-  }
-  return usage;
 }
 
 /** Payload size of a block, counted the way the API would see its text. */
@@ -334,20 +303,6 @@ export function splitGluedRecords(text: string): string[] | undefined {
 
 const SKIM_MIN_BYTES = 2048;
 
-/**
- * Lines that are not user or assistant messages keep no message shape: an `api-request-blob` line
- * (2.1.332) holds a copy of a sent message, and its tool calls are no calls of the conversation.
- */
-export function withoutForeignMessage(entry: SessionEntry): SessionEntry {
-  if (MESSAGE_ENTRY_TYPES.has(entry.type) || (entry.blocks.length === 0 && entry.messageId === undefined && entry.usage === undefined)) return entry;
-  entry.blocks = [];
-  entry.contentIsString = false;
-  entry.role = undefined;
-  entry.messageId = undefined;
-  entry.model = undefined;
-  entry.usage = undefined;
-  return entry;
-}
 
 /** Parses one physical line. Never throws. */
 export function parseLine(bytes: Buffer, line: number): ParsedLine {

@@ -5,7 +5,8 @@
 // control characters, bad escapes, broken nesting anywhere) or reads differently (a repeated or
 // escaped key) is never skimmed. test/session/skim-property.test.ts holds it to that.
 
-import { readDerived, readPreservedSegment, readUsage, withoutForeignMessage, type BlockInfo, type SessionEntry } from './entry.js';
+import type { BlockInfo, SessionEntry } from './entry.js';
+import { readDerived, readPreservedSegment, readUsage, withoutForeignMessage } from './usage-record.js';
 import { shared } from './interned.js';
 
 const QUOTE = 0x22;

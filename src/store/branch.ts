@@ -33,6 +33,18 @@ import { trimSession } from '../trim/trim.js';
 import type { TrimOptions } from '../trim/options.js';
 import { CmvError } from '../errors.js';
 import { deriveLine, derivedTag, type DerivedMark } from '../session/derived.js';
+import { cutAt } from '../session/cut-at.js';
+
+/** The first `lines` lines of a log, each with its newline. */
+function cutLog(log: Buffer, lines: number): Buffer {
+  let end = 0;
+  for (let n = 0; n < lines; n++) {
+    const next = log.indexOf(0x0a, end);
+    if (next === -1) return log;
+    end = next + 1;
+  }
+  return log.subarray(0, end);
+}
 
 export interface BranchOptions {
   name?: string;
@@ -41,6 +53,8 @@ export interface BranchOptions {
   trimOptions?: Partial<TrimOptions>;
   /** Put the snapshot's resume block in front of the branched session (after the trim). */
   resume?: { tier?: ResumeTier };
+  /** Fork at this message (uuid or unique prefix): the branch ends with it, as `claude --resume-session-at` would. */
+  at?: string;
   now?: Date;
   env?: NodeJS.ProcessEnv;
 }
@@ -58,6 +72,8 @@ export interface BranchResult {
   tokens?: { before: number; after: number };
   /** The resume block put in front, with --with-resume. */
   resume?: NonNullable<BranchInfo['resume']> & { text: string };
+  /** Where the branch was forked, with --at. */
+  at?: NonNullable<BranchInfo['at']>;
   drift: ProjectDrift;
   warnings: string[];
 }
@@ -155,7 +171,9 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
   if (!cwd) throw new CmvError('BAD_INPUT', `snapshot ${arg} does not say which project folder its session ran in`, { hint: 'only sessions with a cwd can be resumed by Claude Code' });
   const sessionId = randomUUID();
   const path = branchPath(cwd, sessionId, env);
-  const log = await readLog(store.git, from.id);
+  const whole = await readLog(store.git, from.id);
+  const at = options.at === undefined ? undefined : cutAt(sessionOfBuffer(source.source.path, whole), options.at);
+  const log = at ? cutLog(whole, at.linesKept) : whole;
   const trim = options.trim !== false;
   let made: Materialised = trim
     ? await trimmedContent(log, sessionId, options.trimOptions ?? {})
@@ -193,6 +211,7 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
         trimmed: trim,
         trim: made.trim,
         resume: made.resume && { tier: made.resume.tier, tokens: made.resume.tokens, summaryUuid: made.resume.summaryUuid },
+        at: at && { uuid: at.uuid, line: at.line + 1, linesKept: at.linesKept, linesBefore: at.linesBefore },
         sessionPath: path,
       },
     };
@@ -224,9 +243,10 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
     trimmed: trim,
     resumeCommand: resumeCommand(cwd, sessionId),
     from: { id: from.id, name: from.named?.name },
-    bytes: { before: log.length, after: made.content.length },
+    bytes: { before: whole.length, after: made.content.length },
     tokens: made.tokens,
     resume: made.resume,
+    at: at && { uuid: at.uuid, line: at.line + 1, linesKept: at.linesKept, linesBefore: at.linesBefore },
     drift,
     warnings,
   };

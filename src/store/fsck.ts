@@ -8,8 +8,8 @@ import { listTree, readObjects, type TreeFile } from './objects.js';
 import { parseMeta, SIDE_FILES } from './meta.js';
 import { countLines, gitBlobId, pageIndexOf } from './pages.js';
 import { storeSize } from './maintenance.js';
-import { BRANCH_REFS, INCOMING_REFS, SESSION_REFS, SNAPSHOT_REFS } from './names.js';
-import { refsUnder } from './refs.js';
+import { BRANCH_REFS, INCOMING_REFS, SESSION_REFS, SNAPSHOT_REFS, parseRef } from './names.js';
+import { listNames, refsUnder } from './refs.js';
 import { CmvError } from '../errors.js';
 import { readGraphJson } from '../graph/snapshot-graph.js';
 
@@ -18,6 +18,8 @@ export interface FsckProblem {
   message: string;
   /** The commit concerned, when there is one. */
   id?: string;
+  /** The snapshot or branch concerned, by name ("work", or "work's history" for an earlier commit of it). */
+  snapshot?: string;
 }
 
 export interface FsckReport {
@@ -33,25 +35,56 @@ async function gitFsck(store: Store): Promise<FsckProblem[]> {
     if (error instanceof CmvError && error.code === 'NOT_FOUND') throw error; // git missing
     return { stdout: Buffer.alloc(0), stderr: error instanceof Error ? String((error as CmvError).details ?? error.message) : String(error) };
   });
-  return `${stdout.toString('utf8')}\n${stderr}`
+  const lines = `${stdout.toString('utf8')}\n${stderr}`
     .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('notice:') && !l.startsWith('Checking') && !l.startsWith('dangling'))
-    .map((message) => ({ kind: 'git' as const, message }));
+    .map((l) => l.trim().replace(/\s+/g, ' '))
+    .filter((l) => l && !l.startsWith('notice:') && !l.startsWith('Checking') && !l.startsWith('dangling'));
+  // "broken link from tree X" / "to blob Y" is one finding over two lines.
+  const findings: string[] = [];
+  for (const line of lines) {
+    if (line.startsWith('to ') && findings.length > 0 && findings[findings.length - 1].startsWith('broken link')) findings[findings.length - 1] += ` ${line}`;
+    else findings.push(line);
+  }
+  return findings.map((message) => ({ kind: 'git' as const, message }));
 }
 
-/** The commits cmv's refs reach; a ref to anything but a commit is a problem of its own. */
-async function cmvCommits(store: Store, problems: FsckProblem[]): Promise<string[]> {
+interface CmvCommit {
+  id: string;
+  tree: string;
+  /** The name it is known by: its own, or "<name>'s history" for an earlier commit reached from it. */
+  label?: string;
+}
+
+/**
+ * Every commit of cmv's refs, with the name of the ref it was reached from (`%S`); a ref to anything
+ * but a commit, or one an unfinished import left, is a problem of its own (and is not walked).
+ */
+async function cmvCommits(store: Store, problems: FsckProblem[]): Promise<CmvCommit[]> {
   const refs = await refsUnder(store, SNAPSHOT_REFS.slice(0, -1), BRANCH_REFS.slice(0, -1), SESSION_REFS.slice(0, -1), INCOMING_REFS.slice(0, -1)).catch(() => []);
   const heads: string[] = [];
   for (const r of refs) {
     if (r.ref.startsWith(INCOMING_REFS)) problems.push({ kind: 'layout', id: r.id, message: `${r.ref} was left by an import that did not finish: the next import removes it` });
     else if (r.type !== 'commit') problems.push({ kind: 'layout', id: r.id, message: `${r.ref} names a ${r.type}, not a snapshot commit: \`cmv rm\` removes it` });
-    else heads.push(r.id);
+    else heads.push(r.ref);
   }
   if (heads.length === 0) return [];
-  const out = await store.git.run(['log', '--format=%H', ...new Set(heads), '--'], 'log').catch(() => '');
-  return out.split('\n').filter(Boolean);
+  const out = await store.git.run(['log', '--format=%H %T %S', ...heads, '--'], 'log').catch(() => '');
+  const tips = new Map((await listNames(store).catch(() => [])).map((n) => [n.id, n.name]));
+  const seen = new Set<string>();
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [id, tree, ref = ''] = line.split(' ');
+      const via = parseRef(ref)?.name;
+      return { id, tree, label: tips.get(id) ?? (via ? `${via}'s history` : undefined) };
+    })
+    .filter((c) => !seen.has(c.id) && (seen.add(c.id), true));
+}
+
+/** "snapshot work: ..." or the commit's short id when no name reaches it. */
+function named(commit: CmvCommit): string {
+  return commit.label ? `snapshot ${commit.label} (${commit.id.slice(0, 12)})` : commit.id.slice(0, 12);
 }
 
 /** Page contents; a read git cannot do (a damaged pack) becomes a problem, page by page. */
@@ -100,44 +133,64 @@ async function sideFileProblems(store: Store, id: string, files: TreeFile[]): Pr
 }
 
 export async function checkStore(store: Store): Promise<FsckReport> {
-  const problems = await gitFsck(store);
+  const problems: FsckProblem[] = [];
+  const gitProblems = await gitFsck(store);
+  // git fsck --full has checked every object against its hash; cmv hashes pages again only to
+  // say which ones are damaged when git found damage.
+  const rehash = gitProblems.length > 0;
   const commits = await cmvCommits(store, problems);
   const pageLines = new Map<string, number>();
   const badPages = new Set<string>();
+  /** Which snapshots hold each object: to name them in git's own findings. */
+  const holders = new Map<string, CmvCommit[]>();
+  const hold = (objectId: string, commit: CmvCommit) => holders.set(objectId, [...(holders.get(objectId) ?? []), commit]);
+  const metaSpecs = commits.map((c) => `${c.id}:meta.json`);
+  // One read for every meta; one by one only when a damaged store breaks the batch.
+  const metas = await readObjects(store.git, metaSpecs).catch(async () => {
+    const each = new Map<string, Buffer | undefined>();
+    for (const spec of metaSpecs) each.set(spec, (await readObjects(store.git, [spec]).catch(() => undefined))?.get(spec));
+    return each;
+  });
 
-  for (const id of commits) {
+  for (const commit of commits) {
+    const { id } = commit;
+    const at = named(commit);
+    const problem = (kind: FsckProblem['kind'], message: string) => problems.push({ kind, id, snapshot: commit.label, message });
+    hold(id, commit);
+    hold(commit.tree, commit);
     let files;
     try {
       files = await listTree(store.git, id);
     } catch (error) {
-      problems.push({ kind: 'layout', id, message: `cannot read the tree of ${id.slice(0, 12)}: ${(error as Error).message}` });
+      problem('layout', `cannot read the tree of ${at}: ${(error as Error).message}`);
       continue;
     }
+    for (const f of files) hold(f.id, commit);
     let meta;
     try {
-      meta = parseMeta((await readObjects(store.git, [`${id}:meta.json`])).get(`${id}:meta.json`));
+      meta = parseMeta(metas.get(`${id}:meta.json`));
     } catch (error) {
-      problems.push({ kind: 'meta', id, message: `${id.slice(0, 12)}: ${(error as Error).message}` });
+      problem('meta', `${at}: ${(error as Error).message}`);
     }
-    problems.push(...(await sideFileProblems(store, id, files)));
+    for (const p of await sideFileProblems(store, id, files)) problems.push({ ...p, snapshot: commit.label });
     const pages = files.filter((f) => f.path !== 'meta.json' && !SIDE_FILES.has(f.path));
     const indexed = pages.map((f) => ({ file: f, index: pageIndexOf(f.path) })).sort((a, b) => (a.index ?? -1) - (b.index ?? -1));
     indexed.forEach(({ file, index }, i) => {
-      if (index === undefined) problems.push({ kind: 'layout', id, message: `${id.slice(0, 12)}: unexpected file ${file.path}` });
-      else if (index !== i) problems.push({ kind: 'layout', id, message: `${id.slice(0, 12)}: page ${i} is missing (found ${file.path})` });
-      if (file.type !== 'blob') problems.push({ kind: 'layout', id, message: `${id.slice(0, 12)}: ${file.path} is a ${file.type}, not a page` });
+      if (index === undefined) problem('layout', `${at}: unexpected file ${file.path}`);
+      else if (index !== i) problem('layout', `${at}: page ${i} is missing (found ${file.path})`);
+      if (file.type !== 'blob') problem('layout', `${at}: ${file.path} is a ${file.type}, not a page`);
     });
-    // Every page's content against its id, each distinct page once.
+    // Every distinct page once: its lines, and (after damage) its content against its id.
     const unread = [...new Set(pages.map((p) => p.id))].filter((p) => !pageLines.has(p) && !badPages.has(p));
     const contents = await readPages(store, unread, id, problems);
     for (const pageId of unread) {
       const data = contents.get(pageId);
       if (!data) {
         badPages.add(pageId);
-        problems.push({ kind: 'page', id, message: `page ${pageId} of ${id.slice(0, 12)} is missing` });
-      } else if (gitBlobId(data) !== pageId) {
+        problem('page', `page ${pageId} of ${at} is missing`);
+      } else if (rehash && gitBlobId(data) !== pageId) {
         badPages.add(pageId);
-        problems.push({ kind: 'page', id, message: `page ${pageId} of ${id.slice(0, 12)} does not hash to its id` });
+        problem('page', `page ${pageId} of ${at} does not hash to its id`);
       } else {
         pageLines.set(pageId, countLines(data).lines);
       }
@@ -145,12 +198,19 @@ export async function checkStore(store: Store): Promise<FsckReport> {
     if (meta) {
       const bytes = pages.reduce((n, p) => n + p.size, 0);
       const lines = pages.reduce((n, p) => n + (pageLines.get(p.id) ?? 0), 0);
-      if (bytes !== meta.facts.bytes) problems.push({ kind: 'size', id, message: `${id.slice(0, 12)}: pages hold ${bytes} bytes, meta says ${meta.facts.bytes}` });
-      if (!pages.some((p) => badPages.has(p.id)) && lines !== meta.facts.lines) {
-        problems.push({ kind: 'size', id, message: `${id.slice(0, 12)}: pages hold ${lines} lines, meta says ${meta.facts.lines}` });
-      }
+      if (Number.isFinite(bytes) && bytes !== meta.facts.bytes) problem('size', `${at}: pages hold ${bytes} bytes, meta says ${meta.facts.bytes}`);
+      if (!pages.some((p) => badPages.has(p.id)) && lines !== meta.facts.lines) problem('size', `${at}: pages hold ${lines} lines, meta says ${meta.facts.lines}`);
     }
   }
+  // git's findings name objects: say which snapshots hold them.
+  const named_ = gitProblems.map((p) => {
+    const owners = [...new Set((p.message.match(/\b[0-9a-f]{40}\b/g) ?? []).flatMap((objectId) => holders.get(objectId) ?? []))];
+    if (owners.length === 0) return p;
+    const labels = [...new Set(owners.map((o) => o.label ?? o.id.slice(0, 12)))];
+    const shown = labels.slice(0, 3).join(', ') + (labels.length > 3 ? ` and ${labels.length - 3} more` : '');
+    return { ...p, id: owners[0].id, snapshot: owners[0].label, message: `in ${shown}: ${p.message}` };
+  });
   const size = await storeSize(store).catch(() => ({ objects: 0, bytes: 0 }));
-  return { ok: problems.length === 0, objects: size.objects, snapshots: commits.length, pages: pageLines.size + badPages.size, problems };
+  const all = [...named_, ...problems];
+  return { ok: all.length === 0, objects: size.objects, snapshots: commits.length, pages: pageLines.size + badPages.size, problems: all };
 }

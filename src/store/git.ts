@@ -71,12 +71,18 @@ function isSpawnEnoent(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT' || /spawn git ENOENT/.test(text);
 }
 
+/** The git commands that talk to another repository. */
+const REMOTE_COMMANDS = new Set(['fetch', 'ls-remote', 'push', 'clone', 'pull']);
+
 /** Turns a failed git call into a CmvError (git missing) or passes it on. */
 export function gitFailure(error: unknown, what: string): CmvError {
   if (error instanceof CmvError) return error;
   if (isSpawnEnoent(error)) return gitMissing(error);
   const message = error instanceof Error ? error.message.trim() : String(error);
-  return new CmvError('IO', `git ${what} failed: ${message.split('\n')[0]}`, { hint: 'run `cmv fsck`; CMV_DEBUG=1 shows more', cause: error, details: message });
+  // A remote that cannot be reached says nothing of the store: fsck would find nothing wrong.
+  const remote = REMOTE_COMMANDS.has(what);
+  const hint = remote ? 'check the remote\'s URL (`cmv remote list`), that it is reachable and that you may read or write it; CMV_DEBUG=1 shows more' : 'run `cmv fsck`; CMV_DEBUG=1 shows more';
+  return new CmvError('IO', `git ${what} failed: ${message.split('\n')[0]}`, { hint, cause: error, details: message });
 }
 
 /** The git subcommand of an argument list (`-c k=v fetch ...` is a fetch). */

@@ -6,14 +6,9 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { claudeConfigDirs } from '../session/locate.js';
 import { CmvError } from '../errors.js';
+import { resumeCommand } from '../text/shell.js';
 
-export function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-export function resumeCommand(cwd: string | undefined, sessionId: string): string {
-  return cwd ? `cd ${shellQuote(cwd)} && claude --resume ${sessionId}` : `claude --resume ${sessionId}`;
-}
+export { resumeCommand };
 
 function executable(path: string): boolean {
   try {

@@ -51,18 +51,43 @@ export async function storeSize(store: Store): Promise<StoreSize> {
 export interface GcResult {
   before: StoreSize;
   after: StoreSize;
+  /** False when the store was already one pack of exactly what names reach: nothing to do. */
+  repacked: boolean;
 }
 
-/** Repacks everything reachable into one freshly compressed pack and drops the rest. */
+/** Loose objects, packs, and objects in packs, as `git count-objects -v` says. */
+async function packState(store: Store): Promise<{ loose: number; packs: number; inPack: number }> {
+  const out = await store.git.run(['count-objects', '-v'], 'count-objects');
+  const field = (key: string) => Number(out.match(new RegExp(`^${key}: (\\d+)$`, 'm'))?.[1] ?? 0);
+  return { loose: field('count'), packs: field('packs'), inPack: field('in-pack') };
+}
+
+/** Objects every ref (names, lineage memory) reaches. */
+async function reachableObjects(store: Store): Promise<number> {
+  const { stdout } = await store.git.stream(['rev-list', '--objects', '--all']);
+  let lines = 0;
+  for (let i = stdout.indexOf(0x0a); i !== -1; i = stdout.indexOf(0x0a, i + 1)) lines++;
+  return lines;
+}
+
+/**
+ * Repacks everything reachable into one freshly compressed pack and drops the rest - when there
+ * is something to do: loose objects, several packs, or packed objects no name reaches any more.
+ * A store that is already one pack of what is reachable is left as it is (repacking it again
+ * costs seconds and can only make it larger).
+ */
 export async function collectGarbage(store: Store): Promise<GcResult> {
   return withStoreLock(store, async () => {
     const before = await storeSize(store);
     await store.git.run(['pack-refs', '--all', '--prune'], 'pack-refs');
     await store.git.run(['reflog', 'expire', '--expire=now', '--all'], 'reflog');
+    const state = await packState(store);
+    const tidy = state.loose === 0 && state.packs <= 1 && state.inPack === (await reachableObjects(store));
+    if (tidy) return { before, after: await storeSize(store), repacked: false };
     // -F recompresses what fast first writes stored quickly; -a -d drops unreachable packed objects.
     await store.git.run(['repack', '-a', '-d', '-F', '-q'], 'repack');
     await store.git.run(['prune', '--expire=now'], 'prune');
     const after = await storeSize(store);
-    return { before, after };
+    return { before, after, repacked: true };
   });
 }

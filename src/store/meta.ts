@@ -29,6 +29,8 @@ export interface BranchInfo {
   trim?: { options: Record<string, unknown>; removed: Record<string, number>; tokensBefore: number; tokensAfter: number; bytesBefore: number };
   /** The resume block put in front of the branched session (`--with-resume`). */
   resume?: { tier: string; tokens: number; summaryUuid: string };
+  /** Forked at a message (`--at`): its uuid and 1-based line, and the lines of the log kept. */
+  at?: { uuid: string; line: number; linesKept: number; linesBefore: number };
   /** The session file written. */
   sessionPath: string;
 }

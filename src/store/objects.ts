@@ -61,10 +61,6 @@ export async function startWritingBlobs(git: Git, blobs: Blob[], tmpDir: string)
   };
 }
 
-export async function writeBlobs(git: Git, blobs: Blob[], tmpDir: string): Promise<void> {
-  await (await startWritingBlobs(git, blobs, tmpDir))();
-}
-
 interface TreeEntry {
   mode: '100644' | '40000';
   name: string;

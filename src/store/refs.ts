@@ -2,7 +2,7 @@
 // `git update-ref <ref> <new> <old>`, so a ref moves only from the value its writer saw.
 
 import type { Store } from './store.js';
-import { BRANCH_REFS, SESSION_REFS, SNAPSHOT_REFS, parseRef, refOf, unknownName, type RefKind } from './names.js';
+import { BRANCH_REFS, SESSION_REFS, SNAPSHOT_REFS, parseRef, unknownName, type RefKind } from './names.js';
 import { CmvError } from '../errors.js';
 
 export const ZERO_ID = '0'.repeat(40);
@@ -71,12 +71,6 @@ export function nameTaken(name: string): CmvError {
   });
 }
 
-/** Creates `refs/cmv/<kind>/<name>`; fails when the name is taken in either namespace. */
-export async function createName(store: Store, kind: RefKind, name: string, id: string, reason: string): Promise<void> {
-  if (await findName(store, name)) throw nameTaken(name);
-  await updateRef(store, refOf(kind, name), id, ZERO_ID, reason);
-}
-
 export interface RefUpdate {
   ref: string;
   /** The new value; undefined deletes the ref. */
@@ -112,10 +106,6 @@ export async function updateRef(store: Store, ref: string, id: string, old: stri
     }
     throw error;
   }
-}
-
-export async function deleteRef(store: Store, ref: string, old: string): Promise<void> {
-  await store.git.run(['update-ref', '-d', ref, old], 'update-ref');
 }
 
 export async function readRef(store: Store, ref: string): Promise<string | undefined> {

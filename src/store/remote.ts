@@ -8,6 +8,7 @@ import { nameProblem, refOf, BRANCH_REFS, SNAPSHOT_REFS } from './names.js';
 import { prepareToShare, selectNames, type SharedSnapshot } from './bundle.js';
 import type { RedactionReport } from './redact.js';
 import { adoptIncoming, checkOfferedRefs, fetchIncoming, type Adopted } from './adopt.js';
+import { existsSync } from 'node:fs';
 import { CmvError } from '../errors.js';
 
 export interface RemoteInfo {
@@ -20,10 +21,23 @@ export async function listRemotes(store: Store): Promise<RemoteInfo[]> {
   return remotes.map((r) => ({ name: r.name, url: r.refs.push || r.refs.fetch }));
 }
 
+/**
+ * Whether `text` names a repository rather than a remote: a URL (`scheme://`, scp-like
+ * `user@host:path`) or a path (with a slash, or a folder that exists).
+ */
+export function looksLikeRepository(text: string): boolean {
+  if (text === '' || text.startsWith('-')) return false;
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^[^\s/:]+@[^\s/:]+:/.test(text) || /^[^\s:]+:[^\s]/.test(text) || text.includes('/') || existsSync(text);
+}
+
 export async function addRemote(store: Store, name: string, url: string): Promise<RemoteInfo> {
   const problem = nameProblem(name);
   if (problem) throw new CmvError('USAGE', `"${name}" is not a valid remote name: ${problem}`, { hint: 'for example: cmv remote add team git@host:team/snapshots.git' });
-  if (!url || url.startsWith('-')) throw new CmvError('USAGE', `"${url}" is not a git URL`, { hint: 'a path to a bare repository or any URL git accepts' });
+  if (!looksLikeRepository(url)) {
+    throw new CmvError('USAGE', `"${url}" is not a git URL or the path of a repository`, {
+      hint: `cmv remote add <name> <url>: a name is one word (no spaces), then a URL git accepts or a path, e.g. cmv remote add ${name} git@host:team/snapshots.git`,
+    });
+  }
   return withStoreLock(store, async () => {
     if ((await listRemotes(store)).some((r) => r.name === name)) {
       throw new CmvError('CONFLICT', `a remote named "${name}" already exists`, { hint: '`cmv remote list` shows it; `cmv remote remove` removes it' });
@@ -42,13 +56,15 @@ export async function removeRemote(store: Store, name: string): Promise<RemoteIn
   });
 }
 
-/** The remote to use: the one named, else the only one, else `origin`. */
+/** The remote to use: the one named, else a URL or path given instead of a name, else the only one, else `origin`. */
 export async function chooseRemote(store: Store, wanted?: string): Promise<RemoteInfo> {
   const remotes = await listRemotes(store);
   if (wanted) {
     const found = remotes.find((r) => r.name === wanted);
-    if (!found) throw new CmvError('NOT_FOUND', `no remote named "${wanted}"`, { hint: `add it with \`cmv remote add ${wanted} <url>\`` });
-    return found;
+    if (found) return found;
+    // git pushes to and fetches from a URL as well as a remote: no need to name it first.
+    if (looksLikeRepository(wanted)) return { name: wanted, url: wanted };
+    throw new CmvError('NOT_FOUND', `no remote named "${wanted}"`, { hint: `add it with \`cmv remote add ${wanted} <url>\`, or give the URL itself` });
   }
   if (remotes.length === 1) return remotes[0];
   const origin = remotes.find((r) => r.name === 'origin');

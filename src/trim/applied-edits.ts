@@ -48,7 +48,9 @@ function stubAppliedEdits(record: JsonObject, applied: Set<string>, threshold: n
   for (const block of contentBlocks(record)) {
     if (block.type !== 'tool_use' || typeof block.id !== 'string' || !applied.has(block.id) || !block.input || typeof block.input !== 'object') continue;
     const input = block.input as JsonObject;
-    if (block.name === 'MultiEdit' && Array.isArray(input.edits)) for (const edit of input.edits) edit && typeof edit === 'object' && stubOne(edit as JsonObject);
+    if (block.name === 'MultiEdit' && Array.isArray(input.edits)) {
+      for (const edit of input.edits) if (edit && typeof edit === 'object') stubOne(edit as JsonObject);
+    }
     else stubOne(input);
   }
   return stubbed;

@@ -3,13 +3,15 @@
 
 import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import { existsSync } from 'node:fs';
 import { trimSession, type TrimResult } from './trim.js';
 import { refuseUnwritable } from './refusals.js';
 import type { TrimOptions } from './options.js';
 import { busy } from './backups.js';
 import { trimInPlace } from './in-place.js';
 import { AtomicWriter, writeFileAtomic } from '../session/write.js';
+import { assertSessionLog } from '../session/session-check.js';
+import { checkOutputFile } from '../session/output-file.js';
+import { resumeCommand } from '../text/shell.js';
 import { CmvError } from '../errors.js';
 import { derivedTag } from '../session/derived.js';
 import { copySideFiles } from '../session/side-files.js';
@@ -39,9 +41,7 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
     if (out === resolve(inputPath)) {
       throw new CmvError('USAGE', 'the output file is the input file', { hint: 'use --in-place to replace the log (a backup is kept)' });
     }
-    if (existsSync(out) && !destination.force) {
-      throw new CmvError('CONFLICT', `${destination.path} already exists`, { hint: 'choose another -o path, or add --force to overwrite it' });
-    }
+    checkOutputFile(destination.path, { force: destination.force });
   }
   const outputPath =
     destination.kind === 'file' ? resolve(destination.path) : destination.kind === 'new-session' ? join(dirname(inputPath), `${newSessionId}.jsonl`) : undefined;
@@ -54,6 +54,8 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
     // A copy beside the original (in-place trims go through trimInPlace and stay the session itself).
     const derive = { by: 'trim' as const, tag: derivedTag(newSessionId ?? randomUUID()) };
     result = await trimSession(inputPath, options, { newSessionId, fileHoldsOnDisk: true, projectDir, writer, derive });
+    assertSessionLog(result.index);
+    if (destination.kind === 'new-session' && result.index.conversation.isSubagentTranscript) throw subagentNotResumable(inputPath);
   } catch (error) {
     await writer?.abort();
     throw error;
@@ -81,10 +83,10 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
   }
   const sessionId = result.output.sessionId;
   if (destination.kind === 'new-session' && sessionId) await copySideFiles(inputPath, join(dirname(outputPath), sessionId));
-  return { result, written: outputPath, sessionId, resumeCommand: destination.kind === 'file' ? undefined : resumeCommandFor(result, sessionId) };
+  // A subagent transcript is no session of its own: its entries carry the parent's id.
+  const resumable = destination.kind !== 'file' && !result.index.conversation.isSubagentTranscript;
+  return { result, written: outputPath, sessionId, resumeCommand: resumable ? resumeCommandFor(result, sessionId) : undefined };
 }
-
-
 
 /** In place: backup, trim, and replace the log, carrying what Claude Code appends meanwhile (in-place.ts). */
 async function trimLogInPlace(inputPath: string, options: Partial<TrimOptions>): Promise<AppliedTrim> {
@@ -94,16 +96,22 @@ async function trimLogInPlace(inputPath: string, options: Partial<TrimOptions>):
   const sessionId = result.output.sessionId;
   if (outcome.status === 'unchanged') return { result, sessionId, warnings: outcome.warnings, unchanged: true };
   const { carried: before, late, lines } = outcome.carried;
-  return { result, written: inputPath, sessionId, backup: outcome.backup, warnings: outcome.warnings, carried: { before, late, lines }, resumeCommand: resumeCommandFor(result, sessionId) };
+  // A subagent transcript trimmed in place is still read only for its parent: no resume command.
+  const resumeCommand = result.index.conversation.isSubagentTranscript ? undefined : resumeCommandFor(result, sessionId);
+  return { result, written: inputPath, sessionId, backup: outcome.backup, warnings: outcome.warnings, carried: { before, late, lines }, resumeCommand };
 }
 
-function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+/**
+ * Claude Code resumes the main chain of a log in a project folder; a subagent transcript (its
+ * messages all on a side chain, under `<session>/subagents/`) is read only for its parent, so a
+ * "new session" made of one could not be resumed.
+ */
+function subagentNotResumable(path: string): CmvError {
+  return new CmvError('USAGE', `${path} is a subagent transcript, not a session Claude Code can resume: cmv makes no new session of it`, {
+    hint: 'write the trimmed transcript with -o FILE, or trim it with --in-place (a backup is kept)',
+  });
 }
 
-/** Claude Code finds `--resume <id>` only in the project folder of the current directory. */
 export function resumeCommandFor(result: TrimResult, sessionId: string | undefined): string | undefined {
-  if (!sessionId) return undefined;
-  const cwd = result.trimmed.facts.cwd;
-  return cwd ? `cd ${shellQuote(cwd)} && claude --resume ${sessionId}` : `claude --resume ${sessionId}`;
+  return sessionId ? resumeCommand(result.trimmed.facts.cwd, sessionId) : undefined;
 }

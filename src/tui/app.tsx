@@ -1,6 +1,7 @@
 // The dashboard: projects, the session tree of the selected project, and the detail of the
 // selection, polled for changes. Keys go through keymap.ts to intents, state through state.ts.
 
+import { plural } from '../text/quantities.js';
 import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { Box, Text, useApp, useInput } from 'ink';
 import type { DashboardSources } from './sources.js';
@@ -90,13 +91,13 @@ export function App({ sources, pollMs, onExit, size: fixedSize, now = Date.now }
 
   // Ink calls the input handler registered by an effect, which may lag the frame on screen: the
   // handler reads the data of the latest render from here, and the selection from `live`.
-  const view = useRef({ projects, rows });
-  view.current = { projects, rows };
+  const view = useRef({ projects, rows, snapshots: snapshotList });
+  view.current = { projects, rows, snapshots: snapshotList };
 
   const handle = (intent: Intent) => {
     const ui = live.current;
     const mode = ui.mode;
-    const { projects, rows } = view.current;
+    const { projects, rows, snapshots } = view.current;
     const row = rows[ui.treeIndex];
     const session = row?.kind === 'session' ? row.session : undefined;
     if (mode.kind === 'help') return intent.kind === 'quit' ? finish({}) : dispatch({ type: 'mode', mode: { kind: 'normal' } });
@@ -104,7 +105,15 @@ export function App({ sources, pollMs, onExit, size: fixedSize, now = Date.now }
       dispatch({ type: 'mode', mode: { kind: 'normal' } });
       if (intent.kind !== 'yes') return dispatch({ type: 'message', text: 'nothing deleted', ok: true });
       const target = mode.row;
-      if (target.kind === 'session') return act('deleting', () => sources.deleteSession(target.session.path));
+      if (target.kind === 'session') {
+        // A resume command noted earlier in the run for this session would now name nothing.
+        const id = target.session.id;
+        return act('deleting', async () => {
+          const result = await sources.deleteSession(target.session.path);
+          if (result.ok) notes.splice(0, notes.length, ...notes.filter((n) => !n.includes(id)));
+          return result;
+        });
+      }
       if (target.kind === 'snapshot') return act('deleting', () => sources.deleteSnapshot(target.snapshot.name));
       return;
     }
@@ -138,8 +147,14 @@ export function App({ sources, pollMs, onExit, size: fixedSize, now = Date.now }
         return session ? act('taking a snapshot', () => sources.snapshot(session.path)) : dispatch({ type: 'message', text: 'select a session to snapshot', ok: false });
       case 'trim':
         return session ? act('trimming', () => sources.trim(session.path)) : dispatch({ type: 'message', text: 'select a session to trim', ok: false });
-      case 'branch':
-        return row?.kind === 'snapshot' ? act('branching', () => sources.branch(row.snapshot.name)) : dispatch({ type: 'message', text: 'select a snapshot (◆) to branch', ok: false });
+      case 'branch': {
+        if (row?.kind === 'snapshot') return act('branching', () => sources.branch(row.snapshot.name));
+        if (!session) return dispatch({ type: 'message', text: 'select a snapshot (◆), or a session that has one, to branch', ok: false });
+        // On a session: its newest snapshot, or say how to get one.
+        const newest = snapshots.filter((n) => n.kind === 'snapshot' && n.sessionId === session.id).sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''))[0];
+        if (newest) return act(`branching ${newest.name}`, () => sources.branch(newest.name));
+        return dispatch({ type: 'message', text: `session ${session.id.slice(0, 8)} has no snapshot to branch: press s to take one, then b`, ok: false });
+      }
       case 'delete':
         if (row?.kind === 'session') return dispatch({ type: 'mode', mode: { kind: 'confirm', question: `Delete session ${row.session.id.slice(0, 8)}? (moved to cmv's trash)`, row } });
         if (row?.kind === 'snapshot') return dispatch({ type: 'mode', mode: { kind: 'confirm', question: `Delete snapshot ${row.snapshot.name}?`, row } });
@@ -160,7 +175,7 @@ export function App({ sources, pollMs, onExit, size: fixedSize, now = Date.now }
     <Box flexDirection="column" width={size.columns} height={size.rows - 1}>
       <Text wrap="truncate">
         <Text bold color="cyan">cmv</Text>
-        <Text dimColor>{` ${data.loaded ? `${data.sessions.length} sessions, ${data.sessions.filter((s) => s.live).length} live` : 'looking for sessions…'}${ui.filter ? ` · filter "${ui.filter}"` : ''}`}</Text>
+        <Text dimColor>{` ${data.loaded ? `${plural(data.sessions.length, 'session')}, ${data.sessions.filter((s) => s.live).length} live` : 'looking for sessions…'}${ui.filter ? ` · filter "${ui.filter}"` : ''}`}</Text>
       </Text>
       {ui.mode.kind === 'help' ? (
         <HelpOverlay width={size.columns} height={box.height} />

@@ -2,7 +2,7 @@
 // detail pane are built as lines (pure, testable), so the pane can scroll them by row.
 
 /** Sizes and counts read as they do in the command line's reports. */
-export { formatBytes as bytes, formatCount as count } from '../cli/format.js';
+export { formatBytes as bytes, formatCount as count, formatMoney as money, formatReduction as reduction, plural } from '../text/quantities.js';
 
 export interface Segment {
   text: string;
@@ -27,10 +27,6 @@ export function blank(key: string): Line {
 
 export function heading(key: string, text: string): Line {
   return line(key, { text, bold: true });
-}
-
-export function lineText(l: Line): string {
-  return l.segments.map((s) => s.text).join('');
 }
 
 /** Cuts text to `width` columns, marking the cut with an ellipsis. */

@@ -160,6 +160,33 @@ describe('cmv', () => {
     expect(sessions[0].firstPrompt).toContain('January report');
   });
 
+  it('shows the model of each session in `sessions`, as the README promises', () => {
+    const run = cmv(['sessions']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n')[0]).toMatch(/\bmodel\b/);
+    expect(run.stdout).toContain('sonnet-4-5');
+    expect(run.stdout).toContain('1 session');
+  });
+
+  it('says where it looked, and that the filter hid the sessions, when `sessions --project` matches none', () => {
+    const run = cmv(['sessions', '--project', 'no-such-project']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('No session\'s project matches "no-such-project" (1 session in');
+    expect(run.stdout).toContain(join(config, 'projects'));
+    expect(run.stdout).not.toContain('Set CLAUDE_CONFIG_DIR');
+    const empty = cmv(['sessions'], { CLAUDE_CONFIG_DIR: join(home, 'empty-config') });
+    expect(empty.stdout).toContain(`No sessions found in ${join(home, 'empty-config', 'projects')}`);
+  });
+
+  it('lists the words a completion offers at the TAB, and never creates a store for it', () => {
+    expect(cmv(['__complete', 'sessions']).stdout.trim().split('\n')).toEqual([SESSION_ID]);
+    expect(cmv(['__complete', 'config-keys']).stdout).toContain('trim.threshold\n');
+    const snapshots = cmv(['__complete', 'snapshots'], { CMV_HOME: join(home, 'no-store-yet') });
+    expect(snapshots).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(existsSync(join(home, 'no-store-yet'))).toBe(false);
+    expect(cmv(['--help']).stdout).not.toContain('__complete');
+  });
+
   it('exits 3 for a missing file, with `cmv:` and `hint:` lines on stderr and nothing on stdout', () => {
     for (const args of [['stats', join(home, 'missing.jsonl')], ['stats', join(home, 'missing.jsonl'), '--json']]) {
       const run = cmv(args);
@@ -169,6 +196,37 @@ describe('cmv', () => {
       expect(lines[0]).toMatch(/^cmv: /);
       expect(lines[0]).toContain('missing.jsonl');
       expect(lines[1]).toMatch(/^hint: /);
+    }
+  });
+
+  it('exits 2 for a usage error of a subcommand (missing argument, unknown option, bad choice), as the README says', () => {
+    for (const args of [['trim'], ['stats', sessionPath, '--bogus'], ['hook', 'install', '--scope', 'everywhere'], ['config', 'get']]) {
+      const run = cmv(args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stdout, args.join(' ')).toBe('');
+      expect(run.stderr, args.join(' ')).toMatch(/^error: /);
+    }
+  });
+
+  describe('refuses what is not a Claude Code session log', () => {
+    const inputs: Record<string, string | Buffer> = {
+      empty: '',
+      binary: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0xfe, 0x00, 0x10]),
+      foreign: '{"event":"click","x":1}\n{"event":"scroll","y":2}\n',
+    };
+    for (const [kind, content] of Object.entries(inputs)) {
+      it(`stats, trim and graph exit 4 on ${kind} input and write nothing`, () => {
+        const dir = mkdtempSync(join(home, `bad-${kind}-`));
+        const file = join(dir, 'log.jsonl');
+        writeFileSync(file, content);
+        for (const args of [['stats', file], ['trim', file], ['trim', file, '-o', join(dir, 'out.jsonl')], ['graph', file, '--json']]) {
+          const run = cmv(args);
+          expect(run.code, `${args[0]} ${kind}`).toBe(4);
+          expect(run.stdout, `${args[0]} ${kind}`).toBe('');
+          expect(run.stderr, `${args[0]} ${kind}`).toMatch(/^cmv: .*(is empty|is not a Claude Code session log|holds no user or assistant messages)/);
+        }
+        expect(readdirSync(dir)).toEqual(['log.jsonl']);
+      });
     }
   });
 
@@ -201,6 +259,15 @@ describe('cmv', () => {
       const run = cmv(['--color', ...missing()]);
       expect(run.code).toBe(3);
       expect(run.stderr).toContain(ESC);
+    });
+
+    it('colours with --color even when NO_COLOR is set (an explicit flag wins, as no-color.org says)', () => {
+      for (const args of [['--color', ...missing()], [...missing(), '--color']]) {
+        const run = cmv(args, { NO_COLOR: '1' });
+        expect(run.code).toBe(3);
+        expect(run.stderr).toContain(ESC);
+      }
+      expect(cmv(['--color', '--no-color', ...missing()], { NO_COLOR: '1' }).stderr).not.toContain(ESC);
     });
 
     it('prints no colour when NO_COLOR is set and non-empty, even with FORCE_COLOR=1', () => {

@@ -13,9 +13,12 @@ import { completionScript } from '../../src/cli/commands/completion.js';
 const program = () => buildProgram(async () => {});
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 
+/** Stands in for cmv at the TAB: what `cmv __complete <kind>` would list. */
+const FAKE_CMV = `cmv() { case "$2" in snapshots) printf 'auth-work\\nretry\\n' ;; sessions) printf '3f2a9c1e-5b7d-4e0f-9a1b-2c3d4e5f6a7b\\n' ;; remotes) printf 'origin\\n' ;; config-keys) printf 'trim.threshold\\nmodel\\n' ;; esac; }`;
+
 function bashComplete(line: string): string[] {
   const words = line.split(' ');
-  const script = `${completionScript('bash', program())}
+  const script = `${FAKE_CMV}\n${completionScript('bash', program())}
 COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}
 _cmv_completion; printf '%s\\n' "\${COMPREPLY[@]}"`;
   const run = spawnSync('bash', ['--norc', '-c', script], { encoding: 'utf8' });
@@ -33,6 +36,21 @@ describe.skipIf(!has('bash'))('bash completion', () => {
     expect(bashComplete('cmv completion ')).toEqual(['bash', 'zsh', 'fish']);
     expect(bashComplete('cmv trim 3f2a --in')).toEqual(['--in-place']);
     expect(bashComplete('cmv stats la')).toEqual(['latest']);
+  });
+
+  it('offers snapshot names, session ids, remotes and config keys as they are at the TAB', () => {
+    expect(bashComplete('cmv branch ')).toEqual(['auth-work', 'retry']);
+    expect(bashComplete('cmv diff auth-work r')).toEqual(['retry']);
+    expect(bashComplete('cmv stats 3f')).toEqual(['3f2a9c1e-5b7d-4e0f-9a1b-2c3d4e5f6a7b']);
+    expect(bashComplete('cmv pull ')).toEqual(['origin']);
+    expect(bashComplete('cmv config set ')).toEqual(['trim.threshold', 'model']);
+  });
+
+  it('offers no file names where no file goes (--tier, --threshold, config keys), and tiers for --tier', () => {
+    expect(bashComplete('cmv resume latest --tier ')).toEqual(['critical', 'standard', 'full']);
+    expect(bashComplete('cmv trim latest --threshold ')).toEqual([]);
+    expect(bashComplete('cmv config get zz')).toEqual([]);
+    expect(bashComplete('cmv analyze --svg ').length).toBeGreaterThan(0); // a folder goes there: files offered
   });
 
   it('follows the tree: a new command completes with no list to update', () => {

@@ -171,6 +171,81 @@ describe('cmv trim', () => {
   });
 });
 
+describe('paths the user names for output and input', () => {
+  it('-o into a folder that does not exist: exit 3, no folder created', () => {
+    const box = sandbox();
+    const out = join(box.root, 'no', 'such', 'dir', 'out.jsonl');
+    for (const args of [['trim', box.session, '-o', out], ['compact', box.session, '-o', out]]) {
+      const run = box.cmv(...args);
+      expect(run.status, args[0]).toBe(3);
+      expect(run.stderr, args[0]).toMatch(/the folder .*no\/such\/dir does not exist/);
+    }
+    expect(existsSync(join(box.root, 'no'))).toBe(false);
+  });
+
+  it('-o naming a folder: exit 2, saying it is a folder (not an error about the input)', () => {
+    const box = sandbox();
+    for (const args of [['trim', box.session, '-o', box.root], ['trim', box.session, '-o', box.root, '--force'], ['compact', box.session, '-o', box.root]]) {
+      const run = box.cmv(...args);
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toContain(`-o ${box.root} is a folder, not a file`);
+    }
+  });
+
+  it('analyze of a missing path fails before any report', () => {
+    const box = sandbox();
+    const run = box.cmv('analyze', box.session, join(box.root, 'missing-folder'));
+    expect(run.status).toBe(3);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^cmv: no such file or folder: .*missing-folder/);
+  });
+
+  it('analyze --svg onto a file fails before the analysis, with no raw EEXIST', () => {
+    const box = sandbox();
+    const file = join(box.root, 'plots.svg');
+    writeFileSync(file, 'not a folder');
+    const run = box.cmv('analyze', box.session, '--svg', file);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('is a file: the plots go into a folder');
+    expect(run.stderr).not.toContain('EEXIST');
+  });
+});
+
+describe('cmv trim of a subagent transcript', () => {
+  function subagentTranscript(box: Sandbox): string {
+    const dir = join(box.projectDir, box.sessionId, 'subagents');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, 'agent-a1b2c3d.jsonl');
+    const lines = readFileSync(box.session, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    writeFileSync(path, lines.map((l) => JSON.stringify({ ...JSON.parse(l), isSidechain: true, agentId: 'a1b2c3d' })).join('\n') + '\n');
+    return path;
+  }
+
+  it('makes no new session in the subagents folder and prints no resume command that cannot work', () => {
+    const box = sandbox();
+    const path = subagentTranscript(box);
+    const run = box.cmv('trim', path);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/subagent transcript/);
+    expect(run.stderr).toMatch(/hint: .*-o FILE.*--in-place/);
+    expect(run.stdout).not.toContain('claude --resume');
+    expect(readdirSync(join(box.projectDir, box.sessionId, 'subagents'))).toEqual(['agent-a1b2c3d.jsonl']);
+    expect(readdirSync(box.projectDir).filter((n) => n.endsWith('.jsonl'))).toEqual([`${box.sessionId}.jsonl`]);
+  });
+
+  it('trims it to a file or in place, with no resume command', () => {
+    const box = sandbox();
+    const path = subagentTranscript(box);
+    const toFile = box.cmv('trim', path, '-o', join(box.root, 'agent-trimmed.jsonl'), '--json');
+    expect(toFile.status).toBe(0);
+    expect(JSON.parse(toFile.stdout).resumeCommand).toBeNull();
+    const inPlace = box.cmv('trim', path, '--in-place', '--json');
+    expect(inPlace.status).toBe(0);
+    expect(JSON.parse(inPlace.stdout).resumeCommand).toBeNull();
+  });
+});
+
 describe('cmv verify', () => {
   it('exits 0 for a trimmed log and its original', () => {
     const box = sandbox();

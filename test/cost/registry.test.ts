@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { builtinModels } from '../../src/cost/models.js';
 import { builtinRegistry, ModelRegistry, parseModelName, pricingOverride } from '../../src/cost/registry.js';
 import { applyModelOverrides, loadModelTable, loadRegistry } from '../../src/cost/model-config.js';
+import { configPath } from '../../src/config/config-file.js';
 import { callCost } from '../../src/cost/pricing.js';
 import { CmvError } from '../../src/errors.js';
 import { CORPUS_DIR, HAS_CORPUS } from '../helpers/corpus.js';
@@ -144,20 +145,20 @@ describe('overrides', () => {
     const file = join(config, 'mine.json');
     writeFileSync(file, JSON.stringify({ 'opus-4.6': { output: 30 } }));
     const env = { XDG_CONFIG_HOME: config, HOME: config };
-    const fromConfig = new ModelRegistry(loadModelTable(undefined, env));
+    const fromConfig = new ModelRegistry(loadModelTable(undefined, configPath(env)));
     expect(fromConfig.get('opus-4.6')!.prices).toMatchObject({ input: 4, output: 20 });
-    const both = loadRegistry(file, env);
+    const both = loadRegistry(file, configPath(env));
     expect(both.get('opus-4.6')!.prices).toMatchObject({ input: 4, output: 30 });
     expect(both.get('haiku-4.5')!.prices).toMatchObject({ input: 1, output: 6 });
   });
 
   it('is fine without a config file, and says so when one is not JSON', () => {
     const config = tempDir();
-    expect(loadModelTable(undefined, { XDG_CONFIG_HOME: config })).toHaveLength(builtinModels().length);
+    expect(loadModelTable(undefined, configPath({ XDG_CONFIG_HOME: config }))).toHaveLength(builtinModels().length);
     mkdirSync(join(config, 'cmv'));
     writeFileSync(join(config, 'cmv', 'config.json'), '{ models: ');
-    expect(() => loadModelTable(undefined, { XDG_CONFIG_HOME: config })).toThrow(/config\.json is not valid JSON/);
-    expect(() => loadModelTable(join(config, 'missing.json'), { XDG_CONFIG_HOME: tempDir() })).toThrow(/no such file/);
+    expect(() => loadModelTable(undefined, configPath({ XDG_CONFIG_HOME: config }))).toThrow(/config\.json is not valid JSON/);
+    expect(() => loadModelTable(join(config, 'missing.json'), configPath({ XDG_CONFIG_HOME: tempDir() }))).toThrow(/no such file/);
   });
 });
 

@@ -9,10 +9,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpath
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claudeCliPath, offlineEnv, runClaude } from './claude-client.js';
+import { claudeCliPath, describeRun, offlineEnv, runClaude } from './claude-client.js';
 import { ROOT, buildIfStale, runCmv } from '../helpers/built-cli.js';
 
 const cli = claudeCliPath();
+// Each run of the CLI may take this long on a loaded machine (the guard's hook starts node and cmv
+// after every tool call); the test's own timeout covers both runs, so a slow run fails as a timed-out
+// run with its stderr, not as vitest's default 30 s timeout in the middle of the session.
+const RUN_TIMEOUT_MS = 120_000;
+const TEST_TIMEOUT_MS = 2 * RUN_TIMEOUT_MS + 30_000;
 const harness = process.env.CMV_HARNESS_DIR ?? resolve(ROOT, '..', 'shared', 'tools', 'claude-harness');
 const mockScript = join(harness, 'mock.mjs');
 
@@ -43,13 +48,14 @@ describe.skipIf(!cli || !existsSync(mockScript))('the size guard in the real Cla
     project = join(scratch, 'project');
     mkdirSync(project, { recursive: true });
     mkdirSync(join(scratch, 'config', 'cmv'), { recursive: true });
-    writeFileSync(join(scratch, 'config', 'cmv', 'config.json'), JSON.stringify({ 'hook.growthBytes': 1024, 'hook.snapshot': false }));
+    writeFileSync(join(scratch, 'config', 'cmv', 'config.json'), JSON.stringify({ 'hook.growthBytes': 1024, 'hook.snapshot': false, 'hook.timeoutSeconds': 120 }));
     writeFileSync(join(scratch, 'script.json'), JSON.stringify(SCRIPT));
     cmvEnv = { HOME: join(scratch, 'home'), CMV_HOME: join(scratch, 'data'), XDG_CONFIG_HOME: join(scratch, 'config'), NO_COLOR: '1' };
     expect(runCmv(['hook', 'install', '--size-guard'], cmvEnv).code).toBe(0);
     const portFile = join(scratch, 'mock.port');
     mock = spawn(process.execPath, [mockScript, '--script', join(scratch, 'script.json'), '--log', join(scratch, 'requests.jsonl'), '--port', '0', '--port-file', portFile, '--max-seconds', '300'], { stdio: 'ignore' });
-    for (let i = 0; i < 100 && !existsSync(portFile); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 600 && !existsSync(portFile); i++) await new Promise((r) => setTimeout(r, 100));
+    if (!existsSync(portFile)) throw new Error('the scripted mock did not start within 60 s');
     const port = readFileSync(portFile, 'utf8').trim();
     env = offlineEnv(`http://127.0.0.1:${port}`, cmvEnv);
   }, 180_000);
@@ -60,8 +66,8 @@ describe.skipIf(!cli || !existsSync(mockScript))('the size guard in the real Cla
   });
 
   it('trims the log between tool calls, and the session goes on and resumes', async () => {
-    const first = await runClaude(['-p', 'count', '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env);
-    expect(first.exitCode, first.stderr).toBe(0);
+    const first = await runClaude(['-p', 'count', '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env, RUN_TIMEOUT_MS);
+    expect(first.exitCode, describeRun('the session', first)).toBe(0);
     const result = JSON.parse(first.stdout);
     expect(result.result).toBe('Done counting.');
 
@@ -77,8 +83,8 @@ describe.skipIf(!cli || !existsSync(mockScript))('the size guard in the real Cla
     expect(readFileSync(log, 'utf8')).toContain('[cmv: Bash exit 0');
     expect(existsSync(join(scratch, 'data', 'hooks', 'hook.log'))).toBe(false);
 
-    const resumed = await runClaude(['-p', 'hi', '--resume', result.session_id, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env);
-    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const resumed = await runClaude(['-p', 'hi', '--resume', result.session_id, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env, RUN_TIMEOUT_MS);
+    expect(resumed.exitCode, describeRun('the resumed session', resumed)).toBe(0);
     expect(JSON.parse(resumed.stdout).session_id).toBe(result.session_id);
-  });
+  }, TEST_TIMEOUT_MS);
 });

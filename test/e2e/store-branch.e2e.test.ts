@@ -82,6 +82,27 @@ function clientSuite(client: ClaudeClient, c: number): void {
     );
   });
 
+  it(
+    'forked at a message (--at), trimmed: the request holds the snapshot\'s texts up to that message and none after',
+    async () => {
+      const data = readFileSync(join(SAMPLE_DIR, 'coding.jsonl'));
+      const path = installSession(box, '/tmp/cmv-samples/e2e', `5e57${c}000-0000-4000-8000-000000000000`, data);
+      const snapshot = await takeSnapshot(box.store, path, { now: OLD });
+      // The assistant's last text of the first turn; the second turn ("commit it please") is cut off.
+      const target = data.toString('utf8').split('\n').map((l) => (l ? JSON.parse(l) : {})).find((r) => r.uuid?.startsWith('9728d7a3'));
+      const branch = await branchSnapshot(box.store, snapshot.name, { at: '9728d7a3', env: box.env });
+      expect(branch.trimmed).toBe(true);
+      const full = await snapshotTexts(snapshot.id, client);
+      const sent = await resumedTexts(branch.path, client);
+      expect(sent.length).toBeGreaterThan(1);
+      expect(sent.length).toBeLessThan(full.length);
+      expect(diffTexts(full.slice(0, sent.length), sent)).toEqual([]);
+      const targetText = normaliseTexts([{ role: 'assistant', text: target.message.content.find((b: { type: string }) => b.type === 'text').text }])[0].text;
+      expect(sent.at(-1)).toEqual({ role: 'assistant', text: targetText });
+    },
+    120_000,
+  );
+
   /**
    * The compacted sample grown past 5 MB by a large line before its compaction: Claude Code then
    * reads such a log from its last compact boundary on, so a block put at the top would be lost.

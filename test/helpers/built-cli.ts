@@ -8,7 +8,7 @@ import { acquireLock } from '../../src/store/lock.js';
 
 export const ROOT = resolve(__dirname, '..', '..');
 /** Inside node_modules, so the build resolves its dependencies from the project's. */
-const BUILD = join(ROOT, 'node_modules', '.cache', 'cmv-test-build');
+export const BUILD = join(ROOT, 'node_modules', '.cache', 'cmv-test-build');
 export const BIN = join(BUILD, 'bin', 'cmv.js');
 
 function newestSource(dir: string): number {

@@ -5,7 +5,8 @@ import { basename, join, resolve } from 'node:path';
 
 export const SHARED_DIR = resolve(__dirname, '..', '..', '..', 'shared');
 export const CORPUS_DIR = join(SHARED_DIR, 'corpus', 'claude-code');
-export const HAS_CORPUS = existsSync(CORPUS_DIR);
+/** CMV_CORPUS=skip (set by `npm run test:unit`) leaves the real logs out, as if absent. */
+export const HAS_CORPUS = process.env.CMV_CORPUS !== 'skip' && existsSync(CORPUS_DIR);
 
 export function corpusFiles(): string[] {
   if (!HAS_CORPUS) return [];

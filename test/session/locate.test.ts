@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeConfigDirs, listSessionFiles, projectDir, projectFolderName, resolveSessionArg } from '../../src/session/locate.js';
 import { listSessions } from '../../src/session/listing.js';
+import { peekSession } from '../../src/session/summary.js';
 import { CmvError } from '../../src/errors.js';
 import { sessionRecords, toJsonl, FIXTURE_MODEL } from './fixtures.js';
 
@@ -191,3 +192,25 @@ describe('with a config dir of sessions', () => {
     });
   });
 });
+
+describe('the first prompt of a listing', () => {
+  const user = (content: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ type: 'user', message: { role: 'user', content }, uuid: `u-${Math.random()}`, sessionId: 's', cwd: '/p', ...extra });
+  async function firstPromptOf(lines: string[]): Promise<string | undefined> {
+    const dir = mkdtempSync(join(tmpdir(), 'cmv-peek-'));
+    const path = join(dir, 'log.jsonl');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    return (await peekSession(path)).firstPrompt;
+  }
+
+  it('is what the user typed, not the file the IDE had open', async () => {
+    const text = await firstPromptOf([user([{ type: 'text', text: '<ide_opened_file>The user opened the file /p/a.ts in the IDE.</ide_opened_file>' }, { type: 'text', text: 'Fix the failing test' }])]);
+    expect(text).toBe('Fix the failing test');
+  });
+
+  it('skips a housekeeping slash command that a prompt follows, and shows it only when nothing else was typed', async () => {
+    const exit = user('<command-name>/exit</command-name>\n<command-message>exit</command-message>\n<command-args></command-args>');
+    expect(await firstPromptOf([exit, user('Refactor the parser')])).toBe('Refactor the parser');
+    expect(await firstPromptOf([exit])).toBe('/exit');
+  });
+});
+

@@ -101,6 +101,41 @@ describe('branchSnapshot', () => {
     expect(committed.drift.changedFiles).toContain(touched[0]);
   });
 
+  it('forks at a message with --at: the branch ends with that message, trimmed, its lineage recorded', async () => {
+    await takeSnapshot(box.store, sessionPath, { name: 'work', now: OLD });
+    const texts = (p: string) => openSession(p).then((s) => sentTexts(s).map((t) => `${t.role}:${t.text}`));
+    const all = await texts(sessionPath);
+    // The assistant's last text of the first turn (line 77 of the sample), by a prefix of its uuid.
+    const result = await branchSnapshot(box.store, 'work', { at: '9728d7a3', env: box.env });
+    expect(result.at).toEqual({ uuid: expect.stringMatching(/^9728d7a3-/), line: 77, linesKept: 77, linesBefore: 89 });
+    expect(result.trimmed).toBe(true);
+    const forked = await texts(result.path);
+    expect(forked).toEqual(all.slice(0, forked.length));
+    expect(forked.length).toBeLessThan(all.length);
+    expect(forked.at(-1)).toMatch(/^assistant:/);
+    expect(forked.join('\n')).not.toContain('commit it please');
+    const meta = await readMeta(box.store, result.id);
+    expect(meta.branch?.at).toEqual(result.at);
+    expect(meta.branch?.from.name).toBe('work');
+  });
+
+  it('forks after the tool results that answer the chosen response, so no call is left unanswered', async () => {
+    await takeSnapshot(box.store, sessionPath, { name: 'work', now: OLD });
+    // Line 12: a text, then two tool calls of the same response, answered on lines 15 and 16.
+    const result = await branchSnapshot(box.store, 'work', { at: 'ba9b2a49', trim: false, env: box.env });
+    expect(result.at).toMatchObject({ line: 12, linesKept: 16 });
+    const session = await openSession(result.path);
+    const calls = session.conversation.entries.flatMap((e) => e.blocks.filter((b) => b.type === 'tool_use').map((b) => b.toolId));
+    const results = new Set(session.conversation.entries.flatMap((e) => e.blocks.filter((b) => b.type === 'tool_result').map((b) => b.toolId)));
+    expect(calls.every((id) => results.has(id))).toBe(true);
+  });
+
+  it('refuses --at for a message the log does not hold, or a prefix that names several', async () => {
+    await takeSnapshot(box.store, sessionPath, { name: 'work', now: OLD });
+    await expect(branchSnapshot(box.store, 'work', { at: 'deadbeef', env: box.env })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(branchSnapshot(box.store, 'work', { at: 'ab', env: box.env })).rejects.toMatchObject({ code: 'USAGE' });
+  });
+
   it('refuses names that are taken and snapshots that do not exist', async () => {
     await takeSnapshot(box.store, sessionPath, { name: 'work', now: OLD });
     await expect(branchSnapshot(box.store, 'work', { name: 'work', env: box.env })).rejects.toMatchObject({ code: 'CONFLICT' });

@@ -120,7 +120,7 @@ describe('checkStore and the session graph', () => {
     await updateRefs(box.store, [{ ref: 'refs/cmv/snapshots/cut', id: damaged.commit, old: ZERO_ID }], 'test');
     const report = await checkStore(box.store);
     expect(report.ok).toBe(false);
-    expect(report.problems).toEqual([{ kind: 'graph', id: damaged.commit, message: expect.stringMatching(new RegExp(`^graph\\.json of ${damaged.commit.slice(0, 12)} is not JSON`)) }]);
+    expect(report.problems).toEqual([{ kind: 'graph', id: damaged.commit, snapshot: 'cut', message: expect.stringMatching(new RegExp(`^graph\\.json of ${damaged.commit.slice(0, 12)} is not JSON`)) }]);
   });
 });
 

@@ -60,6 +60,21 @@ describe('collectGarbage', () => {
     expect((await readLog(box.store.git, 'refs/cmv/snapshots/a2')).equals(coding)).toBe(true);
     expect((await checkStore(box.store)).ok).toBe(true);
   });
+
+  it('leaves a store that is already one pack of what names reach as it is', async () => {
+    await twoSnapshots();
+    const first = await collectGarbage(box.store);
+    expect(first.repacked).toBe(true);
+    const packDir = join(box.store.dir, 'objects', 'pack');
+    const packs = readdirSync(packDir).sort();
+    const second = await collectGarbage(box.store);
+    expect(second.repacked).toBe(false);
+    expect(second.after).toEqual(first.after);
+    expect(readdirSync(packDir).sort()).toEqual(packs);
+    // A removed name leaves packed objects nothing reaches: then there is work again.
+    await removeName(box.store, 'a2');
+    expect((await collectGarbage(box.store)).repacked).toBe(true);
+  });
 });
 
 describe('checkStore', () => {
@@ -101,6 +116,9 @@ describe('checkStore', () => {
     const report = await checkStore(box.store);
     expect(report.ok).toBe(false);
     expect(report.problems.map((p) => p.message).join('\n')).toContain(page.id);
+    // Every problem, git's own findings too, names the snapshot that holds what is damaged.
+    for (const p of report.problems) expect(p.snapshot, p.message).toMatch(/^a2$|^a2's history$|^a1$/);
+    expect(report.problems.filter((p) => p.kind === 'git').every((p) => /^in a\d/.test(p.message))).toBe(true);
   });
 
   it('finds a snapshot whose pages do not add up to its meta, and a tree with a stranger in it', async () => {

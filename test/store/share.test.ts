@@ -151,7 +151,7 @@ describe('snapshots with the session graph beside their log', () => {
     expect((await checkStore(here.store)).ok).toBe(true);
     const bad = await writeCommit(here.store, pages, { ...meta, name: 'badgraph' }, [], [{ name: 'graph.json', data: Buffer.from('{"nodes": 1}') }]);
     await updateRefs(here.store, [{ ref: 'refs/cmv/snapshots/badgraph', id: bad.commit, old: ZERO_ID }], 'test');
-    expect((await checkStore(here.store)).problems).toEqual([{ kind: 'graph', id: bad.commit, message: `graph.json of ${bad.commit.slice(0, 12)} is not a cmv session graph` }]);
+    expect((await checkStore(here.store)).problems).toEqual([{ kind: 'graph', id: bad.commit, snapshot: 'badgraph', message: `graph.json of ${bad.commit.slice(0, 12)} is not a cmv session graph` }]);
     const file = join(here.root, 'graphed.bundle');
     await exportBundle(here.store, ['graphed'], file);
     await importBundle(there.store, file);
@@ -211,6 +211,32 @@ describe('push and pull', () => {
     const pulled = await pullSnapshots(there.store, 'origin');
     expect(pulled.clashes.map((c) => c.name)).toEqual(['one']);
     expect((await listNames(there.store)).find((n) => n.name === 'one')?.id).toBe(mine.id);
+  });
+
+  it('pulls from and pushes to a URL given instead of a remote name', async () => {
+    await lineage();
+    const remote = join(here.root, 'remote.git');
+    git(here.root, 'init', '-q', '--bare', remote);
+    const pushed = await pushSnapshots(here.store, remote, ['two']);
+    expect(pushed.pushed.map((p) => p.status)).toEqual(['new']);
+    const pulled = await pullSnapshots(there.store, remote);
+    expect(pulled.added.map((a) => a.name)).toEqual(['two']);
+    expect(pulled.remote.url).toBe(remote);
+  });
+
+  it('says an unreachable remote cannot be reached, not to run cmv fsck', async () => {
+    await addRemote(there.store, 'far', join(here.root, 'no-such-repo.git'));
+    const error = await pullSnapshots(there.store, 'far').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'IO' });
+    expect((error as { hint: string }).hint).toMatch(/check the remote's URL/);
+    expect((error as { hint: string }).hint).not.toContain('fsck');
+  });
+
+  it('refuses a remote whose URL is no URL (`remote add bad name` takes "name" for the URL)', async () => {
+    await expect(addRemote(here.store, 'bad', 'name')).rejects.toMatchObject({ code: 'USAGE', message: expect.stringContaining('"name" is not a git URL') });
+    for (const url of ['git@github.com:me/snaps.git', 'https://example.com/snaps.git', './relative/repo.git', join(here.root, 'x.git')]) {
+      await expect(addRemote(here.store, `r${url.length}`, url)).resolves.toMatchObject({ url });
+    }
   });
 
   it('pushes secrets only when told to, and names remotes it knows', async () => {

@@ -3,7 +3,7 @@
 
 import './tui-env.js';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createElement } from 'react';
@@ -12,6 +12,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App, type DashboardExit } from '../../src/tui/app.js';
 import { defaultSources } from '../../src/tui/sources.js';
 import { defaultConfig } from '../../src/config/config-keys.js';
+import { openStore } from '../../src/store/store.js';
+import { takeSnapshot } from '../../src/store/snapshot.js';
 import { sampleConfigDir, sessionFiles, type SampleSession } from './sample-config-dir.js';
 
 const ESC = '\u001b';
@@ -126,6 +128,43 @@ describe('the dashboard', () => {
     await press(app, 'q');
     expect(exits[0].notes).toEqual([expect.stringMatching(new RegExp(`^cd \\S+ && claude --resume ${child}`))]);
   });
+
+  it('b on a session without a snapshot says how to take one', async () => {
+    const { app, frame } = start();
+    await until(frame, (t) => t.includes('Projects (3)'));
+    await press(app, keys.tab, 'b');
+    await until(frame, (t) => /session \w{8} has no snapshot to branch: press s to take one, then b/.test(t));
+    app.unmount();
+  });
+
+  it('b on a session branches its newest snapshot', async () => {
+    // The snapshot is taken before the dashboard starts: only the branch runs under its eyes.
+    const first = sessionFiles(configDir).map((f) => join(configDir, 'projects', f)).sort((x, y) => statSync(y).mtimeMs - statSync(x).mtimeMs)[0];
+    const taken = await takeSnapshot(await openStore(), first, { name: 'before-b' });
+    const { app, frame } = start();
+    await until(frame, (t) => t.includes('Projects (3)'));
+    await press(app, keys.tab);
+    await until(frame, (t) => t.includes('◆ before-b'));
+    await press(app, 'b');
+    await until(frame, (t) => t.includes('branch before-b-branch-1 written as session'), 60_000);
+    expect(taken.name).toBe('before-b');
+    app.unmount();
+  }, 120_000);
+
+  it('prints no resume command on exit for a session deleted during the run', async () => {
+    const { app, frame, exits } = start();
+    await until(frame, (t) => t.includes('Projects (3)'));
+    await press(app, 't');
+    const child = /trimmed into new session (\w{8})/.exec(await until(frame, (t) => t.includes('trimmed into new session')))![1];
+    await until(frame, (t) => t.includes(`  ○ ${child}`) || t.includes(`  ● ${child}`));
+    // Select the new session (under the one it was trimmed from) and delete it.
+    await press(app, 'j');
+    await until(frame, (t) => new RegExp(`›\\s*○ ${child}`).test(t));
+    await press(app, 'd', 'y');
+    await until(frame, (t) => t.includes('moved '));
+    await press(app, 'q');
+    expect(exits[0].notes).toEqual([]);
+  }, 120_000);
 
   it('marks a session live while its log grows, and an idle poll draws nothing', async () => {
     const { app, frame } = start(50, 60);

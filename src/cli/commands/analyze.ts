@@ -1,7 +1,8 @@
 // `cmv analyze [PATH|GLOB ...]`: trim and price every session of a folder (or of every Claude
 // config dir) in memory, over worker threads, and report the batch like the CMV paper's evaluation.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { GLOB_CHARS } from '../../analyze/batch-files.js';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import chalk, { chalkStderr } from 'chalk';
 import { analysePaths, type AnalysisReport } from '../../analyze/analysis.js';
@@ -14,12 +15,12 @@ import { loadModelTable } from '../../cost/model-config.js';
 import { CmvError, fromSystemError } from '../../errors.js';
 import { Output } from '../output.js';
 import { exitCodeFor, EXIT_OK } from '../exit-codes.js';
-import { formatBytes, formatCount, formatPercent, table } from '../format.js';
+import { formatBytes, formatCount, formatPercent, table, plural, formatReduction } from '../format.js';
 import { histogram, pairedHistogram, reductionBins } from '../charts.js';
 import { ProgressDisplay } from '../progress.js';
 import { breakEvenLabel, money, type CostCommandOptions } from './breakeven.js';
 import { modelOf, positiveInt, trimOptionsOf } from '../flags.js';
-import { loadConfig } from '../../config/config-file.js';
+import { configPath, loadConfig } from '../../config/config-file.js';
 
 export interface AnalyzeCommandOptions extends CostCommandOptions {
   jobs?: string;
@@ -34,6 +35,12 @@ const MAX_CHART_WIDTH = 80;
 
 export async function analyzeCommand(paths: string[], opts: AnalyzeCommandOptions, out: Output): Promise<number> {
   if ([opts.json, opts.csv, opts.md].filter(Boolean).length > 1) throw new CmvError('USAGE', 'choose one of --json, --csv and --md', { hint: 'without any of them cmv prints a readable report' });
+  // Checked before the batch: a report of nothing, then the error, helps no one.
+  const absent = paths.filter((p) => !GLOB_CHARS.test(p) && !existsSync(p));
+  if (absent.length > 0) throw new CmvError('NOT_FOUND', `no such file or folder: ${absent.join(', ')}`, { hint: 'check the path; with no path cmv analyses every session in your Claude config dirs' });
+  if (opts.svg !== undefined && statSync(opts.svg, { throwIfNoEntry: false })?.isFile()) {
+    throw new CmvError('USAGE', `--svg ${opts.svg} is a file: the plots go into a folder`, { hint: 'name a folder (it is created if missing)' });
+  }
   const config = (await loadConfig()).values;
   // Progress and charts only for a person at a terminal: never around --json, --csv or --md.
   const forPeople = !opts.json && !opts.csv && !opts.md;
@@ -42,7 +49,7 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeCommandOption
   const chartWidth = forPeople && process.stdout.isTTY === true ? Math.min(MAX_CHART_WIDTH, process.stdout.columns || MAX_CHART_WIDTH) : undefined;
   const batch = {
     jobs: positiveInt(opts.jobs, '--jobs'),
-    models: loadModelTable(opts.models),
+    models: loadModelTable(opts.models, configPath()),
     model: modelOf(opts.model, config),
     trim: trimOptionsOf(opts, config),
     onStart: progress && ((p: BatchProgress) => progress.update(p)),
@@ -91,8 +98,8 @@ export function renderAnalyze(r: AnalysisReport, chartWidth?: number): string {
   const lines: string[] = [];
   const speed = r.seconds > 0 ? ` (${(a.bytes / 1024 / 1024 / r.seconds).toFixed(1)} MB/s)` : '';
   lines.push(
-    chalk.bold(`Analysed ${a.files} files`) +
-      ` (${a.sessions} sessions, ${a.subagents} subagent transcripts), ${formatBytes(a.bytes)}, in ${r.seconds.toFixed(1)} s` +
+    chalk.bold(`Analysed ${plural(a.files, 'file')}`) +
+      ` (${plural(a.sessions, 'session')}, ${plural(a.subagents, 'subagent transcript')}), ${formatBytes(a.bytes)}, in ${r.seconds.toFixed(1)} s` +
       chalk.dim(` with ${r.workers || 1} thread${r.workers > 1 ? 's' : ''}${speed}`),
   );
   lines.push(`The logged calls cost ${chalk.bold(money(a.cost))} at list prices; ${formatCount(a.tokens)} tokens of context in all.`);
@@ -119,7 +126,7 @@ export function renderAnalyze(r: AnalysisReport, chartWidth?: number): string {
   const tierRows = [['', 'sessions', 'mean reduction', 'median break-even', 'never']];
   for (const tier of ['heavy', 'mixed', 'light'] as const) {
     const t = a.tiers[tier];
-    tierRows.push([tierLabel[tier], String(t.sessions), formatPercent(t.meanReduction), t.medianBreakEvenTurns === null ? '—' : `${t.medianBreakEvenTurns} calls`, String(t.never)]);
+    tierRows.push([tierLabel[tier], String(t.sessions), formatPercent(t.meanReduction), t.medianBreakEvenTurns === null ? '—' : `${plural(t.medianBreakEvenTurns, 'call')}`, String(t.never)]);
   }
   lines.push(table(tierRows, ['left', 'right', 'right', 'right', 'right']));
   if (a.projects.length) {
@@ -133,7 +140,7 @@ export function renderAnalyze(r: AnalysisReport, chartWidth?: number): string {
   if (a.topSavings.length) {
     lines.push('');
     lines.push(chalk.bold('Where a trim pays most') + chalk.dim(' (saved over the next 50 calls, warm resume)'));
-    const rows = a.topSavings.slice(0, 5).map((t) => [t.sessionId ?? t.path, `-${formatPercent(t.reduction)}`, breakEvenLabel(t.breakEvenTurns), money(t.saving50)]);
+    const rows = a.topSavings.slice(0, 5).map((t) => [t.sessionId ?? t.path, `${formatReduction(t.reduction)}`, breakEvenLabel(t.breakEvenTurns), money(t.saving50)]);
     lines.push(table(rows, ['left', 'right', 'left', 'right']));
   }
   if (r.failed.length) {
@@ -141,7 +148,7 @@ export function renderAnalyze(r: AnalysisReport, chartWidth?: number): string {
     lines.push(chalk.yellow(`Failed (${r.failed.length}):`));
     for (const f of r.failed) lines.push(chalk.yellow(`  ${f.path}: ${f.error}`));
   }
-  if (r.skipped.length) lines.push(chalk.dim(`${r.skipped.length} files without a conversation skipped`));
+  if (r.skipped.length) lines.push(chalk.dim(`${plural(r.skipped.length, 'file')} without a conversation skipped`));
   if (chartWidth !== undefined && a.sessions > 0) {
     lines.push('');
     lines.push(histogram('Reduction of a trim (sessions)', reductionBins(r.sessions.filter((x) => x.kind === 'main').map((x) => x.reduction)), { width: chartWidth }));

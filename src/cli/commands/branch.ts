@@ -18,6 +18,7 @@ export interface BranchCommandOptions extends TrimFlags {
   launch?: boolean;
   withResume?: boolean;
   tier?: string;
+  at?: string;
 }
 
 export async function branchCommand(target: string, opts: BranchCommandOptions, out: Output): Promise<number | void> {
@@ -29,10 +30,11 @@ export async function branchCommand(target: string, opts: BranchCommandOptions, 
   const trimOptions = trimOptionsOf(opts, config);
   if (opts.tier !== undefined && !opts.withResume) throw new CmvError('USAGE', '--tier goes with --with-resume', { hint: `cmv branch ${target} --with-resume --tier ${opts.tier}` });
   const resume = opts.withResume ? { tier: tierOption(opts.tier) } : undefined;
+  if (opts.at !== undefined && resume) throw new CmvError('USAGE', '--at cannot go with --with-resume (the snapshot\'s resume block tells of what came after the message)', { hint: `cmv branch ${target} --at ${opts.at}` });
   const store = await openStore();
   // Checked before anything is written, so a missing claude fails early.
   const configured = opts.launch ? config['claude.binary'] : undefined;
-  const result = await branchSnapshot(store, target, { name: opts.name, trim: opts.trim !== false, trimOptions, resume });
+  const result = await branchSnapshot(store, target, { name: opts.name, trim: opts.trim !== false, trimOptions, resume, at: opts.at });
   for (const warning of result.warnings) out.warn(warning);
   out.render(result, renderBranch, branchJson);
   if (opts.launch) return launch(launchCommand(result.cwd, result.sessionId, process.env, configured));
@@ -51,6 +53,7 @@ export function branchJson(r: BranchResult): unknown {
     bytes: r.bytes,
     tokens: r.tokens ?? null,
     resume: r.resume ? { tier: r.resume.tier, tokens: r.resume.tokens, text: r.resume.text } : null,
+    at: r.at ?? null,
     drift: r.drift,
     warnings: r.warnings,
   };
@@ -63,6 +66,7 @@ export function renderBranch(r: BranchResult): string {
     : `not trimmed, ${formatBytes(r.bytes.after)}`;
   return [
     `${chalk.bold('branch')} ${chalk.cyan(r.name)} ${chalk.dim(r.id.slice(0, 12))} from ${from}: ${size}`,
+    ...(r.at ? [`forked at message ${r.at.uuid} (line ${formatCount(r.at.line)}): kept ${formatCount(r.at.linesKept)} of ${formatCount(r.at.linesBefore)} lines`] : []),
     ...(r.resume ? [`resume block in front: ${r.resume.tier} tier, ${formatCount(r.resume.tokens)} tokens`] : []),
     `wrote ${r.path}`,
     `resume with: ${chalk.bold(r.resumeCommand)}`,

@@ -5,9 +5,9 @@ import chalk from 'chalk';
 import { resolveSessionArg } from '../../session/locate.js';
 import { analyseSessionCost, type SessionCost } from '../../analyze/session-cost.js';
 import { loadRegistry } from '../../cost/model-config.js';
-import { loadConfig } from '../../config/config-file.js';
+import { configPath, loadConfig } from '../../config/config-file.js';
 import type { Output } from '../output.js';
-import { formatCount, formatPercent, table } from '../format.js';
+import { formatCount, table, plural, formatMoney as money, formatReduction } from '../format.js';
 import { modelOf, positiveInt, trimOptionsOf, type TrimFlags } from '../flags.js';
 
 export interface CostCommandOptions extends TrimFlags {
@@ -22,7 +22,7 @@ export interface BreakevenCommandOptions extends CostCommandOptions {
 export async function breakevenCommand(target: string, opts: BreakevenCommandOptions, out: Output): Promise<void> {
   const at = positiveInt(opts.at, '--at');
   const config = (await loadConfig()).values;
-  const registry = loadRegistry(opts.models);
+  const registry = loadRegistry(opts.models, configPath());
   const path = await resolveSessionArg(target);
   const cost = await analyseSessionCost(path, { registry, model: modelOf(opts.model, config), at, trim: trimOptionsOf(opts, config) });
   out.render(cost, renderBreakeven, breakevenJson);
@@ -57,12 +57,7 @@ export function breakevenJson(c: SessionCost): unknown {
   };
 }
 
-export function money(value: number): string {
-  const abs = Math.abs(value);
-  if (abs < 0.00005) return '$0';
-  const text = abs >= 100 ? abs.toFixed(0) : abs >= 1 ? abs.toFixed(2) : abs >= 0.01 ? abs.toFixed(3) : abs.toFixed(4);
-  return `${value < 0 ? '-' : ''}$${text}`;
-}
+export { money };
 
 export function ttlLabel(seconds: number): string {
   return seconds >= 3600 ? '1-hour' : `${Math.round(seconds / 60)}-minute`;
@@ -70,12 +65,12 @@ export function ttlLabel(seconds: number): string {
 
 export function breakEvenLabel(turns: number | null): string {
   if (turns === null) return 'never within 60 calls';
-  return turns === 1 ? 'on the first call' : `after ${turns} calls`;
+  return turns === 1 ? 'on the first call' : `after ${plural(turns, 'call')}`;
 }
 
 function thresholdCell(turns: number | null): string {
   if (turns === null) return 'never at this pace';
-  return turns === 0 ? 'already past' : `in ${formatCount(turns)} calls`;
+  return turns === 0 ? 'already past' : `in ${plural(turns, 'call')}`;
 }
 
 export function renderBreakeven(c: SessionCost): string {
@@ -89,15 +84,15 @@ export function renderBreakeven(c: SessionCost): string {
   lines.push(`model ${c.model || '?'} · priced as ${c.pricedAs}${fallback}${override}`);
   lines.push('');
   const source = r.source === 'usage' ? 'from the usage the log recorded' : chalk.yellow('estimated from counted tokens (the log has no usage figures)');
-  lines.push(chalk.bold(`Replay: ${formatCount(r.calls)} calls cost ${money(r.cost)}`) + chalk.dim(` ${source}`));
+  lines.push(chalk.bold(`Replay: ${plural(r.calls, 'call')} cost ${money(r.cost)}`) + chalk.dim(` ${source}`));
   lines.push(
     `  cache reads ${formatCount(r.cacheReadTokens)} · cache writes ${formatCount(r.cacheWriteTokens)} · input ${formatCount(r.inputTokens)} · output ${formatCount(r.outputTokens)} tokens`,
   );
   lines.push(`  ${formatCount(r.warmCalls)} of ${formatCount(c.calls)} main calls read mostly from the cache · ${r.ttlRewrites} rewrote it after a gap over the ${ttlLabel(c.ttlSeconds)} TTL`);
-  if (r.byModel.length > 1) lines.push(chalk.dim(`  ${r.byModel.map((m) => `${m.model} ${m.calls} calls ${money(m.cost)}`).join(' · ')}`));
+  if (r.byModel.length > 1) lines.push(chalk.dim(`  ${r.byModel.map((m) => `${m.model} ${plural(m.calls, 'call')} ${money(m.cost)}`).join(' · ')}`));
   lines.push('');
-  const when = c.replayedCalls > 0 ? `after call ${c.at} of ${c.calls} (the ${c.replayedCalls} calls after it replayed from the log)` : `now (after call ${c.at ?? 0})`;
-  lines.push(chalk.bold(`Trim ${when}: ${formatCount(c.tokens.before)} → ${formatCount(c.tokens.after)} tokens of context (-${formatPercent(c.reduction)})`));
+  const when = c.replayedCalls > 0 ? `after call ${c.at} of ${c.calls} (the ${plural(c.replayedCalls, 'call')} after it replayed from the log)` : `now (after call ${c.at ?? 0})`;
+  lines.push(chalk.bold(`Trim ${when}: ${formatCount(c.tokens.before)} → ${formatCount(c.tokens.after)} tokens of context (${formatReduction(c.reduction)})`));
   if (c.tokens.before === c.tokens.after) {
     lines.push('  the trim removes nothing from this context: nothing to win');
   } else {

@@ -2,14 +2,15 @@
 
 import chalk from 'chalk';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { openSession } from '../../session/session.js';
 import { resolveSessionArg } from '../../session/locate.js';
 import { writeFileAtomic } from '../../session/write.js';
+import { checkOutputFile } from '../../session/output-file.js';
 import { compactSession, type CompactResult } from '../../graph/compact.js';
 import { CmvError } from '../../errors.js';
-import { formatCount, formatPercent } from '../format.js';
+import { resumeCommand as resumeCommandOf } from '../../text/shell.js';
+import { formatCount, plural, formatReduction } from '../format.js';
 import { tierOption } from './resume.js';
 import { positiveInt } from '../flags.js';
 import type { Output } from '../output.js';
@@ -35,11 +36,11 @@ export async function compactCommand(target: string, opts: CompactCommandOptions
   const input = await resolveSessionArg(target);
   const path = opts.output !== undefined ? resolve(opts.output) : undefined;
   if (path === resolve(input)) throw new CmvError('USAGE', 'the output file is the input file', { hint: 'leave out -o to write a new session beside it' });
-  if (path && existsSync(path) && !opts.force) throw new CmvError('CONFLICT', `${opts.output} already exists`, { hint: 'choose another -o path, or add --force to overwrite it' });
+  if (opts.output !== undefined && path !== resolve(input)) checkOutputFile(opts.output, { force: opts.force });
   const newSessionId = path ? undefined : randomUUID();
   const result = compactSession(await openSession(input), { keep, tier, budget, newSessionId });
   if (!result.check.ok) {
-    throw new CmvError('VERIFY_FAILED', `the compacted log failed its check (${result.check.faults.length} faults); nothing was written`, {
+    throw new CmvError('VERIFY_FAILED', `the compacted log failed its check (${plural(result.check.faults.length, 'fault')}); nothing was written`, {
       hint: `first fault: ${result.check.faults[0]}; please report it with the session's shape (cmv stats --json)`,
       details: result.check,
     });
@@ -49,12 +50,8 @@ export async function compactCommand(target: string, opts: CompactCommandOptions
     for (const line of result.lines) yield Buffer.concat([line, Buffer.from('\n')]);
   })());
   const cwd = result.compacted.facts.cwd;
-  const resumeCommand = newSessionId ? `${cwd ? `cd ${shellQuote(cwd)} && ` : ''}claude --resume ${newSessionId}` : undefined;
+  const resumeCommand = newSessionId ? resumeCommandOf(cwd, newSessionId) : undefined;
   out.render({ result, written, resumeCommand }, renderCompaction, compactionJson);
-}
-
-function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 export function compactionJson(applied: AppliedCompaction): unknown {
@@ -75,11 +72,11 @@ export function renderCompaction(applied: AppliedCompaction): string {
   const r = applied.result;
   const saved = r.input.tokens > 0 ? (r.input.tokens - r.output.tokens) / r.input.tokens : 0;
   const lines = [
-    `${chalk.bold('Compacted')} ${formatCount(r.input.tokens)} → ${formatCount(r.output.tokens)} tokens (${chalk.green(`-${formatPercent(Math.max(0, saved))}`)})`,
-    `  zone C: ${r.zones.c.messages} messages (${formatCount(r.zones.c.tokens)} tokens) → summary of ${formatCount(r.summary.tokens)} tokens (${r.summary.tier})`,
-    `  zone B: ${r.zones.b.messages} messages since the last prompt (${formatCount(r.zones.b.tokens)} tokens), ${r.zones.b.toolResultsStubbed} tool results stubbed`,
-    `  zone A: ${r.zones.a.messages} messages kept exactly (${formatCount(r.zones.a.tokens)} tokens)`,
-    `${chalk.green('checked')}: Claude Code resumes from the summary; ${r.check.sentMessages} messages sent`,
+    `${chalk.bold('Compacted')} ${formatCount(r.input.tokens)} → ${formatCount(r.output.tokens)} tokens (${chalk.green(`${formatReduction(Math.max(0, saved))}`)})`,
+    `  zone C: ${plural(r.zones.c.messages, 'message')} (${formatCount(r.zones.c.tokens)} tokens) → summary of ${formatCount(r.summary.tokens)} tokens (${r.summary.tier})`,
+    `  zone B: ${plural(r.zones.b.messages, 'message')} since the last prompt (${formatCount(r.zones.b.tokens)} tokens), ${plural(r.zones.b.toolResultsStubbed, 'tool result')} stubbed`,
+    `  zone A: ${plural(r.zones.a.messages, 'message')} kept exactly (${formatCount(r.zones.a.tokens)} tokens)`,
+    `${chalk.green('checked')}: Claude Code resumes from the summary; ${plural(r.check.sentMessages, 'message')} sent`,
     `wrote ${applied.written}`,
   ];
   if (applied.resumeCommand) lines.push(`resume with: ${chalk.bold(applied.resumeCommand)}`);

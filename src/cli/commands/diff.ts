@@ -5,7 +5,7 @@ import chalk from 'chalk';
 import { openStore } from '../../store/store.js';
 import { diffSnapshots, type MessageSummary, type SnapshotDiff } from '../../store/diff.js';
 import type { Output } from '../output.js';
-import { formatBytes, formatCount } from '../format.js';
+import { formatBytes, formatCount, plural } from '../format.js';
 import { graphDiffLines } from '../../graph/diff-graphs.js';
 
 const SHOWN = 15;
@@ -50,7 +50,7 @@ function graphLines(d: SnapshotDiff): string[] {
   const rebuilt = [g.source.a === 'rebuilt' ? d.a.name : undefined, g.source.b === 'rebuilt' ? d.b.name : undefined].filter(Boolean);
   const note = rebuilt.length ? chalk.dim(` (graph of ${rebuilt.join(' and ')} rebuilt from the log)`) : '';
   if (g.same) return [`  graph: unchanged${note}`];
-  const counts = `${chalk.green(`+${g.added.length} nodes`)}, ${chalk.red(`-${g.removed.length} removed`)}, ${chalk.yellow(`~${g.statusChanged.length} status changed`)}`;
+  const counts = `${chalk.green(`+${plural(g.added.length, 'node')}`)}, ${chalk.red(`-${g.removed.length} removed`)}, ${chalk.yellow(`~${g.statusChanged.length} status changed`)}`;
   const body = graphDiffLines(g);
   const shown = body.slice(0, SHOWN).map((line) => `    ${(GRAPH_COLOUR[line[0]] ?? String)(line)}`);
   if (body.length > SHOWN) shown.push(chalk.dim(`    … ${body.length - SHOWN} more (--json lists all)`));

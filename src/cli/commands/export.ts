@@ -1,6 +1,7 @@
 // `cmv export <names...> -o FILE`: snapshots with their lineage in one git bundle, secrets
 // redacted unless --no-redact.
 
+import { checkOutputFile } from '../../session/output-file.js';
 import chalk from 'chalk';
 import { openStore } from '../../store/store.js';
 import { exportBundle, type ExportResult } from '../../store/bundle.js';
@@ -17,6 +18,7 @@ export interface ExportCommandOptions {
 
 export async function exportCommand(names: string[], opts: ExportCommandOptions, out: Output): Promise<void> {
   if (!opts.output) throw new CmvError('USAGE', 'say where the bundle goes with -o FILE', { hint: 'for example: cmv export auth-work -o auth.bundle' });
+  checkOutputFile(opts.output, { force: opts.force });
   const store = await openStore();
   const result = await exportBundle(store, names, opts.output, { redact: opts.redact !== false, force: opts.force });
   if (!result.redacted) out.warn('--no-redact: the bundle holds the sessions exactly as logged, secrets included');

@@ -5,7 +5,7 @@ import { openStore } from '../../store/store.js';
 import { checkStore, type FsckReport } from '../../store/fsck.js';
 import type { Output } from '../output.js';
 import { exitCodeFor } from '../exit-codes.js';
-import { formatCount } from '../format.js';
+import { formatCount, plural } from '../format.js';
 
 export async function fsckCommand(out: Output): Promise<number> {
   const store = await openStore();
@@ -15,7 +15,7 @@ export async function fsckCommand(out: Output): Promise<number> {
 }
 
 export function renderFsck(r: FsckReport): string {
-  const summary = `${formatCount(r.snapshots)} snapshots, ${formatCount(r.pages)} pages, ${formatCount(r.objects)} objects`;
+  const summary = `${plural(r.snapshots, 'snapshot')}, ${formatCount(r.pages)} pages, ${plural(r.objects, 'object')}`;
   if (r.ok) return `${chalk.green('ok')}: ${summary} checked`;
   return [`${chalk.red(`${r.problems.length} problem${r.problems.length === 1 ? '' : 's'}`)} in ${summary}:`, ...r.problems.map((p) => `  ${p.kind}: ${p.message}`)].join('\n');
 }

@@ -3,7 +3,7 @@
 import { openStore } from '../../store/store.js';
 import { collectGarbage, type GcResult } from '../../store/maintenance.js';
 import type { Output } from '../output.js';
-import { formatBytes, formatCount } from '../format.js';
+import { formatBytes, formatCount, plural } from '../format.js';
 
 export async function gcCommand(out: Output): Promise<void> {
   const store = await openStore();
@@ -11,5 +11,6 @@ export async function gcCommand(out: Output): Promise<void> {
 }
 
 export function renderGc(r: GcResult): string {
-  return `store ${formatBytes(r.before.bytes)} → ${formatBytes(r.after.bytes)}, ${formatCount(r.before.objects)} → ${formatCount(r.after.objects)} objects`;
+  if (!r.repacked) return `store already packed, nothing to free: ${plural(r.after.objects, 'object')}, ${formatBytes(r.after.bytes)}`;
+  return `store ${formatBytes(r.before.bytes)} → ${formatBytes(r.after.bytes)}, ${formatCount(r.before.objects)} → ${plural(r.after.objects, 'object')}`;
 }

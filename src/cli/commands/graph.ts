@@ -1,8 +1,10 @@
 // `cmv graph <session>`: the session's knowledge graph, as a summary, JSON, DOT or Mermaid.
 
+import { plural } from '../../text/quantities.js';
 import chalk from 'chalk';
 import { openSession } from '../../session/session.js';
 import { resolveSessionArg } from '../../session/locate.js';
+import { assertSessionLog } from '../../session/session-check.js';
 import { buildGraph } from '../../graph/build-graph.js';
 import { graphToDot, graphToMermaid } from '../../graph/render-graph.js';
 import { NODE_TYPES, type GraphNode, type SessionGraph } from '../../graph/model.js';
@@ -22,7 +24,9 @@ export async function graphCommand(target: string, opts: GraphCommandOptions, ou
   const formats = [opts.json, opts.dot, opts.mermaid].filter(Boolean).length;
   if (formats > 1) throw new CmvError('USAGE', 'choose one of --json, --dot and --mermaid', { hint: 'without any of them cmv prints a summary' });
   if (opts.explain && (opts.dot || opts.mermaid)) throw new CmvError('USAGE', '--explain goes with the summary or --json, not --dot or --mermaid', { hint: 'cmv graph <session> --explain' });
-  const graph = buildGraph(await openSession(await resolveSessionArg(target)));
+  const session = await openSession(await resolveSessionArg(target));
+  assertSessionLog(session);
+  const graph = buildGraph(session);
   if (opts.explain) return out.render(graph, renderExplained, explainedJson);
   out.render(graph, opts.dot ? graphToDot : opts.mermaid ? graphToMermaid : renderGraph);
 }
@@ -65,7 +69,7 @@ const SHOWN_PER_TYPE = 12;
 
 export function renderGraph(graph: SessionGraph): string {
   const lines: string[] = [];
-  lines.push(`${chalk.bold(graph.sessionId ?? 'session')} · ${graph.turns} turns · ${graph.nodes.length} nodes, ${graph.edges.length} edges`);
+  lines.push(`${chalk.bold(graph.sessionId ?? 'session')} · ${plural(graph.turns, 'turn')} · ${plural(graph.nodes.length, 'node')}, ${plural(graph.edges.length, 'edge')}`);
   for (const type of NODE_TYPES) {
     const nodes = graph.nodes.filter((n) => n.type === type).sort((a, b) => b.importance - a.importance || a.firstTurn - b.firstTurn);
     if (nodes.length === 0) continue;

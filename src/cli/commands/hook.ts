@@ -9,7 +9,7 @@ import type { HookKind } from '../../hooks/hook-entries.js';
 import { loadConfig } from '../../config/config-file.js';
 import { resolveSessionArg } from '../../session/locate.js';
 import type { Output } from '../output.js';
-import { formatBytes, formatCount, formatPercent, relativeTime, table } from '../format.js';
+import { formatBytes, formatCount, relativeTime, table, plural, formatReduction } from '../format.js';
 
 export interface HookInstallOptions {
   scope?: string;
@@ -67,11 +67,11 @@ export function renderHookStatus(s: HookStatus): string {
       t.sessionId?.slice(0, 8) ?? '?',
       `${formatBytes(t.bytesBefore)} → ${formatBytes(t.bytesAfter)}`,
       `${formatCount(t.tokensBefore)} → ${formatCount(t.tokensAfter)} tokens`,
-      chalk.green(`-${formatPercent(t.tokensBefore ? 1 - t.tokensAfter / t.tokensBefore : 0)}`),
-      t.snapshot ? chalk.dim(`snapshot ${t.snapshot}`) : '',
+      chalk.green(`${formatReduction(t.tokensBefore ? 1 - t.tokensAfter / t.tokensBefore : 0)}`),
+      [t.restored ? chalk.yellow('restored') : '', t.snapshot ? chalk.dim(`snapshot ${t.snapshot}`) : ''].filter(Boolean).join(' '),
     ]);
     lines.push(table(rows, ['left', 'left', 'left', 'right', 'right', 'right', 'left']));
-    lines.push(chalk.dim(`  ${s.totals.trims} trims in all saved ${formatBytes(s.totals.bytesSaved)}, ${formatCount(s.totals.tokensSaved)} tokens`));
+    lines.push(chalk.dim(`  ${plural(s.totals.trims, 'trim')} in all (restored ones left out) saved ${formatBytes(s.totals.bytesSaved)}, ${formatCount(s.totals.tokensSaved)} tokens`));
   }
   if (s.recentMessages.length) {
     lines.push('', chalk.bold('Recent problems') + chalk.dim(` (${s.logPath})`));

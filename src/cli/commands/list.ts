@@ -6,7 +6,7 @@ import { openStore } from '../../store/store.js';
 import { listSnapshots, type SnapshotListItem } from '../../store/list.js';
 import type { SnapshotMeta } from '../../store/meta.js';
 import type { Output } from '../output.js';
-import { formatBytes, formatCount, relativeTime, table } from '../format.js';
+import { formatBytes, formatCount, relativeTime, table, plural } from '../format.js';
 
 export interface ListCommandOptions {
   tag?: string;
@@ -32,7 +32,7 @@ export function kindLabel(meta: SnapshotMeta): string {
 /** One line about a stored commit: names, kind, size, tokens, age, message. */
 export function describeCommit(id: string, names: string[], meta: SnapshotMeta): string {
   const label = names.length ? chalk.cyan(names.join(', ')) : chalk.dim('(unnamed)');
-  const figures = `${formatCount(meta.facts.lines)} lines, ${formatBytes(meta.facts.bytes)}, ${formatCount(meta.facts.tokens.context)} ctx tokens`;
+  const figures = `${plural(meta.facts.lines, 'line')}, ${formatBytes(meta.facts.bytes)}, ${formatCount(meta.facts.tokens.context)} ctx tokens`;
   const tags = meta.tags.length ? chalk.yellow(` [${meta.tags.join(', ')}]`) : '';
   const message = meta.message ? ` — ${meta.message.split('\n')[0]}` : '';
   return `${chalk.dim(id.slice(0, 10))} ${label} ${chalk.dim(kindLabel(meta))} ${figures} ${chalk.dim(relativeTime(Date.parse(meta.createdAt)))}${tags}${message}`;

@@ -6,6 +6,7 @@ import chalk from 'chalk';
 import { resolveSessionArg } from '../../session/locate.js';
 import { listBackups, type ListedBackup } from '../../trim/backups.js';
 import { restoreLog, type RestoreOutcome } from '../../trim/restore.js';
+import { appendRestoreRecord } from '../../hooks/trim-journal.js';
 import type { Output } from '../output.js';
 import { formatBytes, table } from '../format.js';
 
@@ -22,6 +23,8 @@ export async function restoreCommand(target: string, opts: RestoreCommandOptions
     return;
   }
   const outcome = await restoreLog(path, { from: opts.from });
+  // The hooks' journal notes it, so `cmv hook status` leaves a restored trim out of its totals.
+  if (outcome.status !== 'unchanged') await appendRestoreRecord(path, outcome.backupPath);
   out.render(outcome, renderRestore, restoreJson);
 }
 

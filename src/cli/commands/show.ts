@@ -4,7 +4,7 @@ import chalk from 'chalk';
 import { openStore } from '../../store/store.js';
 import { showSnapshot, type SnapshotDetail } from '../../store/history.js';
 import type { Output } from '../output.js';
-import { formatBytes, formatCount } from '../format.js';
+import { formatBytes, formatCount, plural } from '../format.js';
 import { describeCommit, kindLabel } from './list.js';
 
 export async function showCommand(name: string, out: Output): Promise<void> {
@@ -33,7 +33,7 @@ export function renderShow(d: SnapshotDetail): string {
     `session    ${m.source.sessionId ?? '?'}  ${chalk.dim(m.source.path)}`,
     `project    ${m.source.cwd ?? '?'}${m.project ? chalk.dim(` (${m.project.branch ?? 'detached'} @ ${m.project.head?.slice(0, 12) ?? 'no commit'}, ${m.project.dirty.length} uncommitted files)`) : ''}`,
     `claude     ${f.versions.join(', ') || '?'}; ${f.models.join(', ') || '?'}`,
-    `log        ${formatCount(f.lines)} lines, ${formatBytes(f.bytes)}; ${formatCount(f.userPrompts)} prompts, ${formatCount(f.assistantEntries)} assistant lines, ${formatCount(f.toolCalls)} tool calls, ${f.compactions} compactions`,
+    `log        ${plural(f.lines, 'line')}, ${formatBytes(f.bytes)}; ${plural(f.userPrompts, 'prompt')}, ${plural(f.assistantEntries, 'assistant line')}, ${plural(f.toolCalls, 'tool call')}, ${plural(f.compactions, 'compaction')}`,
     `tokens     ${formatCount(f.tokens.context)} in context at the last call; ${formatCount(f.tokens.apiCalls)} API calls, ${formatCount(f.tokens.output)} output tokens`,
     `files      ${f.files.read.length} read, ${f.files.changed.length} changed`,
   );

@@ -6,7 +6,7 @@ import { resolveSessionArg } from '../../session/locate.js';
 import { openStore } from '../../store/store.js';
 import { takeSnapshot, type SnapshotResult } from '../../store/snapshot.js';
 import type { Output } from '../output.js';
-import { formatBytes, formatCount } from '../format.js';
+import { formatBytes, plural } from '../format.js';
 
 export interface SnapshotCommandOptions {
   name?: string;
@@ -53,8 +53,8 @@ const GROWTH: Record<SnapshotResult['growth'], string> = {
 export function renderSnapshot(r: SnapshotResult): string {
   return [
     `${chalk.bold('snapshot')} ${chalk.cyan(r.name)} ${chalk.dim(r.id.slice(0, 12))}${r.sessionId ? ` of session ${r.sessionId}` : ''}`,
-    `  ${formatCount(r.lines)} lines, ${formatBytes(r.bytes)}; stored ${formatBytes(r.newBytes)} new (${r.newPages} of ${r.pages} pages)`,
+    `  ${plural(r.lines, 'line')}, ${formatBytes(r.bytes)}; stored ${formatBytes(r.newBytes)} new (${r.newPages} of ${r.pages} pages)`,
     `  ${GROWTH[r.growth]}${r.parent ? chalk.dim(` (parent ${r.parent.slice(0, 12)})`) : ''}`,
-    `  ${r.graph ? `session graph: ${formatCount(r.graph.nodes)} nodes, ${formatCount(r.graph.edges)} edges` : 'no session graph stored (`cmv diff` rebuilds it from the log)'}`,
+    `  ${r.graph ? `session graph: ${plural(r.graph.nodes, 'node')}, ${plural(r.graph.edges, 'edge')}` : 'no session graph stored (`cmv diff` rebuilds it from the log)'}`,
   ].join('\n');
 }

@@ -7,7 +7,7 @@ import type { Output } from '../output.js';
 import { ruleLabel } from '../../trim/rule-labels.js';
 import { loadConfig } from '../../config/config-file.js';
 import { CmvError } from '../../errors.js';
-import { formatBytes, formatCount, formatPercent, table } from '../format.js';
+import { formatBytes, formatCount, table, plural, formatReduction } from '../format.js';
 import { trimOptionsOf, type TrimFlags } from '../flags.js';
 
 export interface TrimCommandOptions extends TrimFlags {
@@ -60,8 +60,8 @@ export function renderTrim(applied: AppliedTrim): string {
   const r = applied.result;
   const lines: string[] = [];
   lines.push(
-    `${chalk.bold('Trimmed')} ${formatCount(r.input.tokens)} → ${formatCount(r.output.tokens)} tokens (${chalk.green(`-${formatPercent(r.reduction.tokens)}`)}), ` +
-      `${formatBytes(r.input.bytes)} → ${formatBytes(r.output.bytes)} (-${formatPercent(r.reduction.bytes)})`,
+    `${chalk.bold('Trimmed')} ${formatCount(r.input.tokens)} → ${formatCount(r.output.tokens)} tokens (${chalk.green(`${formatReduction(r.reduction.tokens)}`)}), ` +
+      `${formatBytes(r.input.bytes)} → ${formatBytes(r.output.bytes)} (${formatReduction(r.reduction.bytes)})`,
   );
   const v = r.verify;
   lines.push(
@@ -71,8 +71,8 @@ export function renderTrim(applied: AppliedTrim): string {
   if (rows.length) lines.push(table(rows, ['left', 'right']));
   if (r.malformedLinesKept.length) lines.push(chalk.yellow(`lines that are not one JSON record, copied as they are: ${r.malformedLinesKept.join(', ')}`));
   if (r.budget) {
-    lines.push(`budget ${formatCount(r.budget.budget)}: ${formatCount(r.budget.tokensBefore)} → ${formatCount(r.budget.tokensAfter)} tokens, ${r.budget.evicted.length} evictions`);
-    for (const e of r.budget.evicted) lines.push(chalk.dim(`  episode ${e.episode} (${e.kind}) level ${e.level}: ${e.calls} calls [${e.tools.join(', ')}], -${formatCount(e.tokensFreed)} tokens`));
+    lines.push(`budget ${formatCount(r.budget.budget)}: ${formatCount(r.budget.tokensBefore)} → ${formatCount(r.budget.tokensAfter)} tokens, ${plural(r.budget.evicted.length, 'eviction')}`);
+    for (const e of r.budget.evicted) lines.push(chalk.dim(`  episode ${e.episode} (${e.kind}) level ${e.level}: ${plural(e.calls, 'call')} [${e.tools.join(', ')}], -${formatCount(e.tokensFreed)} tokens`));
   }
   if (applied.unchanged) lines.push(chalk.dim('the log is trimmed already: left as it was, no backup kept'));
   else if (!applied.written) lines.push(chalk.dim('dry run: nothing written'));

@@ -1,5 +1,6 @@
 // `cmv verify <original> <trimmed>`: the proof; exit code 0 only when it holds.
 
+import { plural } from '../../text/quantities.js';
 import chalk from 'chalk';
 import { openSession } from '../../session/session.js';
 import { resolveSessionArg } from '../../session/locate.js';
@@ -37,7 +38,7 @@ export async function verifyCommand(originalArg: string, trimmedArg: string, opt
 
 export function renderVerify(v: VerifyReport): string {
   const lines = [
-    `${v.ok ? chalk.green('ok') : chalk.red('FAILED')}: user texts ${v.texts.user.kept}/${v.texts.user.total}, assistant texts ${v.texts.assistant.kept}/${v.texts.assistant.total}, tool pairs ${v.toolPairs.intact}/${v.toolPairs.total}, ${v.faults.length} faults`,
+    `${v.ok ? chalk.green('ok') : chalk.red('FAILED')}: user texts ${v.texts.user.kept}/${v.texts.user.total}, assistant texts ${v.texts.assistant.kept}/${v.texts.assistant.total}, tool pairs ${v.toolPairs.intact}/${v.toolPairs.total}, ${plural(v.faults.length, 'fault')}`,
   ];
   if (v.clients?.length) lines.push(`  as resumed by Claude Code ${v.clients.join(' and ')}`);
   for (const f of v.faults.slice(0, 50)) lines.push(`  ${chalk.red(f.kind)}${f.line ? ` (line ${f.line})` : ''}${f.clients ? ` [${f.clients.join(', ')}]` : ''}: ${f.message}`);

@@ -1,33 +1,58 @@
 // Bash completion script for cmv, generated from the command tree: subcommands, options, option
-// values with fixed choices, `latest` and file names for session arguments.
+// values with fixed choices, `latest` and file names for session arguments, and the words cmv
+// lists at the TAB (`cmv __complete <kind>`: session ids, snapshot names, remotes, config keys).
+// File names only where a file goes: no `-o default` fallback to them.
 
-import { allCommands, optionWords, type CommandSpec } from './command-spec.js';
+import { allCommands, optionWords, type ArgumentSpec, type CommandSpec } from './command-spec.js';
 
 function words(list: string[]): string {
   return list.join(' ').replace(/'/g, '');
 }
 
+/** The completion of one positional argument. */
+function argumentAction(a: ArgumentSpec): string {
+  if (a.choices) return `COMPREPLY=($(compgen -W '${words(a.choices)}' -- "$cur"))`;
+  if (a.kind === 'session') return `COMPREPLY=($(compgen -W "latest $(cmv __complete sessions 2>/dev/null)" -- "$cur")); COMPREPLY+=($(compgen -f -- "$cur"))`;
+  if (a.dynamic) return `COMPREPLY=($(compgen -W "$(cmv __complete ${a.dynamic} 2>/dev/null)" -- "$cur"))`;
+  return 'COMPREPLY=($(compgen -f -- "$cur"))';
+}
+
 function caseBranch(spec: CommandSpec): string {
   const opts = optionWords(spec);
   const subcommands = spec.commands.map((c) => c.name);
-  const choiceArgs = spec.args.flatMap((a) => a.choices ?? []);
-  const sessions = spec.args.some((a) => a.kind === 'session');
-  const files = spec.args.some((a) => a.kind === 'session' || a.kind === 'path' || a.kind === 'text');
   const valueOptions = spec.options.filter((o) => o.takesValue);
   const lines = [`    '${spec.path.join(' ')}')`];
   if (valueOptions.length) {
     lines.push('      case "$prev" in');
     for (const o of valueOptions) {
       const names = [o.short, o.long].filter(Boolean).join('|');
-      const action = o.choices ? `COMPREPLY=($(compgen -W '${words(o.choices)}' -- "$cur"))` : 'COMPREPLY=($(compgen -f -- "$cur"))';
+      const action = o.choices
+        ? `COMPREPLY=($(compgen -W '${words(o.choices)}' -- "$cur"))`
+        : o.dynamic
+          ? `COMPREPLY=($(compgen -W "$(cmv __complete ${o.dynamic} 2>/dev/null)" -- "$cur"))`
+          : o.files
+            ? 'COMPREPLY=($(compgen -f -- "$cur"))'
+            : 'COMPREPLY=()';
       lines.push(`        ${names}) ${action}; return ;;`);
     }
     lines.push('      esac');
   }
   lines.push(`      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '${words(opts)}' -- "$cur")); return; fi`);
-  const candidates = [...subcommands, ...choiceArgs, ...(sessions ? ['latest'] : [])];
-  lines.push(`      COMPREPLY=($(compgen -W '${words(candidates)}' -- "$cur"))`);
-  if (files && subcommands.length === 0) lines.push('      COMPREPLY+=($(compgen -f -- "$cur"))');
+  if (subcommands.length > 0 || spec.args.length === 0) {
+    lines.push(`      COMPREPLY=($(compgen -W '${words(subcommands)}' -- "$cur"))`);
+    lines.push('      ;;');
+    return lines.join('\n');
+  }
+  // Which positional argument is being typed: the words after the command, less option values.
+  const skip = valueOptions.flatMap((o) => [o.short, o.long].filter(Boolean)).join('|');
+  lines.push('      local n=0 j skip=0');
+  lines.push('      for ((j = pend + 1; j < COMP_CWORD; j++)); do');
+  lines.push('        if ((skip)); then skip=0; continue; fi');
+  lines.push(`        case "\${COMP_WORDS[j]}" in ${skip ? `${skip}) skip=1 ;; ` : ''}-*) ;; *) ((n++)) ;; esac`);
+  lines.push('      done');
+  lines.push('      case $n in');
+  spec.args.forEach((a, i) => lines.push(`        ${a.variadic ? '*' : i}) ${argumentAction(a)} ;;`));
+  lines.push('      esac');
   lines.push('      ;;');
   return lines.join('\n');
 }
@@ -40,7 +65,7 @@ export function bashCompletion(root: CommandSpec): string {
 #      or: echo 'eval "$(cmv completion bash)"' >> ~/.bashrc
 _cmv_completion() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  local path="" i w next
+  local path="" i w next pend=0
   local -a known=(${known.join(' ')})
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
@@ -48,13 +73,13 @@ _cmv_completion() {
     next="\${path:+$path }$w"
     local k
     for k in "\${known[@]}"; do
-      if [[ "$k" == "$next" ]]; then path="$next"; break; fi
+      if [[ "$k" == "$next" ]]; then path="$next"; pend=$i; break; fi
     done
   done
   case "$path" in
 ${commands.map(caseBranch).join('\n')}
   esac
 }
-complete -o default -o filenames -F _cmv_completion cmv
+complete -o filenames -F _cmv_completion cmv
 `;
 }

@@ -2,6 +2,7 @@
 // the completions can never drift from the commands.
 
 import type { Argument, Command, Option } from 'commander';
+import { dynamicKindOf, offeredWordsOf, type DynamicKind } from './kinds.js';
 
 export interface OptionSpec {
   short?: string;
@@ -11,6 +12,10 @@ export interface OptionSpec {
   takesValue: boolean;
   valueName?: string;
   choices?: string[];
+  /** The value is a file or folder (`<file>`, `<dir>`): only then are file names offered. */
+  files: boolean;
+  /** Words listed at completion time. */
+  dynamic?: DynamicKind;
 }
 
 export interface ArgumentSpec {
@@ -20,6 +25,8 @@ export interface ArgumentSpec {
   choices?: string[];
   /** A session argument also takes `latest`, and paths. */
   kind: 'session' | 'path' | 'choice' | 'text';
+  /** Words listed at completion time (session ids, snapshot names, remotes, config keys). */
+  dynamic?: DynamicKind;
 }
 
 export interface CommandSpec {
@@ -43,14 +50,17 @@ function optionSpec(option: Option): OptionSpec {
     description: option.description,
     takesValue: option.required || option.optional,
     valueName: valueName ? (valueName[1] ?? valueName[2]) : undefined,
-    choices: option.argChoices,
+    choices: option.argChoices ?? offeredWordsOf(option),
+    files: valueName !== null && PATH_ARGS.test(valueName[1] ?? valueName[2] ?? ''),
+    dynamic: dynamicKindOf(option),
   };
 }
 
 function argumentSpec(argument: Argument): ArgumentSpec {
   const name = argument.name();
   const kind = argument.argChoices ? 'choice' : SESSION_ARGS.test(name) ? 'session' : PATH_ARGS.test(name) ? 'path' : 'text';
-  return { name, required: argument.required, variadic: argument.variadic, choices: argument.argChoices, kind };
+  const dynamic = dynamicKindOf(argument) ?? (kind === 'session' ? 'sessions' : undefined);
+  return { name, required: argument.required, variadic: argument.variadic, choices: argument.argChoices, kind: dynamic && kind !== 'session' ? 'text' : kind, dynamic };
 }
 
 function isHidden(command: Command): boolean {
@@ -59,7 +69,7 @@ function isHidden(command: Command): boolean {
 
 export function commandSpec(command: Command, path: string[] = []): CommandSpec {
   const options = command.options.filter((o) => !o.hidden).map(optionSpec);
-  options.push({ short: '-h', long: '--help', description: 'display help', takesValue: false });
+  options.push({ short: '-h', long: '--help', description: 'display help', takesValue: false, files: false });
   return {
     name: command.name(),
     path,

@@ -13,12 +13,23 @@ function lines(spec: CommandSpec): string[] {
   for (const c of spec.commands) out.push(`complete -c cmv ${at} -a ${quote(c.name)} -d ${quote(c.description)}`);
   for (const o of spec.options) {
     const names = [o.short ? `-s ${o.short.slice(1)}` : '', o.long ? `-l ${o.long.slice(2)}` : ''].filter(Boolean).join(' ');
-    const value = o.takesValue ? (o.choices ? ` -x -a ${quote(o.choices.join(' '))}` : ' -r -F') : '';
+    const value = o.takesValue
+      ? o.choices
+        ? ` -x -a ${quote(o.choices.join(' '))}`
+        : o.dynamic
+          ? ` -x -a ${quote(`(cmv __complete ${o.dynamic} 2>/dev/null)`)}`
+          : o.files
+            ? ' -r -F'
+            : ' -x'
+      : '';
     out.push(`complete -c cmv ${at} ${names}${value} -d ${quote(o.description)}`);
   }
   for (const a of spec.args) {
     if (a.choices) out.push(`complete -c cmv ${at} -a ${quote(a.choices.join(' '))}`);
-    else if (a.kind === 'session') out.push(`complete -c cmv ${at} -F -a latest -d ${quote('the newest session')}`);
+    else if (a.kind === 'session') {
+      out.push(`complete -c cmv ${at} -F -a latest -d ${quote('the newest session')}`);
+      out.push(`complete -c cmv ${at} -a ${quote('(cmv __complete sessions 2>/dev/null)')}`);
+    } else if (a.dynamic) out.push(`complete -c cmv ${at} -a ${quote(`(cmv __complete ${a.dynamic} 2>/dev/null)`)}`);
     else out.push(`complete -c cmv ${at} -F`);
   }
   return out;

@@ -13,8 +13,10 @@ function fnName(spec: CommandSpec): string {
 }
 
 function valueAction(o: OptionSpec): string {
-  if (o.choices) return `:${esc(o.valueName ?? 'value')}:(${o.choices.join(' ')})`;
-  return `:${esc(o.valueName ?? 'value')}:_files`;
+  const name = esc(o.valueName ?? 'value');
+  if (o.choices) return `:${name}:(${o.choices.join(' ')})`;
+  if (o.dynamic) return `:${name}:_cmv_words ${o.dynamic}`;
+  return o.files ? `:${name}:_files` : `:${name}: `;
 }
 
 function optionSpecs(o: OptionSpec): string[] {
@@ -24,7 +26,7 @@ function optionSpecs(o: OptionSpec): string[] {
 }
 
 function argumentSpec(a: ArgumentSpec, index: number): string {
-  const action = a.choices ? `(${a.choices.join(' ')})` : a.kind === 'session' ? '_cmv_session' : '_files';
+  const action = a.choices ? `(${a.choices.join(' ')})` : a.kind === 'session' ? '_cmv_session' : a.dynamic ? `_cmv_words ${a.dynamic}` : '_files';
   if (a.variadic) return `'*:${esc(a.name)}:${action}'`;
   return `'${index + 1}:${a.required ? '' : ':'}${esc(a.name)}:${action}'`;
 }
@@ -61,8 +63,14 @@ export function zshCompletion(root: CommandSpec): string {
 # Install: cmv completion zsh > "\${fpath[1]}/_cmv"   (then restart zsh)
 #      or: echo 'source <(cmv completion zsh)' >> ~/.zshrc   (after compinit)
 
+_cmv_words() {
+  local -a words
+  words=(\${(f)"$(cmv __complete $1 2>/dev/null)"})
+  compadd -a words
+}
+
 _cmv_session() {
-  _alternative 'latest:session:(latest)' 'files:session log:_files'
+  _alternative 'latest:session:(latest)' 'ids:session id:_cmv_words sessions' 'files:session log:_files'
 }
 
 ${allCommands(root).map(commandFunction).join('\n\n')}

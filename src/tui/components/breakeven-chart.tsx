@@ -3,18 +3,13 @@
 
 import type { BreakEvenView } from '../data/breakeven.js';
 import type { Availability } from '../data/availability.js';
-import { heading, line, type Line, type Segment } from '../lines.js';
-import { LineView } from './line-view.js';
+import { heading, line, type Line, type Segment, money } from '../lines.js';
 
 export interface BreakEvenChartProps {
   breakEven: Availability<BreakEvenView>;
   width: number;
   /** Rows of the plot itself. */
   height?: number;
-}
-
-function money(value: number): string {
-  return value >= 1 ? `$${value.toFixed(2)}` : value >= 0.01 ? `$${value.toFixed(3)}` : `$${value.toFixed(4)}`;
 }
 
 function turns(n: number | null): string {
@@ -45,7 +40,7 @@ export function breakEvenLines({ breakEven, width, height = 6 }: BreakEvenChartP
   const b = breakEven.value;
   const lines: Line[] = [
     head,
-    line('be:w', 'warm cache: ', { text: turns(b.breakEvenTurns), bold: true, color: b.breakEvenTurns === null ? 'yellow' : 'green' }, `  (first call ${b.penalty >= 0 ? '+' : ''}${money(b.penalty)}, then -${money(b.savingPerTurn)}/call)`),
+    line('be:w', 'warm cache: ', { text: turns(b.breakEvenTurns), bold: true, color: b.breakEvenTurns === null ? 'yellow' : 'green' }, `  (first call ${b.penalty > 0 ? '+' : ''}${money(b.penalty)}, then ${money(-b.savingPerTurn)}/call)`),
     line('be:c', 'cold cache: ', { text: turns(b.cold.breakEvenTurns), bold: true }, `  (first call ${b.cold.penalty >= 0 ? '+' : ''}${money(b.cold.penalty)})`, { text: `  priced as ${b.model}`, dim: true }),
   ];
   const axis = 9;
@@ -70,8 +65,4 @@ function merge(segments: Segment[]): Segment[] {
     else out.push({ ...s });
   }
   return out;
-}
-
-export function BreakEvenChart(props: BreakEvenChartProps) {
-  return <LineView lines={breakEvenLines(props)} width={props.width} />;
 }

@@ -7,7 +7,7 @@ import type { Availability } from '../data/availability.js';
 import type { SessionDetail } from '../data/session-detail.js';
 import type { BreakEvenView } from '../data/breakeven.js';
 import type { GraphSummaryView } from '../data/graph-summary.js';
-import { blank, bytes, count, line, type Line } from '../lines.js';
+import { blank, bytes, count, line, type Line, plural } from '../lines.js';
 import { tokenBarsLines } from './token-bars.js';
 import { trimPreviewLines } from './trim-preview.js';
 import { breakEvenLines } from './breakeven-chart.js';
@@ -35,7 +35,7 @@ function sessionLines(props: DetailPaneProps, inner: number): Line[] {
   const lines: Line[] = [
     line('d:id', { text: s.sessionId ?? s.path, bold: true }),
     line('d:cwd', { text: s.cwd ?? '?', dim: true }),
-    line('d:facts', `${count(s.lines)} lines, ${bytes(s.bytes)} · ${count(s.messages.user)} user / ${count(s.messages.assistant)} assistant · ${count(s.messages.toolUses)} tool calls · ${s.compactions} compactions`),
+    line('d:facts', `${plural(s.lines, 'line')}, ${bytes(s.bytes)} · ${count(s.messages.user)} user / ${count(s.messages.assistant)} assistant · ${plural(s.messages.toolUses, 'tool call')} · ${plural(s.compactions, 'compaction')}`),
     line('d:model', { text: `Claude Code ${s.versions.join(', ') || '?'} · ${s.models.join(', ') || 'no model'}`, dim: true }),
     blank('d:b1'),
     ...tokenBarsLines({ tokens: s.tokens, width: inner }),

@@ -3,8 +3,7 @@
 
 import type { GraphSummaryView } from '../data/graph-summary.js';
 import type { Availability } from '../data/availability.js';
-import { heading, line, type Line } from '../lines.js';
-import { LineView } from './line-view.js';
+import { heading, line, type Line, plural } from '../lines.js';
 
 export interface GraphSummaryProps {
   graph: Availability<GraphSummaryView>;
@@ -32,10 +31,6 @@ export function graphSummaryLines({ graph }: GraphSummaryProps): Line[] {
     if (!items.length) continue;
     items.forEach((item, i) => lines.push(line(`graph:${key}:${i}`, { text: i === 0 ? `${label}: `.padEnd(13) : ' '.repeat(13), dim: true }, { text: item, color })));
   }
-  if (lines.length === 1) lines.push(line('graph:empty', { text: `no goal, tasks or decisions found (${g.nodes} nodes)`, dim: true }));
+  if (lines.length === 1) lines.push(line('graph:empty', { text: `no goal, tasks or decisions found (${plural(g.nodes, 'node')})`, dim: true }));
   return lines;
-}
-
-export function GraphSummary(props: GraphSummaryProps) {
-  return <LineView lines={graphSummaryLines(props)} width={props.width} />;
 }

@@ -2,7 +2,7 @@
 
 import { memo } from 'react';
 import type { ProjectGroup } from '../data/projects.js';
-import { ago, clipLeft, line, pad, type Line } from '../lines.js';
+import { ago, clip, clipLeft, line, pad, type Line } from '../lines.js';
 import { LineView } from './line-view.js';
 import { Pane, windowStart } from './pane.js';
 
@@ -15,6 +15,22 @@ export interface ProjectsPaneProps {
   now: number;
 }
 
+const lastFolder = (path: string) => path.split('/').filter(Boolean).pop() ?? path;
+
+/**
+ * A whole path when it fits, else the ending that tells it from the other projects; narrower
+ * still, its last folder when no other project has it, else the head of that ending (where the
+ * projects differ: "alpha…", "beta/…"), never the same "…/cli" twice.
+ */
+function fitLabel(p: ProjectGroup, projects: ProjectGroup[], room: number): string {
+  if (p.label.length <= room) return p.label;
+  const short = p.short || p.label;
+  if (short.length <= room) return short;
+  const last = lastFolder(p.label);
+  if (projects.every((o) => o === p || lastFolder(o.label) !== last)) return clipLeft(last, room);
+  return clip(short, room);
+}
+
 export function projectLines({ projects, selected, width, height, now }: ProjectsPaneProps): Line[] {
   const inner = width - 4;
   const visible = Math.max(1, height - 3);
@@ -25,8 +41,7 @@ export function projectLines({ projects, selected, width, height, now }: Project
     const mark = index === selected ? '›' : ' ';
     const when = ago(p.lastModifiedMs, now).padStart(4);
     const room = Math.max(4, inner - 12);
-    // A whole path when it fits, else its last folder: "tally" says more than "…es/tally".
-    const label = p.label.length <= room ? p.label : clipLeft(p.label.split('/').filter(Boolean).pop() ?? p.label, room);
+    const label = fitLabel(p, projects, room);
     const text = `${mark}${p.live ? '●' : ' '} ${pad(label, room)} ${String(p.sessions.length).padStart(3)} ${when}`;
     return line(`p:${p.key}`, { text, inverse: index === selected, color: p.live ? 'green' : undefined });
   });

@@ -3,7 +3,7 @@
 
 import { memo } from 'react';
 import type { TreeRow } from '../tree-model.js';
-import { ago, bytes, line, pad, type Line, type Segment } from '../lines.js';
+import { ago, bytes, line, pad, reduction, type Line, type Segment } from '../lines.js';
 import { LineView } from './line-view.js';
 import { Pane, windowStart } from './pane.js';
 
@@ -33,8 +33,8 @@ function rowSegments(row: TreeRow, width: number, now: number): Segment[] {
     return [{ text: pad(label, width), color: 'yellow' }];
   }
   const t = row.trim;
-  const saved = t.tokensBefore ? Math.round((1 - t.tokensAfter / t.tokensBefore) * 100) : 0;
-  return [{ text: pad(`${indent}✂ ${t.by} trim -${saved}% ${bytes(t.bytesBefore)}→${bytes(t.bytesAfter)} ${ago(Date.parse(t.at), now)} ago`, width), dim: true }];
+  const saved = reduction(t.tokensBefore ? 1 - t.tokensAfter / t.tokensBefore : 0);
+  return [{ text: pad(`${indent}✂ ${t.by} trim ${saved} ${bytes(t.bytesBefore)}→${bytes(t.bytesAfter)} ${ago(Date.parse(t.at), now)} ago`, width), dim: true }];
 }
 
 export function treeLines({ rows, selected, width, height, now, snapshotsNote }: SessionTreeProps): Line[] {

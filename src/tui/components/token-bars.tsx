@@ -3,7 +3,6 @@
 
 import type { SessionStats } from '../../analyze/session-stats.js';
 import { barSegments, count, heading, line, pad, percent, type Line } from '../lines.js';
-import { LineView } from './line-view.js';
 
 export interface TokenBarsProps {
   tokens: SessionStats['tokens'];
@@ -40,8 +39,4 @@ export function tokenBarsLines({ tokens, width, maxTools = 6 }: TokenBarsProps):
     lines.push(heading('tool:h', 'Tool results by tool'), ...rows('tool', tools, allTools, width, 'magenta'));
   }
   return lines;
-}
-
-export function TokenBars(props: TokenBarsProps) {
-  return <LineView lines={tokenBarsLines(props)} width={props.width} />;
 }

@@ -2,8 +2,7 @@
 
 import type { TrimPreviewView } from '../data/session-detail.js';
 import type { Availability } from '../data/availability.js';
-import { bytes, count, heading, line, pad, percent, type Line } from '../lines.js';
-import { LineView } from './line-view.js';
+import { bytes, count, heading, line, pad, reduction, type Line } from '../lines.js';
 import { ruleLabel } from '../../trim/rule-labels.js';
 
 export interface TrimPreviewProps {
@@ -22,7 +21,7 @@ export function trimPreviewLines({ preview, width }: TrimPreviewProps): Line[] {
     line(
       'trim:sum',
       `${count(p.tokensBefore)} → ${count(p.tokensAfter)} tokens `,
-      { text: `-${percent(p.reduction.tokens)}`, color: 'green', bold: true },
+      { text: reduction(p.reduction.tokens), color: 'green', bold: true },
       `, ${bytes(p.bytesBefore)} → ${bytes(p.bytesAfter)} `,
       p.verified ? { text: 'verified', color: 'green' } : { text: 'NOT verified', color: 'red' },
     ),
@@ -31,8 +30,4 @@ export function trimPreviewLines({ preview, width }: TrimPreviewProps): Line[] {
   for (const [rule, n] of p.removed) lines.push(line(`trim:${rule}`, '  ', pad(ruleLabel(rule), labelWidth), count(n).padStart(7)));
   if (p.removed.length === 0) lines.push(line('trim:none', { text: '  nothing to remove: the log is already trimmed', dim: true }));
   return lines;
-}
-
-export function TrimPreview(props: TrimPreviewProps) {
-  return <LineView lines={trimPreviewLines(props)} width={props.width} />;
 }

@@ -2,6 +2,7 @@
 // (t), branch (b), delete (d). Each returns one line for the status bar; the store and trim
 // modules are imported when a key is pressed, not when the dashboard starts.
 
+import { formatReduction, plural } from '../../text/quantities.js';
 import { basename, join } from 'node:path';
 import { copyFile, mkdir, rename, unlink } from 'node:fs/promises';
 import { ensureDataDir } from '../../store/location.js';
@@ -25,7 +26,7 @@ export async function snapshotAction(path: string): Promise<ActionResult> {
   try {
     const [{ openStore }, { takeSnapshot }] = await Promise.all([import('../../store/store.js'), import('../../store/snapshot.js')]);
     const result = await takeSnapshot(await openStore(), path, { message: 'from the dashboard' });
-    return { ok: true, message: `snapshot ${result.name} taken (${result.lines} lines${result.warnings.length ? `; ${result.warnings[0]}` : ''})` };
+    return { ok: true, message: `snapshot ${result.name} taken (${plural(result.lines, 'line')}${result.warnings.length ? `; ${result.warnings[0]}` : ''})` };
   } catch (error) {
     return failure('snapshot', error);
   }
@@ -47,8 +48,7 @@ export async function trimAction(path: string, threshold: number): Promise<Actio
       tokensAfter: r.output.tokens,
       output: applied.written,
     });
-    const saved = Math.round(r.reduction.tokens * 100);
-    return { ok: true, message: `trimmed into new session ${applied.sessionId?.slice(0, 8)} (-${saved}% tokens)`, resumeCommand: applied.resumeCommand };
+    return { ok: true, message: `trimmed into new session ${applied.sessionId?.slice(0, 8)} (${formatReduction(r.reduction.tokens)} tokens)`, resumeCommand: applied.resumeCommand };
   } catch (error) {
     return failure('trim', error);
   }

@@ -2,6 +2,7 @@
 // already made (the log is not read again). Imported dynamically: without src/cost the pane says
 // the chart is not available.
 
+import { configPath } from '../../config/config-file.js';
 import type { Session } from '../../session/session.js';
 import type { TrimResult } from '../../trim/trim.js';
 import { settle, type Availability } from './availability.js';
@@ -27,7 +28,7 @@ export async function loadBreakEven(session: Session, trim: TrimResult, model: s
       import('../../cost/model-config.js'),
     ]);
     assertAnalysable(session);
-    const cost = costOfSession(session, tokenBreakdown(session), trim, { registry: loadRegistry(undefined), model: model ?? undefined });
+    const cost = costOfSession(session, tokenBreakdown(session), trim, { registry: loadRegistry(undefined, configPath()), model: model ?? undefined });
     return {
       model: cost.pricedAs,
       penalty: cost.penalty,
