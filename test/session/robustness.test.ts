@@ -10,18 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession, sessionBytes } from '../../src/session/session.js';
 import { readRawLines, splitRawLines, type RawLine } from '../../src/session/line-reader.js';
 import { corpusFiles, sampleFiles } from '../helpers/corpus.js';
+import { seededRandom } from '../../bench/mutate.js';
 
-/** mulberry32: a tiny seeded PRNG, enough to make random cases repeatable. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG (mulberry32, shared with the fuzz bench): random cases are repeatable. */
+const prng = seededRandom;
 
 function intBelow(random: () => number, n: number): number {
   return Math.floor(random() * n);

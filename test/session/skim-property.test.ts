@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { parseLine, toEntry, type SessionEntry } from '../../src/session/entry.js';
 import { skimEntry, withTopLevelValues, withoutTopLevelField } from '../../src/session/skim.js';
 import { CORPUS_DIR, SHARED_DIR, sampleFiles } from '../helpers/corpus.js';
-// @ts-expect-error plain JS shared with the fuzz bench
 import { mutateLine, seededRandom } from '../../bench/mutate.js';
 
 function plainValue(bytes: Buffer): { ok: true; value: unknown } | { ok: false } {
