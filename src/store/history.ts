@@ -3,7 +3,7 @@
 // render it.
 
 import type { Store } from './store.js';
-import { listNames, resolveSnapshot, type NamedRef } from './refs.js';
+import { listNames, refsUnder, resolveSnapshot, type NamedRef } from './refs.js';
 import { readMetas } from './read-meta.js';
 import type { SnapshotMeta } from './meta.js';
 import { BRANCH_REFS, SESSION_REFS, SNAPSHOT_REFS } from './names.js';
@@ -16,7 +16,14 @@ export interface SnapshotEntry {
   meta: SnapshotMeta;
 }
 
-const CMV_GLOBS = [`--glob=${SNAPSHOT_REFS}*`, `--glob=${BRANCH_REFS}*`, `--glob=${SESSION_REFS}*`];
+/**
+ * The refs of cmv's names and sessions that name commits: walked by name, so a damaged ref (one
+ * naming a blob, which `cmv list` reports and `cmv rm` removes) does not break the whole log or tree.
+ */
+async function cmvHeads(store: Store): Promise<string[]> {
+  const refs = await refsUnder(store, SNAPSHOT_REFS.slice(0, -1), BRANCH_REFS.slice(0, -1), SESSION_REFS.slice(0, -1));
+  return refs.filter((r) => r.type === 'commit').map((r) => r.ref);
+}
 
 export interface CommitNode {
   id: string;
@@ -24,6 +31,7 @@ export interface CommitNode {
 }
 
 export async function commitsOf(store: Store, revs: string[]): Promise<CommitNode[]> {
+  if (revs.length === 0) return []; // git log without a revision would walk HEAD
   const out = await store.git.run(['log', '--format=%H %P', ...revs, '--'], 'log');
   return out
     .split('\n')
@@ -50,7 +58,7 @@ async function entries(store: Store, nodes: CommitNode[], named: NamedRef[]): Pr
 export async function snapshotLog(store: Store, arg?: string): Promise<SnapshotEntry[]> {
   const named = await listNames(store);
   if (!arg && named.length === 0) return [];
-  const revs = arg ? [(await resolveSnapshot(store, arg)).id] : CMV_GLOBS;
+  const revs = arg ? [(await resolveSnapshot(store, arg)).id] : await cmvHeads(store);
   return entries(store, await commitsOf(store, ['--date-order', ...revs]), named);
 }
 
@@ -64,7 +72,7 @@ export interface SnapshotDetail extends SnapshotEntry {
 export async function showSnapshot(store: Store, arg: string): Promise<SnapshotDetail> {
   const { id } = await resolveSnapshot(store, arg);
   const named = await listNames(store);
-  const all = await commitsOf(store, CMV_GLOBS);
+  const all = await commitsOf(store, await cmvHeads(store));
   const lineageNodes = await commitsOf(store, ['--date-order', id]);
   const childNodes = all.filter((c) => c.parents.includes(id));
   const [self, ...lineage] = await entries(store, lineageNodes, named);
@@ -82,8 +90,9 @@ export interface GraphRow {
 /** The DAG as `git log --graph` draws it: snapshots, trims and branches with their lineage. */
 export async function snapshotGraph(store: Store): Promise<GraphRow[]> {
   const named = await listNames(store);
-  if (named.length === 0) return [];
-  const out = await store.git.run(['log', '--graph', '--date-order', '--format=%x01%H %P', ...CMV_GLOBS, '--'], 'log');
+  const heads = await cmvHeads(store);
+  if (named.length === 0 || heads.length === 0) return [];
+  const out = await store.git.run(['log', '--graph', '--date-order', '--format=%x01%H %P', ...heads, '--'], 'log');
   const rows = out.split('\n').filter((l) => l.length > 0);
   const nodes: CommitNode[] = [];
   for (const row of rows) {

@@ -14,6 +14,7 @@ import { listNames } from '../../src/store/refs.js';
 import { listSnapshots } from '../../src/store/list.js';
 import { removeName } from '../../src/store/maintenance.js';
 import { checkStore } from '../../src/store/fsck.js';
+import { snapshotGraph, snapshotLog } from '../../src/store/history.js';
 import { parseMeta } from '../../src/store/meta.js';
 import { CmvError } from '../../src/errors.js';
 import { SAMPLE_DIR } from '../helpers/corpus.js';
@@ -129,6 +130,9 @@ describe('a store holding a damaged name', () => {
     expect((await listSnapshots(here.store, problems)).map((i) => i.name)).toEqual(['good']);
     expect(problems.join('\n')).toMatch(/"bad" names a blob/);
     expect((await checkStore(here.store)).problems.some((p) => p.message.includes('refs/cmv/snapshots/bad names a blob'))).toBe(true);
+    // log and tree walk the sound names (git log over a ref naming a blob fails whole).
+    expect((await snapshotLog(here.store)).map((e) => e.names)).toEqual([['good']]);
+    expect((await snapshotGraph(here.store)).length).toBeGreaterThan(0);
     await removeName(here.store, 'bad');
     expect((await listNames(here.store)).map((n) => n.name)).toEqual(['good']);
   });
