@@ -2,7 +2,7 @@
 // and nothing else; messages and warnings always on stderr.
 
 import chalk from 'chalk';
-import { printable } from './terminal-text.js';
+import { printable } from '../text/terminal-text.js';
 
 /** Text for the terminal: control sequences from logs and bundles dropped, cmv's own colours kept. */
 export function forTerminal(text: string): string {

@@ -5,15 +5,17 @@
 // (Ink 6.8's own incremental mode starts one row low when a frame ends with a newline.)
 
 import { EventEmitter } from 'node:events';
+import { printable } from '../text/terminal-text.js';
 
 const ESC = '\u001b[';
 const BEGIN_SYNC = `${ESC}?2026h`;
 const END_SYNC = `${ESC}?2026l`;
 
 /** The escape sequences that move to a row, clear it and write it (cleared first: a clear after
- * the text would also take the last column of a row as wide as the terminal). */
+ * the text would also take the last column of a row as wide as the terminal). The row keeps Ink's
+ * colour codes and nothing else a log could have brought in (a title change, a screen clear, OSC 52). */
 export function rowUpdate(row: number, text: string): string {
-  return `${ESC}${row + 1};1H${ESC}2K${text}${ESC}0m`;
+  return `${ESC}${row + 1};1H${ESC}2K${printable(text, true)}${ESC}0m`;
 }
 
 /** The writes that turn `previous` rows into `next` rows; '' when nothing changed. */

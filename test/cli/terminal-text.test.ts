@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { printable } from '../../src/cli/terminal-text.js';
+import { printable } from '../../src/text/terminal-text.js';
 import { Output } from '../../src/cli/output.js';
 
 const HOSTILE = [

@@ -33,6 +33,16 @@ describe('the frame writer', () => {
     expect(diffFrames([], ['1', '2', '3'], 2)).not.toContain('3');
   });
 
+  it('keeps the colours of a row and drops the control sequences a log could bring (title, clear, OSC 52)', () => {
+    const row = 'prompt \u001b[32mgreen\u001b[39m \u001b]0;pwned\u0007\u001b[2J\u001b]52;c;aGk=\u0007end';
+    const drawn = diffFrames([], [row], 5);
+    expect(drawn).toContain('\u001b[32mgreen\u001b[39m');
+    expect(drawn).not.toContain(']0;');
+    expect(drawn).not.toContain('\u001b[2J');
+    expect(drawn).not.toContain(']52;');
+    expect(drawn).toContain('end');
+  });
+
   it('redraws everything after a resize, from a cleared screen', () => {
     const terminal = new FakeTerminal();
     const writer = new FrameWriter(terminal);
