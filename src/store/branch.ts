@@ -4,7 +4,8 @@
 // snapshot of the new session links to it.
 
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -76,6 +77,57 @@ export interface BranchResult {
   at?: NonNullable<BranchInfo['at']>;
   drift: ProjectDrift;
   warnings: string[];
+}
+
+/** Branches begun and not yet named in the store: `<store>/unfinished-branches/<sessionId>.json`. */
+function unfinishedDir(store: Store): string {
+  return join(store.dir, 'unfinished-branches');
+}
+
+async function markUnfinished(store: Store, sessionId: string, path: string): Promise<string> {
+  await mkdir(unfinishedDir(store), { recursive: true });
+  const marker = join(unfinishedDir(store), `${sessionId}.json`);
+  await writeFile(marker, JSON.stringify({ path, pid: process.pid, host: hostname() }));
+  return marker;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the session files of branches whose process died before the store named them (a kill
+ * between writing the file and committing): nothing ever announced them, and no name reaches them.
+ */
+export async function sweepUnfinishedBranches(store: Store): Promise<string[]> {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await readdir(unfinishedDir(store));
+  } catch {
+    return removed;
+  }
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const marker = join(unfinishedDir(store), name);
+    let owner: { path?: unknown; pid?: unknown; host?: unknown };
+    try {
+      owner = JSON.parse(await readFile(marker, 'utf8'));
+    } catch {
+      owner = {};
+    }
+    if (owner.host === hostname() && typeof owner.pid === 'number' && alive(owner.pid)) continue;
+    if (typeof owner.path === 'string' && owner.path.endsWith(`${name.slice(0, -5)}.jsonl`)) {
+      await rm(owner.path, { force: true });
+      removed.push(owner.path);
+    }
+    await rm(marker, { force: true });
+  }
+  return removed;
 }
 
 /** Where the new session goes: the project folder of its cwd under the first Claude config dir. */
@@ -180,6 +232,9 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
     : { content: derivedContent(withSessionId(log, sessionId), { by: 'branch', from: source.facts.sessionId, tag: derivedTag(sessionId) }) };
   if (options.resume) made = await resumedContent(store, { id: from.id, meta: source, log }, made, options.resume.tier);
   // The new session is written first: the store never names a branch whose file was not written.
+  // A marker says so until the store names it: a branch killed in between is undone by the next.
+  await sweepUnfinishedBranches(store);
+  const marker = await markUnfinished(store, sessionId, path);
   await writeFileAtomic(path, [made.content]);
   // Its subagent transcripts and persisted outputs, when the snapshotted session is on this machine.
   if (source.source.path) await copySideFiles(source.source.path, join(dirname(path), sessionId)).catch(() => []);
@@ -224,6 +279,7 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
     await maintain(store);
     return { name, commit };
   });
+  await rm(marker, { force: true });
 
   const drift = await projectDrift(source.project, [...source.facts.files.read, ...source.facts.files.changed]);
   const warnings: string[] = [];

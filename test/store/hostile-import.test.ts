@@ -152,3 +152,25 @@ describe('first use of a store by many processes at once', () => {
     }
   }, 120_000);
 });
+
+describe('a branch killed between writing its session and naming it', () => {
+  it('is undone by the next branch: its session file goes, the sound one stays', async () => {
+    const { branchSnapshot } = await import('../../src/store/branch.js');
+    const { existsSync, mkdirSync } = await import('node:fs');
+    const { hostname } = await import('node:os');
+    const path = installSession(here, '/tmp/cmv-samples/tally', SESSION_A, coding);
+    await takeSnapshot(here.store, path, { name: 'base', now: OLD });
+    const first = await branchSnapshot(here.store, 'base', { env: here.env });
+    // What a kill leaves: the written session and its marker, the process gone.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const orphan = first.path.replace(/[^/]+\.jsonl$/, '00000000-dead-4000-8000-000000000000.jsonl');
+    writeFileSync(orphan, readFileSync(first.path));
+    mkdirSync(join(here.store.dir, 'unfinished-branches'), { recursive: true });
+    writeFileSync(join(here.store.dir, 'unfinished-branches', '00000000-dead-4000-8000-000000000000.json'), JSON.stringify({ path: orphan, pid: dead, host: hostname() }));
+    const second = await branchSnapshot(here.store, 'base', { env: here.env });
+    expect(existsSync(orphan)).toBe(false);
+    expect(existsSync(first.path)).toBe(true);
+    expect(existsSync(second.path)).toBe(true);
+    expect(existsSync(join(here.store.dir, 'unfinished-branches', '00000000-dead-4000-8000-000000000000.json'))).toBe(false);
+  });
+});
