@@ -83,3 +83,22 @@ describe('compactSession', () => {
     expect(() => compactSession(session)).toThrow(/nothing to compact/);
   });
 });
+
+describe('cmv compact of a log with faults of its own', () => {
+  it('says the log already has them, not that cmv failed', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { compactCommand } = await import('../../src/cli/commands/compact.js');
+    const { Output } = await import('../../src/cli/output.js');
+    // The last tool result of the coding sample answers a call the log does not hold.
+    const lines = readFileSync(join(SAMPLE_DIR, 'coding.jsonl'), 'utf8').split('\n');
+    const last = lines.map((l, i) => [l, i] as const).filter(([l]) => l.includes('"tool_result"')).at(-1)![1];
+    lines[last] = lines[last].replace(/"tool_use_id":"[^"]+"/, '"tool_use_id":"toolu_not_in_this_log"');
+    const file = join(mkdtempSync(join(tmpdir(), 'cmv-compact-faults-')), 'faulty.jsonl');
+    writeFileSync(file, lines.join('\n'));
+    const error = await compactCommand(file, { output: `${file}.out` }, new Output({ json: true })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CmvError);
+    expect((error as CmvError).message).toMatch(/already has/);
+    expect((error as CmvError).hint).not.toMatch(/report it/);
+  });
+});

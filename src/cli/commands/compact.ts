@@ -38,8 +38,19 @@ export async function compactCommand(target: string, opts: CompactCommandOptions
   if (path === resolve(input)) throw new CmvError('USAGE', 'the output file is the input file', { hint: 'leave out -o to write a new session beside it' });
   if (opts.output !== undefined && path !== resolve(input)) checkOutputFile(opts.output, { force: opts.force });
   const newSessionId = path ? undefined : randomUUID();
-  const result = compactSession(await openSession(input), { keep, tier, budget, newSessionId });
+  const session = await openSession(input);
+  const result = compactSession(session, { keep, tier, budget, newSessionId });
   if (!result.check.ok) {
+    // Calls without results and lines that are not JSON the log already had are the input's faults.
+    const c = session.conversation;
+    const had = [...c.unpairedToolUses, ...c.unpairedToolResults].map((t) => t.id);
+    const inherited = (fault: string) => had.some((id) => fault.includes(id)) || (session.malformedLines.length > 0 && fault.startsWith('the output has lines that are not JSON'));
+    if (result.check.faults.every(inherited)) {
+      throw new CmvError('VERIFY_FAILED', `the log already has ${plural(result.check.faults.length, 'fault')} a compaction would carry over; nothing was written`, {
+        hint: `first: ${result.check.faults[0]}; Claude Code reads this log as it is: keep it, or branch from an earlier snapshot`,
+        details: result.check,
+      });
+    }
     throw new CmvError('VERIFY_FAILED', `the compacted log failed its check (${plural(result.check.faults.length, 'fault')}); nothing was written`, {
       hint: `first fault: ${result.check.faults[0]}; please report it with the session's shape (cmv stats --json)`,
       details: result.check,
