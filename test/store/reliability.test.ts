@@ -2,14 +2,14 @@
 // killed with SIGKILL part way, and the store checked by `cmv fsck` after each.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { acquireLock } from '../../src/store/lock.js';
 import { updateRefs, readRef, ZERO_ID } from '../../src/store/refs.js';
 import { takeSnapshot } from '../../src/store/snapshot.js';
 import { SAMPLE_DIR, sampleFiles } from '../helpers/corpus.js';
-import { installSession, sandbox, SESSION_A, SESSION_B, type Sandbox } from './helpers.js';
+import { installSession, prefixCuts, sandbox, SESSION_A, SESSION_B, type Sandbox } from './helpers.js';
 import { ROOT, buildIfStale, runCmv, startCmv } from '../helpers/built-cli.js';
 
 /** cmv as the store's tests run it: this process's environment, colour off. */
@@ -55,6 +55,27 @@ describe('concurrent snapshots', () => {
     // The session's memory points at its last snapshot, and each snapshot links to the one before.
     const log = JSON.parse(cmvSync(['log', `${SESSION_A.slice(0, 8)}-8`, '--json'], box.env).stdout) as { names: string[] }[];
     expect(log.length).toBe(8);
+  }, 180_000);
+
+  it('of a log that grows meanwhile follow its content: each records an append to the one before, never a rewrite', async () => {
+    const id = '5e5c0000-aaaa-4000-8000-000000000000';
+    const path = installSession(box, '/tmp/cmv-samples/tally', id, coding.subarray(0, prefixCuts(coding, 2)[0]));
+    const rest = coding.subarray(prefixCuts(coding, 2)[0]).toString('utf8').split('\n').filter(Boolean);
+    let next = 0;
+    const writer = setInterval(() => {
+      if (next < rest.length) appendFileSync(path, `${rest[next++]}\n`);
+    }, 5);
+    try {
+      const runs = await Promise.all(Array.from({ length: 6 }, () => cmvAsync(['snapshot', path, '--json'], box.env).done));
+      for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    } finally {
+      clearInterval(writer);
+    }
+    const log = JSON.parse(cmvSync(['log', `${id.slice(0, 8)}-6`, '--json'], box.env).stdout) as { meta: { growth: string; facts: { bytes: number } } }[];
+    expect(log.length).toBe(6);
+    expect(log.map((e) => e.meta.growth).filter((g) => g === 'rewrite')).toEqual([]);
+    const sizes = log.map((e) => e.meta.facts.bytes).reverse();
+    expect([...sizes].sort((a, b) => a - b)).toEqual(sizes);
   }, 180_000);
 
   it('let exactly one of two processes take the same name; the other fails cleanly', async () => {
