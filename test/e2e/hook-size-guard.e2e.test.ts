@@ -9,10 +9,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpath
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claudeCliPath, describeRun, offlineEnv, runClaude } from './claude-client.js';
+import { clientsUnderTest, describeRun, offlineEnv, runClaude } from './claude-client.js';
 import { ROOT, buildIfStale, runCmv } from '../helpers/built-cli.js';
 
-const cli = claudeCliPath();
+const clients = clientsUnderTest();
 // Each run of the CLI may take this long on a loaded machine (the guard's hook starts node and cmv
 // after every tool call); the test's own timeout covers both runs, so a slow run fails as a timed-out
 // run with its stderr, not as vitest's default 30 s timeout in the middle of the session.
@@ -35,7 +35,8 @@ const SCRIPT = {
   ],
 };
 
-describe.skipIf(!cli || !existsSync(mockScript))('the size guard in the real Claude Code CLI', () => {
+describe.skipIf(clients.length === 0 || !existsSync(mockScript))('the size guard in the real Claude Code CLI', () => {
+ for (const client of clients) describe(`Claude Code ${client.version}`, () => {
   let scratch: string;
   let mock: ChildProcess | undefined;
   let env: Record<string, string>;
@@ -66,7 +67,7 @@ describe.skipIf(!cli || !existsSync(mockScript))('the size guard in the real Cla
   });
 
   it('trims the log between tool calls, and the session goes on and resumes', async () => {
-    const first = await runClaude(['-p', 'count', '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env, RUN_TIMEOUT_MS);
+    const first = await runClaude(['-p', 'count', '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env, RUN_TIMEOUT_MS, client);
     expect(first.exitCode, describeRun('the session', first)).toBe(0);
     const result = JSON.parse(first.stdout);
     expect(result.result).toBe('Done counting.');
@@ -83,8 +84,9 @@ describe.skipIf(!cli || !existsSync(mockScript))('the size guard in the real Cla
     expect(readFileSync(log, 'utf8')).toContain('[cmv: Bash exit 0');
     expect(existsSync(join(scratch, 'data', 'hooks', 'hook.log'))).toBe(false);
 
-    const resumed = await runClaude(['-p', 'hi', '--resume', result.session_id, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env, RUN_TIMEOUT_MS);
+    const resumed = await runClaude(['-p', 'hi', '--resume', result.session_id, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env, RUN_TIMEOUT_MS, client);
     expect(resumed.exitCode, describeRun('the resumed session', resumed)).toBe(0);
     expect(JSON.parse(resumed.stdout).session_id).toBe(result.session_id);
   }, TEST_TIMEOUT_MS);
+});
 });
