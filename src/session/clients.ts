@@ -91,6 +91,11 @@ export const CLIENT_2_1_332: ClientModel = {
       evidence: 'harness resume of corpus spotter-tool_heavy-v2.1.38 and sessionshare-0ccf1a04-v2.1.15: the notification text is in no line of the log',
     },
     {
+      id: 'whole-load-over-5mib',
+      does: 'a log over 5 MiB is loaded whole: a line that is not one JSON record is skipped, as in a small log',
+      evidence: 'trim-case D (5.5 MB with a broken line) resumed in the harness: the texts after the line are sent (test/e2e/trim-cases.e2e.test.ts)',
+    },
+    {
       id: 'task-notification-wrapped',
       does: 'a user line with origin.kind "task-notification" is sent inside a <system-reminder> "[SYSTEM NOTIFICATION - NOT USER INPUT]" frame, its text intact',
       evidence: 'harness resume of corpus-recent keparlak__NumWordify__F0',

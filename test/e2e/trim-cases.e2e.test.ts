@@ -7,37 +7,47 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimSession } from '../../src/trim/trim.js';
-import { claudeCliPath, describeRun, resumeAndCapture, writeSessionLines } from './claude-client.js';
+import { clientsUnderTest, describeRun, resumeAndCapture, writeSessionLines, type ClaudeClient } from './claude-client.js';
+import { openSession } from '../../src/session/session.js';
+import { sentTexts } from '../../src/session/payload.js';
+import { clientModelFor } from '../../src/session/clients.js';
 import { conversationTexts, normaliseTexts, summarizeRequest, toolPairFaults } from './request-texts.js';
 import { missingTexts } from './request-measures.js';
 import { smallCaseD, writeTrimCases, type TrimCase } from '../trim/trim-case-logs.js';
 
 const RESUME_TIMEOUT_MS = 60_000;
-const cli = claudeCliPath();
+const clients = clientsUnderTest();
 const dir = mkdtempSync(join(tmpdir(), 'cmv-trim-cases-e2e-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cases = [...writeTrimCases(dir), smallCaseD(dir)];
 
-async function resumeBoth(c: TrimCase): Promise<void> {
-  const original = await resumeAndCapture(c.path, { timeoutMs: RESUME_TIMEOUT_MS });
+async function resumeBoth(client: ClaudeClient, c: TrimCase): Promise<void> {
+  const original = await resumeAndCapture(c.path, { timeoutMs: RESUME_TIMEOUT_MS, client });
   expect(original.request, describeRun(`${c.id} original`, original)).toBeDefined();
   const sentByOriginal = normaliseTexts(conversationTexts(original.request));
-  // What the model says the original resumes is what the client sent.
-  expect(sentByOriginal.map((t) => t.text), summarizeRequest(original.request)).toEqual(c.resumes);
+  // What the model of this client says the original resumes is what the client sent (for 2.1.100
+  // also what the case states: 2.1.332 resumes case C's last segment, by file order).
+  const model = await openSession(c.path, { findSubagents: false, client: clientModelFor(client.version) });
+  expect(sentByOriginal.map((t) => t.text), summarizeRequest(original.request)).toEqual(normaliseTexts(sentTexts(model).map(({ role, text }) => ({ role, text }))).map((t) => t.text));
+  if (client.version === '2.1.100') expect(sentByOriginal.map((t) => t.text)).toEqual(c.resumes);
 
   const result = await trimSession(c.path, {});
   expect(result.verify.faults).toEqual([]);
-  const trimmedFile = join(dir, `${c.id}-${c.resumes.length}-trimmed.jsonl`);
+  const trimmedFile = join(dir, `${c.id}-${c.resumes.length}-${client.version}-trimmed.jsonl`);
   writeSessionLines(trimmedFile, result.lines);
-  const trimmed = await resumeAndCapture(trimmedFile, { timeoutMs: RESUME_TIMEOUT_MS });
+  const trimmed = await resumeAndCapture(trimmedFile, { timeoutMs: RESUME_TIMEOUT_MS, client });
   expect(trimmed.request, describeRun(`${c.id} trimmed`, trimmed)).toBeDefined();
   const missing = missingTexts(sentByOriginal, normaliseTexts(conversationTexts(trimmed.request)));
   expect(missing, `${c.id}: texts the original's resume sends, missing after the trim\n${missing}\n${summarizeRequest(trimmed.request)}`).toBe('');
   expect(toolPairFaults(trimmed.request)).toEqual([]);
 }
 
-describe.skipIf(!cli)('trim cases resumed in the real Claude Code CLI (2.1.100)', () => {
-  for (const c of cases) {
-    it(`${c.id} (${c.shape}): the trimmed log sends every text of the original's resume, in order`, () => resumeBoth(c), 2 * RESUME_TIMEOUT_MS + 30_000);
+describe.skipIf(clients.length === 0)('trim cases resumed in the real Claude Code CLI', () => {
+  for (const client of clients) {
+    describe(`Claude Code ${client.version}`, () => {
+      for (const c of cases) {
+        it(`${c.id} (${c.shape}): the trimmed log sends every text of the original's resume, in order`, () => resumeBoth(client, c), 2 * RESUME_TIMEOUT_MS + 30_000);
+      }
+    });
   }
 });
