@@ -28,6 +28,7 @@ import type { BranchInfo, SnapshotMeta } from './meta.js';
 import { claudeConfigDirs, projectDir } from '../session/locate.js';
 import { writeFileAtomic } from '../session/write.js';
 import { copySideFiles } from '../session/side-files.js';
+import { alive } from './lock.js';
 import { sessionBytes, type Session } from '../session/session.js';
 import type { ResumeTier } from '../graph/resume-block.js';
 import { trimSession } from '../trim/trim.js';
@@ -89,15 +90,6 @@ async function markUnfinished(store: Store, sessionId: string, path: string): Pr
   const marker = join(unfinishedDir(store), `${sessionId}.json`);
   await writeFile(marker, JSON.stringify({ path, pid: process.pid, host: hostname() }));
   return marker;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

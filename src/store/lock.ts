@@ -40,7 +40,8 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process (or, with a negative pid, a process group) of this host is alive. */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

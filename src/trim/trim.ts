@@ -18,7 +18,7 @@ import { lineReader } from '../session/line-at.js';
 import { open } from 'node:fs/promises';
 import { promptTokens } from '../tokens/usage.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
-import { chainStartsOf, clientTexts, digestText, mergeClientReports, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
+import { chainStartsOf, clientTexts, preservedOf, digestText, mergeClientReports, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
 import { buildConversation } from '../session/conversation.js';
 import { CLIENT_MODELS, type ClientModel } from '../session/clients.js';
 import type { AtomicWriter } from '../session/write.js';
@@ -446,6 +446,7 @@ async function finishTrim(
       danglingUuids: inheritedDangling,
       chainStarts: chainStartsOf(model),
       copiedLines: pass1.asIsLines,
+      preserved: preservedOf(model),
     };
   };
   const originalIds = new Set(c.entries.filter((e) => e.sessionId && !e.isSidechain).map((e) => e.sessionId));

@@ -135,18 +135,6 @@ export function claudeCliPath(): string | undefined {
   return defaultClient()?.path;
 }
 
-/** Whether a client of this version sends client context as `role: "system"` messages (seen from 2.1.332 on). */
-export function atLeast(client: ClaudeClient, version: string): boolean {
-  const a = client.version.split('.').map(Number);
-  const b = version.split('.').map(Number);
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const d = (a[i] ?? 0) - (b[i] ?? 0);
-    if (Number.isNaN(d)) return true; // 'custom': assume the newest behaviour
-    if (d !== 0) return d > 0;
-  }
-  return true;
-}
-
 /** Claude Code's project folder name for a cwd: every char outside [A-Za-z0-9] becomes '-'. */
 export function encodeProjectDir(cwd: string): string {
   const encoded = cwd.replace(/[^A-Za-z0-9]/g, '-');
