@@ -10,6 +10,7 @@ import type { Tiktoken as TiktokenType } from 'js-tiktoken/lite';
 import { BytePairCounter } from './byte-pair.js';
 import { loadO200k } from './rank-table.js';
 import { HashedRanks, mapLookup } from './hashed-ranks.js';
+import { asciiPieceEnd } from './pre-tokens.js';
 
 const PIECE_MEMO_LIMIT = 500_000;
 /**
@@ -24,6 +25,7 @@ const TEXT_MEMO_LIMIT = 50_000;
 const TEXT_MEMO_MIN_CHARS = 64;
 
 interface Encoder {
+  /** The pre-tokenizer's pattern, sticky: it decides the pieces asciiPieceEnd cannot. */
   pattern: RegExp;
   merger: BytePairCounter;
 }
@@ -35,10 +37,10 @@ function encoder(): Encoder {
     // The build's rank file when there is one; js-tiktoken's data otherwise (tests run the sources).
     const built = HashedRanks.readBuilt();
     if (built) {
-      loaded = { pattern: new RegExp(built.pattern, 'gu'), merger: new BytePairCounter(built) };
+      loaded = { pattern: new RegExp(built.pattern, 'uy'), merger: new BytePairCounter(built) };
     } else {
       const { ranks, pattern } = loadO200k();
-      loaded = { pattern: new RegExp(pattern, 'gu'), merger: new BytePairCounter(mapLookup(ranks)) };
+      loaded = { pattern: new RegExp(pattern, 'uy'), merger: new BytePairCounter(mapLookup(ranks)) };
     }
   }
   return loaded;
@@ -77,10 +79,25 @@ function countPiece(enc: Encoder, piece: string): number {
   return n;
 }
 
+/** End of the pre-token at `start` as the pattern finds it. */
+function patternPieceEnd(enc: Encoder, text: string, start: number): number {
+  enc.pattern.lastIndex = start;
+  const match = enc.pattern.exec(text);
+  // Every character starts some piece of o200k's pattern; one code point is the safe step if not.
+  if (!match || match[0].length === 0) return start + (text.codePointAt(start)! > 0xffff ? 2 : 1);
+  return start + match[0].length;
+}
+
 function countUncached(text: string): number {
   const enc = encoder();
   let total = 0;
-  for (const match of text.matchAll(enc.pattern)) total += countPiece(enc, match[0]);
+  for (let start = 0; start < text.length; ) {
+    let end = asciiPieceEnd(text, start);
+    if (end < 0) end = patternPieceEnd(enc, text, start);
+    // One ASCII character is one byte, and every byte is a token.
+    total += end === start + 1 && text.charCodeAt(start) < 128 ? 1 : countPiece(enc, text.slice(start, end));
+    start = end;
+  }
   return total;
 }
 
