@@ -5,6 +5,7 @@
 import type { Conversation } from '../session/conversation.js';
 import type { TokenBreakdown } from '../tokens/breakdown.js';
 import { billedResponses } from '../tokens/usage.js';
+import type { Usage } from '../session/entry.js';
 
 export interface ApiCall {
   /** The model the log names for this response. */
@@ -55,23 +56,31 @@ function timeOf(timestamp: string | undefined): number | undefined {
 
 /** Every billed call of the log, in file order, subagents' included. */
 export function callsFromUsage(conversation: Conversation): ApiCall[] {
-  return billedResponses(conversation).map((response) => {
+  const calls: ApiCall[] = [];
+  for (const response of billedResponses(conversation)) {
     const u = response.usage!;
-    // Logs before the 5m/1h split give one figure: the 5-minute cache, Claude Code's default then.
-    const oneHour = Math.min(u.cacheCreation1hTokens ?? 0, u.cacheCreationTokens);
-    return {
+    const call: ApiCall = {
       model: response.model,
       atMs: timeOf(response.timestamp),
       sidechain: response.isSidechain && !conversation.isSubagentTranscript,
       line: response.entries[0]?.line ?? 0,
       key: response.requestId ? `${response.messageId}:${response.requestId}` : undefined,
-      input: u.inputTokens,
-      cacheWrite5m: u.cacheCreationTokens - oneHour,
-      cacheWrite1h: oneHour,
-      cacheRead: u.cacheReadTokens,
-      output: u.outputTokens,
+      ...tokensOf(u),
     };
-  });
+    calls.push(call);
+    // The advisor's calls within the response: their own prompt on their own model, no part of the conversation's context.
+    (u.advisorCalls ?? []).forEach((advisor, i) => {
+      calls.push({ ...call, model: advisor.model ?? response.model, sidechain: true, key: call.key && `${call.key}:advisor${i}`, ...tokensOf(advisor) });
+    });
+  }
+  return calls;
+}
+
+function tokensOf(u: Omit<Usage, 'advisorCalls'>): Pick<ApiCall, 'input' | 'cacheWrite5m' | 'cacheWrite1h' | 'cacheRead' | 'output'> {
+  // Logs before the 5m/1h split give one figure: the 5-minute cache, Claude Code's default then.
+  // A split that accounts for less than the figure (advisor responses) leaves the rest at 5 minutes.
+  const oneHour = Math.min(u.cacheCreation1hTokens ?? 0, u.cacheCreationTokens);
+  return { input: u.inputTokens, cacheWrite5m: u.cacheCreationTokens - oneHour, cacheWrite1h: oneHour, cacheRead: u.cacheReadTokens, output: u.outputTokens };
 }
 
 /**

@@ -33,6 +33,8 @@ function zeroUsage(usage: JsonObject): JsonObject {
   const zero: JsonObject = { ...usage };
   for (const key of ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens']) if (key in zero || key === 'input_tokens' || key === 'output_tokens') zero[key] = 0;
   if (zero.cache_creation && typeof zero.cache_creation === 'object') zero.cache_creation = { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 };
+  // The advisor's tokens live only in the iterations (usage-record.ts): a copy claims none of them either.
+  if (Array.isArray(zero.iterations)) zero.iterations = (zero.iterations as unknown[]).map((it) => (it && typeof it === 'object' ? zeroUsage(it as JsonObject) : it));
   if (zero.server_tool_use && typeof zero.server_tool_use === 'object') {
     zero.server_tool_use = Object.fromEntries(Object.entries(zero.server_tool_use as JsonObject).map(([k, v]) => [k, typeof v === 'number' ? 0 : v]));
   }

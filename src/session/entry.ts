@@ -60,6 +60,16 @@ export interface Usage {
   cacheCreation5mTokens?: number;
   /** Cache writes with the 1-hour TTL, when the log splits them. */
   cacheCreation1hTokens?: number;
+  /**
+   * Calls the API made to another model within this response (the advisor tool's, iterations of
+   * type `advisor_message`): billed at that model's prices, and left out of the figures above.
+   */
+  advisorCalls?: AdvisorUsage[];
+}
+
+export interface AdvisorUsage extends Omit<Usage, 'advisorCalls'> {
+  /** The model the advisor ran on, when the log names it. */
+  model?: string;
 }
 
 /** The shape of one content block: its kind, ids and size, never its payload. */

@@ -2,7 +2,7 @@
 // (skim.ts): the usage the API reported (message.usage), the copy marks of a derived session, a
 // compaction's preserved segment, and which records carry a conversation message.
 
-import type { DerivedFacts, PreservedSegment, SessionEntry, Usage } from './entry.js';
+import type { AdvisorUsage, DerivedFacts, PreservedSegment, SessionEntry, Usage } from './entry.js';
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
@@ -15,6 +15,23 @@ function num(value: unknown): number {
 export function readUsage(raw: unknown): Usage | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
   const u = raw as Record<string, unknown>;
+  const usage: Usage = tokenFigures(u);
+  // Seen in 2.1.2xx logs (claude-opus-5 with an advisor): the top-level figures are the sum of the
+  // 'message' iterations alone; an 'advisor_message' iteration's tokens appear nowhere else.
+  if (Array.isArray(u.iterations)) {
+    const advisor: AdvisorUsage[] = [];
+    for (const it of u.iterations as unknown[]) {
+      if (!it || typeof it !== 'object') continue;
+      const i = it as Record<string, unknown>;
+      if (i.type !== 'advisor_message') continue;
+      advisor.push({ ...tokenFigures(i), model: str(i.model) });
+    }
+    if (advisor.length > 0) usage.advisorCalls = advisor;
+  }
+  return usage;
+}
+
+function tokenFigures(u: Record<string, unknown>): Usage {
   const usage: Usage = {
     inputTokens: num(u.input_tokens),
     cacheCreationTokens: num(u.cache_creation_input_tokens),

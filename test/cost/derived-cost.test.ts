@@ -16,8 +16,10 @@ import { branchSnapshot } from '../../src/store/branch.js';
 import { analysePaths } from '../../src/analyze/analysis.js';
 import { builtinModels } from '../../src/cost/models.js';
 import { listSessions } from '../../src/session/listing.js';
+import { deriveRecord } from '../../src/session/derived.js';
+import { readUsage } from '../../src/session/usage-record.js';
 
-const CCUSAGE = resolve(__dirname, '..', '..', 'node_modules', 'ccusage', 'dist', 'index.js');
+const CCUSAGE = resolve(__dirname, '..', '..', 'node_modules', 'ccusage', 'src', 'cli.js');
 
 interface CcusageTotals {
   totalCost: number;
@@ -48,7 +50,13 @@ describe('copies cmv makes cost nothing, in cmv and in ccusage', () => {
       box = b;
       const log = readFileSync(join(SAMPLE_DIR, 'coding.jsonl'), 'utf8');
       const id = JSON.parse(log.split('\n')[0]).sessionId ?? 'c0ffee00-0000-4000-8000-000000000001';
-      original = installSession(box, CWD, id, log.replaceAll(/"cwd":"[^"]*"/g, `"cwd":${JSON.stringify(CWD)}`));
+      // The sample's usage splits its cache writes as 0 + 0 beside a total of thousands, which no
+      // real response does: ccusage 20 prices the split, cmv the total. Split as the total says.
+      const consistent = log.replaceAll(
+        /"cache_creation_input_tokens":(\d+)(.*?)"cache_creation":\{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":0\}/g,
+        (_all, total: string, between: string) => `"cache_creation_input_tokens":${total}${between}"cache_creation":{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":${total}}`,
+      );
+      original = installSession(box, CWD, id, consistent.replaceAll(/"cwd":"[^"]*"/g, `"cwd":${JSON.stringify(CWD)}`));
     });
   });
   afterAll(() => box?.cleanup());
@@ -85,4 +93,25 @@ describe('copies cmv makes cost nothing, in cmv and in ccusage', () => {
     const listed = await listSessions({ configDirs: [box.configDir] });
     expect(listed.filter((s) => s.derivedFrom).length).toBe(5);
   }, 120_000);
+});
+
+describe('a copy of a response with an advisor', () => {
+  it("zeroes the advisor's iterations too, which hold tokens the top-level figures leave out", () => {
+    const usage = {
+      input_tokens: 3,
+      output_tokens: 48,
+      cache_read_input_tokens: 200,
+      cache_creation_input_tokens: 0,
+      iterations: [
+        { type: 'message', input_tokens: 3, output_tokens: 48, cache_read_input_tokens: 200, cache_creation_input_tokens: 0 },
+        { type: 'advisor_message', model: 'claude-opus-5', input_tokens: 81_821, output_tokens: 6_523, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+      ],
+    };
+    const record = { type: 'assistant', requestId: 'req_1', message: { id: 'msg_1', role: 'assistant', content: [], usage } };
+    expect(readUsage(usage)?.advisorCalls?.[0]).toMatchObject({ model: 'claude-opus-5', inputTokens: 81_821, outputTokens: 6_523 });
+    expect(deriveRecord(record, { from: 'original', by: 'trim', tag: 'c0ffee' })).toBe(true);
+    const copied = readUsage(record.message.usage)!;
+    expect(copied.advisorCalls?.map((a) => a.inputTokens + a.outputTokens)).toEqual([0]);
+    expect(copied.inputTokens + copied.outputTokens + copied.cacheReadTokens).toBe(0);
+  });
 });

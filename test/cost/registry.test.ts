@@ -163,12 +163,23 @@ describe('overrides', () => {
 });
 
 describe.skipIf(!HAS_CORPUS)('the corpora', () => {
-  it('has every model its logs name priced from the table', () => {
+  it('has every model its logs name priced from the table, the advisors of their responses too', () => {
     const names = new Set<string>();
     for (const dir of [CORPUS_DIR, join(CORPUS_DIR, '..', 'claude-code-recent')]) {
       for (const file of readdirSync(dir, { recursive: true }) as string[]) {
         if (!file.endsWith('.jsonl')) continue;
-        for (const m of readFileSync(join(dir, file), 'utf8').matchAll(/"message":\{[^{}]*?"model":"([^"]+)"/g)) names.add(m[1]);
+        for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+          if (!line.includes('"model"')) continue;
+          let message: { model?: unknown; usage?: { iterations?: { model?: unknown }[] } } | undefined;
+          try {
+            message = (JSON.parse(line) as { message?: typeof message }).message;
+          } catch {
+            continue;
+          }
+          if (typeof message?.model === 'string') names.add(message.model);
+          // The advisor's model, priced for its calls within a response (usage-record.ts).
+          for (const it of Array.isArray(message?.usage?.iterations) ? message.usage.iterations : []) if (typeof it?.model === 'string') names.add(it.model);
+        }
       }
     }
     names.delete('<synthetic>');

@@ -98,6 +98,29 @@ describe('replay of constructed calls', () => {
     expect(replay.cost).toBeCloseTo((2 * (3 * 3 + 100 * 3.75 + 400 * 6) + reads * 0.3 + (48 + 120) * 15) / 1e6, 6);
   });
 
+  it("prices an advisor's calls, which only the usage's iterations hold, at the advisor's model and outside the context", () => {
+    // The shape of a claude-opus-5 response with an advisor (2.1.2xx, corpus): top-level figures
+    // are the sum of the 'message' iterations; the advisor's are in its iteration alone.
+    const records = sessionRecords({ turns: 1 });
+    const withUsage = records.filter((r) => (r.message as { usage?: unknown } | undefined)?.usage);
+    const usage = (withUsage[withUsage.length - 1].message as { usage: Record<string, unknown> }).usage;
+    usage.iterations = [
+      { type: 'message', input_tokens: 1, output_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 0 },
+      { type: 'advisor_message', model: 'claude-haiku-4-5', input_tokens: 80_000, output_tokens: 2_000, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+      { type: 'message', input_tokens: 2, output_tokens: 38, cache_read_input_tokens: 100, cache_creation_input_tokens: 0 },
+    ];
+    const plain = callsFromUsage(sessionOf(sessionRecords({ turns: 1 })).conversation);
+    const calls = callsFromUsage(sessionOf(records).conversation);
+    expect(calls).toHaveLength(plain.length + 1);
+    const advisor = calls[calls.length - 1];
+    expect(advisor).toMatchObject({ model: 'claude-haiku-4-5', sidechain: true, input: 80_000, output: 2_000, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0 });
+    expect(advisor.key).toBe(`${calls[calls.length - 2].key}:advisor0`);
+    // The conversation's calls, and so its context and break-even, are those of the log without the advisor.
+    expect(mainCalls(calls)).toEqual(mainCalls(plain));
+    const extra = replayCalls(calls, builtinRegistry(), 'usage').cost - replayCalls(plain, builtinRegistry(), 'usage').cost;
+    expect(extra).toBeCloseTo((80_000 * 1 + 2_000 * 5) / 1e6, 6); // Haiku 4.5: 1 and 5 dollars per million
+  });
+
   it('takes the 1-hour TTL when most cache writes used it', () => {
     const calls = [call(0, { cacheWrite5m: 0, cacheWrite1h: 2000 }), call(1200, { cacheWrite5m: 0, cacheWrite1h: 100 })];
     expect(sessionTtlSeconds(mainCalls(calls))).toBe(3600);
