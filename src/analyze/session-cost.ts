@@ -5,7 +5,7 @@
 import type { Session } from '../session/session.js';
 import type { TokenBreakdown, TokenKind } from '../tokens/breakdown.js';
 import { calibrate, type Calibration } from '../tokens/calibration.js';
-import { trimSession, type TrimResult } from '../trim/trim.js';
+import { countTrim, type TrimCounts } from '../trim/trim.js';
 import type { TrimOptions } from '../trim/options.js';
 import { CmvError } from '../errors.js';
 import { assertSessionLog as assertAnalysable } from '../session/session-check.js';
@@ -69,7 +69,7 @@ export interface SessionCost extends Omit<BreakEven, 'curve'> {
 /** Reads, counts and trims `path` in memory, then prices it (the file is never written). */
 export async function analyseSessionCost(path: string, options: CostOptions): Promise<SessionCost> {
   // The trim indexes and counts the log once; the pricing reads its index and counts.
-  const trim = await trimSession(path, options.trim ?? {});
+  const trim = await countTrim(path, options.trim ?? {});
   assertAnalysable(trim.index);
   return costOfSession(trim.index, trim.tokens.before, trim, options);
 }
@@ -83,7 +83,7 @@ function scaleOf(calibration: Calibration): TokenScale & { fitted: boolean } {
 }
 
 /** Tokenizer tokens of the messages above `line` (all of them when undefined), and how many the trim removes. */
-function countedAt(breakdown: TokenBreakdown, trim: TrimResult, line: number | undefined): { counted: number; removed: number } {
+function countedAt(breakdown: TokenBreakdown, trim: TrimCounts, line: number | undefined): { counted: number; removed: number } {
   if (line === undefined) return { counted: trim.input.tokens, removed: Math.max(0, trim.input.tokens - trim.output.tokens) };
   const after = new Map<string, number>();
   for (const { entry, tokens } of trim.tokens.after.perEntry) if (entry.uuid) after.set(entry.uuid, tokens);
@@ -104,7 +104,7 @@ function fraction(part: number, whole: number): number {
   return whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : 0;
 }
 
-export function costOfSession(session: Session, breakdown: TokenBreakdown, trim: TrimResult, options: CostOptions): SessionCost {
+export function costOfSession(session: Session, breakdown: TokenBreakdown, trim: TrimCounts, options: CostOptions): SessionCost {
   const c = session.conversation;
   const calibration = calibrate(c, breakdown);
   const scale = scaleOf(calibration);

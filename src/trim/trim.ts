@@ -60,6 +60,9 @@ export interface TrimResult {
   tokens: { before: TokenBreakdown; after: TokenBreakdown };
 }
 
+/** What a trim removes, counted (countTrim): a TrimResult without the output, its model or its check (no usage rewritten; output bytes as before chain links are rewritten). */
+export type TrimCounts = Pick<TrimResult, 'input' | 'output' | 'reduction' | 'removed' | 'index' | 'tokens'>;
+
 export interface TrimTarget {
   /** Rewrite every sessionId to this (the output becomes a new session). */
   newSessionId?: string;
@@ -102,7 +105,23 @@ export function trimSession(path: string, overrides?: Partial<TrimOptions>, targ
 /** Trims a log into a writer (no line is kept in memory): the result carries no lines. */
 export function trimSession(path: string, overrides: Partial<TrimOptions>, target: TrimTarget): Promise<TrimResult>;
 export async function trimSession(path: string, overrides: Partial<TrimOptions> = {}, target: TrimTarget = {}): Promise<TrimResult> {
+  // Not counting only, the whole result is made.
+  return (await runTrim(path, overrides, target, false)) as TrimResult;
+}
+
+/**
+ * What a trim of `path` removes, counted in memory for an analysis: the same passes and counts as
+ * trimSession, but the output is neither kept, modelled as Claude Code resumes it, nor verified
+ * (nothing is written; modelling and verifying the output took a fifth of `cmv analyze`).
+ */
+export async function countTrim(path: string, overrides: Partial<TrimOptions> = {}): Promise<TrimCounts> {
+  return runTrim(path, overrides, {}, true);
+}
+
+async function runTrim(path: string, overrides: Partial<TrimOptions>, target: TrimTarget, countOnly: boolean): Promise<TrimCounts | TrimResult> {
   const options = trimOptions(overrides);
+  // A budget evicts from the modelled output: it is made in full.
+  if (options.budget !== undefined) countOnly = false;
   if (options.budget !== undefined && target.writer) {
     throw new CmvError('INTERNAL', 'a budget trim works on the output in memory', { hint: 'trim without a writer' });
   }
@@ -119,17 +138,17 @@ export async function trimSession(path: string, overrides: Partial<TrimOptions> 
   const countFrom = options.keepHistory && !asIs ? undefined : (lastBoundary ?? 0);
   // Streamed to a writer, nothing reads the dropped lines afterwards: they are not indexed at all.
   const chainOnlyBeforeBoundary = target.writer !== undefined;
-  const trimmed = await trimOnce(path, size, options, target, { options, fileHolds, fileLines, dropBefore, asIsBefore, countFrom, chainOnlyBeforeBoundary });
+  const trimmed = await trimOnce(path, size, options, target, countOnly, { options, fileHolds, fileLines, dropBefore, asIsBefore, countFrom, chainOnlyBeforeBoundary });
   // The index disagreed with the boundary found before reading (a resumed path before it, a
   // boundary written some other way): read everything in full.
-  return trimmed ?? (await trimOnce(path, size, options, target, { options, fileHolds, fileLines }))!;
+  return trimmed ?? (await trimOnce(path, size, options, target, countOnly, { options, fileHolds, fileLines }))!;
 }
 
-async function trimOnce(path: string, size: number, options: TrimOptions, target: TrimTarget, setup: PassOneSetup): Promise<TrimResult | undefined> {
+async function trimOnce(path: string, size: number, options: TrimOptions, target: TrimTarget, countOnly: boolean, setup: PassOneSetup): Promise<TrimCounts | TrimResult | undefined> {
   const spill = target.writer ? await fileSpill(`${target.writer.tempPath}.pass1`) : memorySpill();
   try {
     const first = await passOne(path, setup, spill);
-    return await finishTrim(path, size, options, target, first, spill, setup.dropBefore, setup.asIsBefore);
+    return await finishTrim(path, size, options, target, countOnly, first, spill, setup.dropBefore, setup.asIsBefore);
   } finally {
     await spill.dispose();
   }
@@ -140,11 +159,12 @@ async function finishTrim(
   size: number,
   options: TrimOptions,
   target: TrimTarget,
+  countOnly: boolean,
   pass1: PassOneResult,
   spill: Spill,
   dropBefore: number | undefined,
   asIsBefore: number | undefined,
-): Promise<TrimResult | undefined> {
+): Promise<TrimCounts | TrimResult | undefined> {
   const counts = emptyCounts();
   const { lines, originalTexts, emptied, droppedForType, spilled } = pass1;
   const malformedLinesKept = pass1.malformedLines;
@@ -233,6 +253,7 @@ async function finishTrim(
   const outLines: SessionLine[] = [];
   const outTexts = new Map<SessionEntry, TextDigest[]>();
   let outBytes = 0;
+  let outLineCount = 0;
 
   const resolveParent = (parent: string | null | undefined): string | null | undefined => {
     if (typeof parent !== 'string' || !droppedParent.has(parent)) return parent;
@@ -259,6 +280,7 @@ async function finishTrim(
   };
   const derive: DerivedMark | undefined = target.derive ? { ...target.derive, from: index.facts.sessionId } : undefined;
   const emit = async (item: OutputItem): Promise<void> => {
+    outLineCount++;
     const entry = item.entry;
     if (derive && entry?.type === 'assistant' && entry.usage && deriveRecord(recordOf(item), derive)) {
       item.changed = true;
@@ -283,6 +305,11 @@ async function finishTrim(
       }
       const sessionId = newSessionId && entry.sessionId && entry.sessionId !== newSessionId ? newSessionId : entry.sessionId;
       if (sessionId !== entry.sessionId) rewrites.set('sessionId', newSessionIdJson!);
+      if (countOnly) {
+        // Only the size is wanted: a rewritten chain link or id barely moves it, and no token count.
+        outBytes += bytes.length + 1;
+        return;
+      }
       const spliced = !item.record && rewrites.size > 0 ? withTopLevelValues(bytes, rewrites) : undefined;
       if (item.record || (rewrites.size > 0 && !spliced)) {
         const record = recordOf(item);
@@ -306,6 +333,10 @@ async function finishTrim(
         if (texts) outTexts.set(out, texts);
       }
     } else {
+      if (countOnly) {
+        outBytes += bytes.length + 1;
+        return;
+      }
       const parsed = parseLine(bytes, lineIndex);
       entries = parsed.entries;
       status = parsed.status;
@@ -416,6 +447,17 @@ async function finishTrim(
   // The usage Claude Code reads on resume to decide whether to compact at once: the trimmed
   // prefix, all uncached, so a trimmed log does not look as full as its original.
   const removedTokens = before.total - after.total;
+  if (countOnly) {
+    for (const item of queue) await emit(item);
+    return {
+      input: { path, bytes: size, tokens: before.total, lines: pass1.lineCount },
+      output: { bytes: outBytes, tokens: after.total, lines: outLineCount, sessionId: newSessionId ?? index.facts.sessionId },
+      reduction: { tokens: fraction(before.total - after.total, before.total), bytes: fraction(size - outBytes, size) },
+      removed: counts,
+      index,
+      tokens: { before, after },
+    };
+  }
   // A copy's usage is all zero (derive): it claims no context, and no spend.
   if (lastResponse?.usage && removedTokens > 0 && !derive) {
     const estimate = Math.max(0, promptTokens(lastResponse.usage) - removedTokens);
