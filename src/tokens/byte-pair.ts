@@ -8,6 +8,12 @@ const NO_MERGE = -1;
 const MAX_TOKEN_BYTES = 256;
 
 const PAIR_CACHE_LIMIT = 1 << 20;
+/**
+ * Pieces up to this many bytes (nearly all) are merged by scanning their few pairs for the lowest
+ * rank, in arrays kept between calls: the heap and its five arrays per piece cost more than they
+ * save on a short piece.
+ */
+const SHORT_PIECE_BYTES = 64;
 
 /** Counts tokens of pre-tokens with one rank table; remembers which token pairs merge into what. */
 export class BytePairCounter {
@@ -15,6 +21,9 @@ export class BytePairCounter {
   private readonly byteRank = new Int32Array(256);
   /** (left rank, right rank) -> rank of the merged token, or NO_MERGE. */
   private readonly pairRank = new Map<number, number>();
+  // Scratch of countShort: where each part starts, and the rank its pair with the next merges to.
+  private readonly starts = new Int32Array(SHORT_PIECE_BYTES + 1);
+  private readonly pairs = new Int32Array(SHORT_PIECE_BYTES);
 
   constructor(ranks: RankLookup) {
     this.ranks = ranks;
@@ -27,6 +36,7 @@ export class BytePairCounter {
     if (n <= 1) return n;
     // A piece that is itself a token is one token, whatever merging would reach (js-tiktoken does the same).
     if (n <= MAX_TOKEN_BYTES && this.ranks.rank(bytes, 0, n) !== NO_MERGE) return 1;
+    if (n <= SHORT_PIECE_BYTES) return this.countShort(bytes, n);
 
     // Parts are named by their first byte; next[i] is where the part after part i starts (n: none).
     const next = new Int32Array(n);
@@ -69,8 +79,41 @@ export class BytePairCounter {
     return parts;
   }
 
+  /** count() of a short piece: the same merges (lowest rank first, leftmost on ties) found by a scan. */
+  private countShort(bytes: Uint8Array, n: number): number {
+    const { starts, pairs } = this;
+    for (let i = 0; i < n; i++) starts[i] = i;
+    starts[n] = n;
+    let count = n;
+    // The rank table straight: on a short piece its lookup is cheaper than the pair cache's (a Map of a million numbers).
+    const ranks = this.ranks;
+    const pairAt = (i: number): number => (i + 1 < count ? ranks.rank(bytes, starts[i], starts[i + 2]) : NO_MERGE);
+    for (let i = 0; i < count - 1; i++) pairs[i] = pairAt(i);
+    for (;;) {
+      let best = -1;
+      let bestRank = 0;
+      for (let i = 0; i < count - 1; i++) {
+        const r = pairs[i];
+        if (r !== NO_MERGE && (best < 0 || r < bestRank)) {
+          best = i;
+          bestRank = r;
+        }
+      }
+      if (best < 0) return count;
+      // Part best absorbs part best+1.
+      for (let i = best + 1; i < count - 1; i++) {
+        starts[i] = starts[i + 1];
+        pairs[i] = pairs[i + 1];
+      }
+      starts[count - 1] = starts[count];
+      count--;
+      pairs[best] = pairAt(best);
+      if (best > 0) pairs[best - 1] = pairAt(best - 1);
+    }
+  }
+
   /** Rank of the token two adjacent tokens merge into (bytes[from, to) are both), or NO_MERGE. */
-  private merge(left: number, right: number, bytes: Buffer, from: number, to: number): number {
+  private merge(left: number, right: number, bytes: Uint8Array, from: number, to: number): number {
     if (to - from > MAX_TOKEN_BYTES) return NO_MERGE;
     if (left === NO_MERGE || right === NO_MERGE) return this.ranks.rank(bytes, from, to);
     const key = left * 0x40000 + right; // ranks < 2^18
