@@ -86,7 +86,7 @@ describe.skipIf(!HAS_TMUX)('the dashboard in tmux', () => {
     await until('main', (s) => !s.includes(`Sessions · ${first}`) && /▸ Projects/.test(s));
     tmux('send-keys', '-t', 'main', '/', 'c', 's', 'v', 'Enter');
     const filtered = await until('main', (s) => s.includes('Projects (1)'));
-    expect(filtered).toContain('Sessions · csv2md');
+    expect(filtered).toContain('Sessions · cmv-samples/csv2md');
     tmux('send-keys', '-t', 'main', 'Escape');
     await until('main', (s) => s.includes('Projects (3)'));
     tmux('send-keys', '-t', 'main', '?');

@@ -91,7 +91,7 @@ describe('the dashboard', () => {
     await press(app, '/', ...'csv2'.split(''));
     const filtered = await until(frame, (t) => t.includes('Projects (1)'));
     expect(filtered).toContain('/csv2▏');
-    expect(filtered).toContain('Sessions · csv2md');
+    expect(filtered).toContain('Sessions · cmv-samples/csv2md');
     await press(app, keys.escape);
     await until(frame, (t) => t.includes('Projects (3)'));
 
