@@ -17,6 +17,7 @@ import { SessionTree } from './components/session-tree.js';
 import { DetailPane } from './components/detail-pane.js';
 import { HelpOverlay } from './components/help-overlay.js';
 import { StatusBar, statusRows } from './components/status-bar.js';
+import { clipLeft } from './lines.js';
 import type { ActionResult } from './data/actions.js';
 
 /** What the dashboard leaves behind when it closes: a session to resume, if one was chosen. */
@@ -185,7 +186,7 @@ export function App({ sources, pollMs, onExit, size: fixedSize, now = Date.now }
         <Box flexDirection="row" height={box.height}>
           {box.projects > 0 && <ProjectsPane projects={projects} selected={ui.projectIndex} focused={ui.focus === 'projects'} width={box.projects} height={box.height} now={clock} />}
           {box.tree > 0 && (
-            <SessionTree title={project ? `Sessions · ${project.short || project.label}` : 'Sessions'} rows={rows} selected={ui.treeIndex} focused={ui.focus === 'tree'} width={box.tree} height={box.height} now={clock} snapshotsNote={snapshotsNote} />
+            <SessionTree title={project ? `Sessions · ${clipLeft(project.short || project.label, box.tree - 6 - 'Sessions · '.length)}` : 'Sessions'} rows={rows} selected={ui.treeIndex} focused={ui.focus === 'tree'} width={box.tree} height={box.height} now={clock} snapshotsNote={snapshotsNote} />
           )}
           <DetailPane row={row} detail={detail.detail} breakEven={detail.breakEven} graph={detail.graph} scroll={ui.detailScroll} focused={ui.focus === 'detail'} width={box.detail} height={box.height} />
         </Box>
