@@ -25,7 +25,12 @@ function inside(frame: string): string[] {
 
 /** Every window of the pane's lines at a few heights: the rows drawn are the rows the header counts. */
 function expectRowsAsCounted(row: TreeRow) {
-  const all = detailLines(props(row, 20, 0)).map((l) => l.segments.map((s) => s.text).join('').replace(/\n/g, ' '));
+  const all = detailLines(props(row, 20, 0)).map((l) =>
+    l.segments
+      .map((s) => s.text)
+      .join('')
+      .replace(/\n/g, ' '),
+  );
   for (const height of [5, 7, 10]) {
     for (let scroll = 0; scroll < all.length; scroll++) {
       const app = render(createElement(DetailPane, props(row, height, scroll)));

@@ -30,7 +30,13 @@ describe('the status rows', () => {
 
   it('hold a result, its whole command and every warning whole, in rows no wider than the terminal', () => {
     for (const width of [40, 80, 200]) {
-      const rows = statusRows({ mode: normal, filter: '', busy: undefined, width, message: { text: 'trimmed into new session 0f6c2d4e (-62.5% tokens)', ok: true, command: COMMAND, warnings: WARNINGS } });
+      const rows = statusRows({
+        mode: normal,
+        filter: '',
+        busy: undefined,
+        width,
+        message: { text: 'trimmed into new session 0f6c2d4e (-62.5% tokens)', ok: true, command: COMMAND, warnings: WARNINGS },
+      });
       for (const row of rows) expect(row.text.length, row.text).toBeLessThanOrEqual(width);
       const texts = rows.map((r) => r.text);
       const commandAt = texts.findIndex((t) => t.startsWith('resume'));
@@ -38,7 +44,10 @@ describe('the status rows', () => {
       // One row when it fits beside its label; else alone on its rows, which join back to it.
       expect(commandRows.length === 1 ? commandRows[0] : commandRows.slice(1).join('')).toBe(commandRows.length === 1 ? `resume: ${COMMAND}` : COMMAND);
       expect(commandAt).toBeGreaterThan(0);
-      const warningText = rows.filter((r) => r.color === 'yellow').map((r) => r.text).join(' ');
+      const warningText = rows
+        .filter((r) => r.color === 'yellow')
+        .map((r) => r.text)
+        .join(' ');
       for (const w of WARNINGS) expect(warningText).toContain(`warning: ${w}`);
     }
   });
