@@ -16,7 +16,8 @@ import { ProjectsPane } from './components/projects-pane.js';
 import { SessionTree } from './components/session-tree.js';
 import { DetailPane } from './components/detail-pane.js';
 import { HelpOverlay } from './components/help-overlay.js';
-import { StatusBar } from './components/status-bar.js';
+import { StatusBar, statusRows } from './components/status-bar.js';
+import { clipLeft } from './lines.js';
 import type { ActionResult } from './data/actions.js';
 
 /** What the dashboard leaves behind when it closes: a session to resume, if one was chosen. */
@@ -35,10 +36,10 @@ export interface AppProps {
   now?: () => number;
 }
 
-function layout(size: TerminalSize, focus: UiState['focus']) {
-  // One row for the title, one for the status bar, and one spare: a frame as tall as the
-  // terminal makes Ink clear the whole screen on every render.
-  const height = Math.max(8, size.rows - 3);
+function layout(size: TerminalSize, focus: UiState['focus'], statusRows: number) {
+  // One row for the title, the status rows, and one spare: a frame as tall as the terminal makes
+  // Ink clear the whole screen on every render.
+  const height = Math.max(8, size.rows - 2 - statusRows);
   const width = size.columns;
   if (width >= 100) {
     const projects = Math.min(34, Math.floor(width * 0.22));
@@ -84,7 +85,7 @@ export function App({ sources, pollMs, onExit, size: fixedSize, now = Date.now }
     void run().then((r) => {
       if (resumeAfter && r.ok && r.resume) return finish({ resume: r.resume });
       if (r.resumeCommand) notes.push(r.resumeCommand);
-      dispatch({ type: 'message', text: r.resumeCommand ? `${r.message} — resume: ${r.resumeCommand}` : r.message, ok: r.ok });
+      dispatch({ type: 'message', text: r.message, ok: r.ok, command: r.resumeCommand, warnings: r.warnings });
       data.refresh();
     });
   };
@@ -168,7 +169,9 @@ export function App({ sources, pollMs, onExit, size: fixedSize, now = Date.now }
     for (const [one, oneKey] of splitKeys(input, key)) handle(intentOf(one, oneKey, live.current.mode.kind as KeyMode));
   });
 
-  const box = layout(size, ui.focus);
+  // The status rows first: a result, its command and warnings are shown whole, the panes get the rest.
+  const status = statusRows({ mode: ui.mode, filter: ui.filter, message: ui.message, busy: ui.busy, width: size.columns }).slice(0, Math.max(1, size.rows - 10));
+  const box = layout(size, ui.focus, status.length);
   const clock = now();
   const snapshotsNote = data.snapshots.state === 'unavailable' ? 'snapshots: not available' : data.snapshots.state === 'error' ? `snapshots: ${data.snapshots.message}` : undefined;
   return (
@@ -183,12 +186,12 @@ export function App({ sources, pollMs, onExit, size: fixedSize, now = Date.now }
         <Box flexDirection="row" height={box.height}>
           {box.projects > 0 && <ProjectsPane projects={projects} selected={ui.projectIndex} focused={ui.focus === 'projects'} width={box.projects} height={box.height} now={clock} />}
           {box.tree > 0 && (
-            <SessionTree title={project ? `Sessions · ${project.label.split('/').filter(Boolean).pop() ?? project.label}` : 'Sessions'} rows={rows} selected={ui.treeIndex} focused={ui.focus === 'tree'} width={box.tree} height={box.height} now={clock} snapshotsNote={snapshotsNote} />
+            <SessionTree title={project ? `Sessions · ${clipLeft(project.short || project.label, box.tree - 6 - 'Sessions · '.length)}` : 'Sessions'} rows={rows} selected={ui.treeIndex} focused={ui.focus === 'tree'} width={box.tree} height={box.height} now={clock} snapshotsNote={snapshotsNote} />
           )}
           <DetailPane row={row} detail={detail.detail} breakEven={detail.breakEven} graph={detail.graph} scroll={ui.detailScroll} focused={ui.focus === 'detail'} width={box.detail} height={box.height} />
         </Box>
       )}
-      <StatusBar mode={ui.mode} filter={ui.filter} message={ui.message} busy={ui.busy} width={size.columns} />
+      <StatusBar rows={status} />
     </Box>
   );
 }

@@ -12,6 +12,15 @@ export type Mode =
   | { kind: 'help' }
   | { kind: 'confirm'; question: string; row: TreeRow };
 
+/** The last action's result, shown in the status rows. */
+export interface StatusMessage {
+  text: string;
+  ok: boolean;
+  /** A command to copy (a resume): on rows of its own, whole. */
+  command?: string;
+  warnings?: string[];
+}
+
 export interface UiState {
   focus: PaneId;
   projectIndex: number;
@@ -19,7 +28,7 @@ export interface UiState {
   detailScroll: number;
   filter: string;
   mode: Mode;
-  message?: { text: string; ok: boolean };
+  message?: StatusMessage;
   busy?: string;
 }
 
@@ -28,7 +37,7 @@ export type UiAction =
   | { type: 'focus'; delta: 1 | -1 }
   | { type: 'mode'; mode: Mode }
   | { type: 'filter-text'; text: string }
-  | { type: 'message'; text: string; ok: boolean }
+  | ({ type: 'message' } & StatusMessage)
   | { type: 'busy'; text?: string }
   | { type: 'clamp'; projects: number; rows: number };
 
@@ -60,7 +69,7 @@ export function reduce(state: UiState, action: UiAction): UiState {
     case 'filter-text':
       return { ...state, filter: action.text, projectIndex: 0, treeIndex: 0, detailScroll: 0 };
     case 'message':
-      return { ...state, message: { text: action.text, ok: action.ok }, busy: undefined };
+      return { ...state, message: { text: action.text, ok: action.ok, command: action.command, warnings: action.warnings }, busy: undefined };
     case 'busy':
       return { ...state, busy: action.text };
     case 'clamp': {

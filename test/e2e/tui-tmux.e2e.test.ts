@@ -86,7 +86,7 @@ describe.skipIf(!HAS_TMUX)('the dashboard in tmux', () => {
     await until('main', (s) => !s.includes(`Sessions · ${first}`) && /▸ Projects/.test(s));
     tmux('send-keys', '-t', 'main', '/', 'c', 's', 'v', 'Enter');
     const filtered = await until('main', (s) => s.includes('Projects (1)'));
-    expect(filtered).toContain('Sessions · csv2md');
+    expect(filtered).toContain('Sessions · cmv-samples/csv2md');
     tmux('send-keys', '-t', 'main', 'Escape');
     await until('main', (s) => s.includes('Projects (3)'));
     tmux('send-keys', '-t', 'main', '?');
@@ -121,5 +121,24 @@ describe.skipIf(!HAS_TMUX)('the dashboard in tmux', () => {
     const resumed = samples.find((s) => screen.includes(`claude --resume ${s.id}`));
     expect(resumed, screen).toBeDefined();
     expect(screen).toContain(`cd ${resumed!.cwd} && claude --resume ${resumed!.id}`);
+  });
+
+  it('shows the resume command of a trim whole on a terminal narrower than the command', async () => {
+    tmux('new-session', '-d', '-s', 'narrow', '-x', '64', '-y', '30', `${env} ${process.execPath} ${BIN}; echo EXITED; sleep 60`);
+    await until('narrow', (s) => /›[○●] \w{6}/.test(s));
+    tmux('send-keys', '-t', 'narrow', 't');
+    const screen = await until('narrow', (s) => s.includes('trimmed into new session'));
+    const rows = screen.split('\n').map((r) => r.trimEnd());
+    expect(rows.every((r) => r.length <= 64)).toBe(true);
+    const id = /trimmed into new session (\w{8})/.exec(screen)![1];
+    // The command's rows follow its label and join back to it; the frame still ends above them.
+    const label = rows.findIndex((r) => r.startsWith('resume'));
+    const command = rows.slice(label + 1).join('');
+    expect(command).toMatch(new RegExp(`^cd \\S+ && claude --resume ${id}[0-9a-f-]{28}$`));
+    expect(rows.slice(0, label).some((r) => /^[╰┗]/.test(r))).toBe(true);
+    tmux('send-keys', '-t', 'narrow', 'q');
+    await until('narrow', (s) => s.includes('EXITED'));
+    // Printed on exit as one line (the terminal wraps it; -J joins what it wrapped).
+    expect(tmux('capture-pane', '-p', '-J', '-t', 'narrow')).toContain(command);
   });
 });

@@ -5,8 +5,13 @@ import { basename, join, resolve } from 'node:path';
 
 export const SHARED_DIR = resolve(__dirname, '..', '..', '..', 'shared');
 export const CORPUS_DIR = join(SHARED_DIR, 'corpus', 'claude-code');
-/** CMV_CORPUS=skip (set by `npm run test:unit`) leaves the real logs out, as if absent. */
-export const HAS_CORPUS = process.env.CMV_CORPUS !== 'skip' && existsSync(CORPUS_DIR);
+/** CMV_CORPUS=skip (set by `npm run test:unit`) leaves ../shared out (real logs and benches), as if absent. */
+export const SKIP_SHARED = process.env.CMV_CORPUS === 'skip';
+/** Whether `dir` (under ../shared) is there to read: false under CMV_CORPUS=skip. */
+export function hasShared(dir: string): boolean {
+  return !SKIP_SHARED && existsSync(dir);
+}
+export const HAS_CORPUS = hasShared(CORPUS_DIR);
 
 export function corpusFiles(): string[] {
   if (!HAS_CORPUS) return [];
@@ -18,7 +23,7 @@ export function corpusFiles(): string[] {
 
 /** Real logs of Claude Code 2.1.50 to 2.1.229. */
 export const RECENT_CORPUS_DIR = join(SHARED_DIR, 'corpus', 'claude-code-recent');
-export const HAS_RECENT_CORPUS = existsSync(RECENT_CORPUS_DIR);
+export const HAS_RECENT_CORPUS = hasShared(RECENT_CORPUS_DIR);
 
 export function recentCorpusFiles(): string[] {
   if (!HAS_RECENT_CORPUS) return [];

@@ -3,12 +3,12 @@
 // escaped keys, wrong types, deep nesting, cuts). Real lines come from ../shared when present and
 // from sample-sessions/ always, so the test runs in CI too.
 
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLine, toEntry, type SessionEntry } from '../../src/session/entry.js';
 import { skimEntry, withTopLevelValues, withoutTopLevelField } from '../../src/session/skim.js';
-import { CORPUS_DIR, SHARED_DIR, sampleFiles } from '../helpers/corpus.js';
+import { CORPUS_DIR, RECENT_CORPUS_DIR, hasShared, sampleFiles } from '../helpers/corpus.js';
 import { mutateLine, seededRandom } from '../../bench/mutate.js';
 
 function plainValue(bytes: Buffer): { ok: true; value: unknown } | { ok: false } {
@@ -34,10 +34,10 @@ function canonical(value: unknown): string {
 }
 
 function jsonlFiles(dir: string): string[] {
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f)) : [];
+  return hasShared(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f)) : [];
 }
 
-const files = [...jsonlFiles(CORPUS_DIR), ...jsonlFiles(join(SHARED_DIR, 'corpus', 'claude-code-recent')), ...sampleFiles()];
+const files = [...jsonlFiles(CORPUS_DIR), ...jsonlFiles(RECENT_CORPUS_DIR), ...sampleFiles()];
 const realLines = files.flatMap((file) =>
   readFileSync(file)
     .toString('latin1')

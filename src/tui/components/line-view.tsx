@@ -1,5 +1,8 @@
 // Renders lines, one terminal row each, cut to the width (never wrapped: a wrapped row would
-// push the panes out of their frames).
+// push the panes out of their frames). An empty line is drawn as a space: Ink gives an empty
+// <Text> no row at all, so each blank line would move the rest up and the pane would show fewer
+// rows than it counts. Line breaks and tabs in a text (a prompt, a decision from the log) become
+// spaces, or the one line would take several rows.
 
 import { memo } from 'react';
 import { Box, Text } from 'ink';
@@ -11,11 +14,13 @@ export interface LineViewProps {
 }
 
 function cut(line: Line, width: number): Line['segments'] {
+  if (line.segments.every((s) => s.text === '')) return [{ text: ' ' }];
   const out: Line['segments'] = [];
   let room = width;
   for (const s of line.segments) {
     if (room <= 0) break;
-    const text = s.text.length > room ? `${s.text.slice(0, Math.max(0, room - 1))}…` : s.text;
+    const flat = s.text.replace(/[\r\n\t\v\f]/g, ' ');
+    const text = flat.length > room ? `${flat.slice(0, Math.max(0, room - 1))}…` : flat;
     out.push({ ...s, text });
     room -= text.length;
   }

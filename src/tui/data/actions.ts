@@ -13,6 +13,8 @@ export interface ActionResult {
   message: string;
   /** A command the user may want to run next (shown, and printed when the dashboard exits). */
   resumeCommand?: string;
+  /** What the action warns of (files changed since the session read them…), each shown whole. */
+  warnings?: string[];
   /** A session the action wrote, to resume (a branch). */
   resume?: { cwd?: string; sessionId: string; path: string };
 }
@@ -26,7 +28,7 @@ export async function snapshotAction(path: string): Promise<ActionResult> {
   try {
     const [{ openStore }, { takeSnapshot }] = await Promise.all([import('../../store/store.js'), import('../../store/snapshot.js')]);
     const result = await takeSnapshot(await openStore(), path, { message: 'from the dashboard' });
-    return { ok: true, message: `snapshot ${result.name} taken (${plural(result.lines, 'line')}${result.warnings.length ? `; ${result.warnings[0]}` : ''})` };
+    return { ok: true, message: `snapshot ${result.name} taken (${plural(result.lines, 'line')})`, warnings: result.warnings };
   } catch (error) {
     return failure('snapshot', error);
   }
@@ -80,8 +82,9 @@ export async function branchAction(snapshot: string, threshold: number): Promise
     const b = await branchSnapshot(await openStore(), snapshot, { trimOptions: { threshold } });
     return {
       ok: true,
-      message: `branch ${b.name} written as session ${b.sessionId.slice(0, 8)}${b.trimmed ? ' (trimmed)' : ''}${b.warnings.length ? `; ${b.warnings[0]}` : ''}`,
+      message: `branch ${b.name} written as session ${b.sessionId.slice(0, 8)}${b.trimmed ? ' (trimmed)' : ''}`,
       resumeCommand: b.resumeCommand,
+      warnings: b.warnings,
       resume: { cwd: b.cwd, sessionId: b.sessionId, path: b.path },
     };
   } catch (error) {
