@@ -40,12 +40,19 @@ export interface ProjectDrift {
   unchecked?: string;
 }
 
-/** Which of the session's files differ now from the snapshot's recorded HEAD (committed or not). */
-export async function projectDrift(state: ProjectState | null, sessionFiles: string[]): Promise<ProjectDrift> {
+/**
+ * Which of the session's files differ now from the snapshot's recorded HEAD (committed or not).
+ * `movedTo`: the session's project lives there now (`--project-dir`: a moved checkout, a branch
+ * pulled to another machine), so the repository around it is compared, not the recorded root.
+ */
+export async function projectDrift(state: ProjectState | null, sessionFiles: string[], movedTo?: string): Promise<ProjectDrift> {
   if (!state?.head) return { changedFiles: [], unchecked: state ? 'the project had no commit' : 'the project was not a git repository' };
-  if (!existsSync(state.root)) return { changedFiles: [], unchecked: `${state.root} no longer exists` };
+  const where = movedTo ?? state.root;
+  if (!existsSync(where)) return { changedFiles: [], unchecked: `${where} ${movedTo ? 'does not exist' : 'no longer exists'}` };
   try {
-    const git = projectGit(state.root);
+    // The session's paths stay relative to the recorded root: the same files of the moved repository.
+    const root = movedTo ? (await projectGit(movedTo).revparse(['--show-toplevel'])).trim() : state.root;
+    const git = projectGit(root);
     const now = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD'])).trim() || undefined;
     const known = (await git.raw(['cat-file', '-t', state.head]).catch(() => '')).trim() === 'commit';
     if (!known) return { head: { then: state.head, now }, changedFiles: [], unchecked: `commit ${state.head.slice(0, 12)} is no longer in the repository` };
