@@ -145,6 +145,28 @@ describe('openStore', () => {
   it('creates the store private and marked as cmv\'s', async () => {
     expect(statSync(box.store.dir).mode & 0o777).toBe(0o700);
     expect(git(box.store.dir, 'config', '--get', 'cmv.store').trim()).toBe('true');
+    // Every setting as git reads it (written to the config file in one go).
+    for (const [key, value] of [['cmv.format', '1'], ['core.logAllRefUpdates', 'false'], ['core.fsync', 'committed'], ['gc.auto', '0'], ['fastimport.unpackLimit', '0'], ['receive.fsckObjects', 'true']]) {
+      expect(git(box.store.dir, 'config', '--get', key).trim()).toBe(value);
+    }
+    expect(git(box.store.dir, 'config', '--get', 'core.bare').trim()).toBe('true');
+  });
+
+  it('opens a store marked by git config in any spelling git accepts, and only such a store', async () => {
+    const env = { ...box.env, CMV_HOME: join(box.root, 'spelled') };
+    const dir = join(box.root, 'spelled', 'store');
+    mkdirSync(dir, { recursive: true });
+    git(dir, 'init', '-q', '--bare');
+    const config = readFileSync(join(dir, 'config'), 'utf8');
+    git(dir, 'config', 'cmv.store', 'false');
+    await expect(openStore(env)).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    writeFileSync(join(dir, 'config'), `${config}[cmv]\n\tstored = true\n[other]\n\tstore = true\n`);
+    await expect(openStore(env)).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    // Keys ignore case, and a quoted value is git's to read.
+    writeFileSync(join(dir, 'config'), `${config}[CMV]\n\tStore = "true"\n`);
+    await expect(openStore(env)).resolves.toMatchObject({ dir });
+    writeFileSync(join(dir, 'config'), `${config}[cmv]\n  STORE=true\n`);
+    await expect(openStore(env)).resolves.toMatchObject({ dir });
   });
 
   it('refuses a folder that is not a cmv store', async () => {
