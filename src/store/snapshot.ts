@@ -227,7 +227,7 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       ...(history ? { history } : {}),
     };
     await write.done();
-    const { commit } = await writeCommit(store, pages.map((p) => p.id), meta, parent ? [parent.id] : [], graph ? [graph] : []);
+    const { commit } = await writeCommit(store, pages.map((p) => p.id), meta, parent ? [parent.id] : [], graph ? [graph] : [], write.presentTrees);
     const updates: RefUpdate[] = [{ ref: refOf('snapshot', name), id: commit, old: ZERO_ID }];
     if (lineageRef) updates.push({ ref: lineageRef, id: commit, old: parentId ?? ZERO_ID });
     await updateRefs(store, updates, `cmv snapshot ${name}`);
