@@ -10,8 +10,8 @@ import { gitBlobId, paginateAppended, PAGE_FORMAT, type Page, type PageRule } fr
 import { beginPages, writeCommit } from './commit.js';
 import { listTree, readObjects } from './objects.js';
 import { parseMeta, type SnapshotMeta } from './meta.js';
-import { appendFacts, factsOf, sessionOfBuffer, storedFacts, type SessionFactsSummary } from './session-facts.js';
-import { graphSideFile, type GraphSideFile } from './stored-graph.js';
+import { appendFacts, factsModelOf, factsOf, sessionOfBuffer, storedFacts, type SessionFactsSummary } from './session-facts.js';
+import type { GraphSideFile } from './stored-graph.js';
 import { readProjectState } from './project-state.js';
 import { checkName, isUuid, nameProblem, refOf, sessionRef } from './names.js';
 import { listNames, namesAnd, nameTaken, updateRefs, ZERO_ID, type RefUpdate } from './refs.js';
@@ -136,14 +136,17 @@ function knownPart(parent: ParentState | undefined, appended: boolean, pages: Pa
  * lines it had, when the log only grew; or the history before its last boundary, when the log was
  * trimmed in place since), up to this log's last boundary (kept as this snapshot's history), and after it.
  */
-function modelLog(path: string, data: Buffer, parent: ParentState | undefined, appended: boolean, pages: Page[], graphMaxBytes: number, warnings: string[]): ModelledLog {
+async function modelLog(path: string, data: Buffer, parent: ParentState | undefined, appended: boolean, pages: Page[], graphMaxBytes: number, warnings: string[]): Promise<ModelledLog> {
   if (data.length <= graphMaxBytes) {
+    // The graph's modules are loaded only for a log that gets one.
+    const { graphSideFile } = await import('./stored-graph.js');
     const session = sessionOfBuffer(path, data);
     return { facts: storedFacts(factsOf(session)), graph: graphSideFile(session, warnings), modelledBytes: data.length };
   }
   const known = knownPart(parent, appended, pages);
   const from = known?.bytes ?? 0;
-  const factsOfPart = (start: number, end: number) => factsOf(sessionOfBuffer(path, data.subarray(start, end)));
+  // Without a graph the facts are all that is read: the records, not the resume model.
+  const factsOfPart = (start: number, end: number) => factsOf(factsModelOf(data.subarray(start, end)));
   const join = (before: SessionFactsSummary | undefined, part: SessionFactsSummary) => (before ? appendFacts(before, part) : part);
   // The history ends with the last page that ends at or before the last boundary.
   const boundary = lastBoundaryIn(data);
@@ -208,7 +211,7 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
     const pages: Page[] = paginateAppended(data, kept.map((p) => ({ id: p.id, bytes: p.size })), options.pageRule);
     const write = await beginPages(store, data, pages);
     // Modelled while git compresses the pages.
-    const { facts, graph, history, modelledBytes } = modelLog(path, data, parent, appended, pages, options.graphMaxBytes ?? GRAPH_MAX_BYTES, warnings);
+    const { facts, graph, history, modelledBytes } = await modelLog(path, data, parent, appended, pages, options.graphMaxBytes ?? GRAPH_MAX_BYTES, warnings);
     const project = await readProjectState(facts.cwd);
     const name = options.name ?? defaultName(sessionId, path, taken);
     const meta: SnapshotMeta = {
