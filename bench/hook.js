@@ -6,12 +6,15 @@
 //          (what before the previous boundary was trimmed then; the store holds its snapshot).
 // The default session is stitched from every main log of ../shared/corpus (bench/stitch.js
 // --parsed-only: a live session holds no line that is not one JSON record).
+// The machine is shared, so each figure is given as wall seconds and CPU seconds (this process's
+// and its children's: git), with the load average, and as a ratio to a floor measured in the same
+// run on the same file: read it and JSON.parse every line (CPU over CPU). Targets are judged on CPU.
 
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,9 +60,42 @@ function boundaryOffsets(data) {
   return offsets;
 }
 
-const CPU_HOOK = `
-process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write('BENCH ' + JSON.stringify({ cpu: (u.user + u.system) / 1e6 }) + '\\n'); });
-`;
+/** CPU seconds of the processes this one has waited for (git, a hook process and its git), from /proc. */
+function childrenCpu() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100; // cutime + cstime, in USER_HZ (100 on Linux)
+  } catch {
+    return NaN;
+  }
+}
+
+/** The floor: read the file and JSON.parse every line, in this process. */
+function floor(file) {
+  return timedSync(() => {
+    let records = 0;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line === '') continue;
+      try {
+        JSON.parse(line);
+        records++;
+      } catch {
+        // not a record
+      }
+    }
+    return records;
+  });
+}
+
+function timedSync(fn) {
+  const cpu0 = process.cpuUsage();
+  const children0 = childrenCpu();
+  const started = performance.now();
+  const value = fn();
+  const cpu = process.cpuUsage(cpu0);
+  return { seconds: (performance.now() - started) / 1000, cpu: (cpu.user + cpu.system) / 1e6 + (childrenCpu() - children0), value };
+}
 
 /** A scratch HOME with the session installed as Claude Code keeps it, and a snapshot store. */
 function scratch(work, name) {
@@ -70,23 +106,22 @@ function scratch(work, name) {
   return { env, log: join(dir, 'b0b0b0b0-0000-4000-8000-000000000050.jsonl') };
 }
 
-/** The hook as Claude Code starts it: a process reading the event on stdin. */
-function runHookProcess(place, cpuHook) {
-  const started = performance.now();
+/** The hook as Claude Code starts it: a process reading the event on stdin; its CPU is its own and its git's. */
+function runHookProcess(place) {
   const input = JSON.stringify({ session_id: 'b0b0b0b0-0000-4000-8000-000000000050', transcript_path: place.log, hook_event_name: 'PreCompact', trigger: 'auto' });
-  const child = spawnSync(process.execPath, ['--import', pathToFileURL(cpuHook).href, join(ROOT, 'bin', 'cmv.js'), 'hook', 'run', 'pre-compact'], { input, env: place.env, encoding: 'utf8' });
-  const seconds = (performance.now() - started) / 1000;
+  const { seconds, cpu, value: child } = timedSync(() => spawnSync(process.execPath, [join(ROOT, 'bin', 'cmv.js'), 'hook', 'run', 'pre-compact'], { input, env: place.env, encoding: 'utf8' }));
   if (child.status !== 0) throw new Error(`cmv hook run exited ${child.status}: ${child.stderr}`);
-  const report = /BENCH (.*)/.exec(child.stderr);
-  return { seconds, cpu: report ? JSON.parse(report[1]).cpu : NaN, stdout: child.stdout.trim() };
+  return { seconds, cpu, stdout: child.stdout.trim() };
 }
 
+/** Wall and CPU seconds of `fn`: this process's CPU and that of the children it waited for meanwhile (git). */
 async function timed(fn) {
   const cpu0 = process.cpuUsage();
+  const children0 = childrenCpu();
   const started = performance.now();
   const value = await fn();
   const cpu = process.cpuUsage(cpu0);
-  return { seconds: (performance.now() - started) / 1000, cpu: (cpu.user + cpu.system) / 1e6, value };
+  return { seconds: (performance.now() - started) / 1000, cpu: (cpu.user + cpu.system) / 1e6 + (childrenCpu() - children0), value };
 }
 
 async function steps(place, file, dist) {
@@ -120,28 +155,35 @@ export async function benchHook(files = []) {
     ...(await import('../dist/store/snapshot.js')),
     ...(await import('../dist/trim/apply.js')),
   };
-  console.log(`PreCompact hook on ${file} (${(data.length / MB).toFixed(1)} MB; node ${process.version}, load average ${loadavg()[0].toFixed(1)}); medians of ${RUNS} fresh runs, wall s (CPU s)`);
+  const loads = [loadavg()[0]];
+  console.log(`PreCompact hook on ${file} (${(data.length / MB).toFixed(1)} MB; node ${process.version}, load average ${loads[0].toFixed(1)}); medians of ${RUNS} fresh runs: wall s (CPU s, this process and its git), x floor CPU`);
   const work = mkdtempSync(join(tmpdir(), 'cmv-bench-hook-'));
-  const cpuHook = join(work, 'cpu.mjs');
-  writeFileSync(cpuHook, CPU_HOOK);
   try {
     for (const moment of ['first', 'later']) {
       const whole = [];
       const parts = [];
+      const floors = [];
       for (let run = 0; run < RUNS; run++) {
         const a = scratch(work, `${moment}-process-${run}`);
         await prepare(a, data, moment, dist);
-        whole.push(runHookProcess(a, cpuHook));
+        floors.push(floor(a.log));
+        whole.push(runHookProcess(a));
         const b = scratch(work, `${moment}-steps-${run}`);
         await prepare(b, data, moment, dist);
         parts.push(await steps(b, b.log, dist));
+        loads.push(loadavg()[0]);
       }
       const last = parts[parts.length - 1];
-      const f = (xs) => `${median(xs.map((x) => x.seconds)).toFixed(2)} s (${median(xs.map((x) => x.cpu)).toFixed(2)} CPU)`;
-      console.log(`  ${moment}:`);
+      const floorCpu = median(floors.map((x) => x.cpu));
+      const f = (xs) => {
+        const cpu = median(xs.map((x) => x.cpu));
+        return `${median(xs.map((x) => x.seconds)).toFixed(2)} s (${cpu.toFixed(2)} CPU, ${(cpu / floorCpu).toFixed(1)}x floor)`;
+      };
+      console.log(`  ${moment} (load average ${loads[loads.length - 1].toFixed(1)}):`);
+      console.log(`    floor (read + JSON.parse of every line of the log the hook sees): ${f(floors)}`);
       console.log(`    whole hook process (cmv hook run pre-compact): ${f(whole)}   [target <= 1.5 s]; it said: ${whole[0].stdout || '(nothing)'}`);
       const snap = last.snapshot.value;
-      console.log(`    snapshot: ${f(parts.map((p) => p.snapshot))}, ${snap.growth}, ${(snap.newBytes / MB).toFixed(1)} MB new of ${(snap.bytes / MB).toFixed(1)} MB, ${(snap.modelledBytes / MB).toFixed(1)} MB modelled`);
+      console.log(`    snapshot: ${f(parts.map((p) => p.snapshot))}, ${snap.growth}, ${(snap.newBytes / MB).toFixed(1)} MB new of ${(snap.bytes / MB).toFixed(1)} MB (${snap.newPages} of ${snap.pages} pages), ${(snap.modelledBytes / MB).toFixed(1)} MB modelled`);
       const r = last.trim.value.result;
       console.log(`    in-place trim: ${f(parts.map((p) => p.trim))}   [target <= 1 s]; ${(r.input.bytes / MB).toFixed(1)} -> ${(r.output.bytes / MB).toFixed(1)} MB, tokens sent ${r.input.tokens} -> ${r.output.tokens}, verify ${r.verify.ok ? 'ok' : 'FAILED'}`);
     }

@@ -99,7 +99,7 @@ function usageSize(u: Usage): number {
   return u.inputTokens + u.cacheCreationTokens + u.cacheReadTokens + u.outputTokens;
 }
 
-function groupResponses(entries: SessionEntry[]): { responses: ResponseGroup[]; responseOf: Map<SessionEntry, ResponseGroup> } {
+export function groupResponses(entries: SessionEntry[]): { responses: ResponseGroup[]; responseOf: Map<SessionEntry, ResponseGroup> } {
   const byKey = new Map<string, ResponseGroup>();
   const responses: ResponseGroup[] = [];
   const responseOf = new Map<SessionEntry, ResponseGroup>();

@@ -100,7 +100,7 @@ export function sessionFromLines(path: string, bytes: number, lines: SessionLine
   };
 }
 
-function readFacts(entries: SessionEntry[]): SessionFacts {
+export function readFacts(entries: SessionEntry[]): SessionFacts {
   const versions: string[] = [];
   const models: string[] = [];
   const facts: SessionFacts = { versions, models };

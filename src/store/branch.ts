@@ -57,6 +57,8 @@ export interface BranchOptions {
   resume?: { tier?: ResumeTier };
   /** Fork at this message (uuid or unique prefix): the branch ends with it, as `claude --resume-session-at` would. */
   at?: string;
+  /** The session's project lives here now (`--project-dir`): the trim's disk checks and the drift warning look there. */
+  projectDir?: string;
   now?: Date;
   env?: NodeJS.ProcessEnv;
 }
@@ -140,12 +142,12 @@ interface Materialised {
   resume?: BranchResult['resume'];
 }
 
-async function trimmedContent(log: Buffer, sessionId: string, options: Partial<TrimOptions>): Promise<Materialised> {
+async function trimmedContent(log: Buffer, sessionId: string, options: Partial<TrimOptions>, projectDir?: string): Promise<Materialised> {
   const dir = await mkdtemp(join(tmpdir(), 'cmv-branch-'));
   try {
     const input = join(dir, 'snapshot.jsonl');
     await writeFile(input, log, { mode: 0o600 });
-    const result = await trimSession(input, options, { newSessionId: sessionId, fileHoldsOnDisk: true, derive: { by: 'branch', tag: derivedTag(sessionId) } });
+    const result = await trimSession(input, options, { newSessionId: sessionId, fileHoldsOnDisk: true, projectDir, derive: { by: 'branch', tag: derivedTag(sessionId) } });
     if (!result.verify.ok) {
       throw new CmvError('VERIFY_FAILED', `the trimmed branch failed verification (${result.verify.faults.length} faults); nothing was written`, {
         hint: `first fault: ${result.verify.faults[0]?.message ?? '?'}; branch with --no-trim to keep the log whole`,
@@ -209,6 +211,8 @@ async function resumedContent(store: Store, snapshot: SnapshotLog, made: Materia
 export async function branchSnapshot(store: Store, arg: string, options: BranchOptions = {}): Promise<BranchResult> {
   if (options.name !== undefined) checkName(options.name);
   const env = options.env ?? process.env;
+  const movedTo = options.projectDir === undefined ? undefined : resolve(options.projectDir);
+  if (movedTo !== undefined && !existsSync(movedTo)) throw new CmvError('NOT_FOUND', `--project-dir ${options.projectDir}: no such folder`, { hint: "give the folder the session's project lives in now" });
   const from = await resolveSnapshot(store, arg);
   const source = await readMeta(store, from.id);
   const cwd = source.source.cwd ?? source.facts.cwd;
@@ -220,7 +224,7 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
   const log = at ? cutLog(whole, at.linesKept) : whole;
   const trim = options.trim !== false;
   let made: Materialised = trim
-    ? await trimmedContent(log, sessionId, options.trimOptions ?? {})
+    ? await trimmedContent(log, sessionId, options.trimOptions ?? {}, movedTo)
     : { content: derivedContent(withSessionId(log, sessionId), { by: 'branch', from: source.facts.sessionId, tag: derivedTag(sessionId) }) };
   if (options.resume) made = await resumedContent(store, { id: from.id, meta: source, log }, made, options.resume.tier);
   // The new session is written first: the store never names a branch whose file was not written.
@@ -273,7 +277,7 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
   });
   await rm(marker, { force: true });
 
-  const drift = await projectDrift(source.project, [...source.facts.files.read, ...source.facts.files.changed]);
+  const drift = await projectDrift(source.project, [...source.facts.files.read, ...source.facts.files.changed], movedTo);
   const warnings: string[] = [];
   if (!existsSync(cwd)) warnings.push(`the project folder ${cwd} does not exist on this machine: Claude Code resumes the session only from there`);
   if (drift.changedFiles.length > 0) {

@@ -4,7 +4,7 @@
 
 import type { Store } from './store.js';
 import type { Page } from './pages.js';
-import { missingObjects, snapshotTrees, startWritingBlobs, writeTrees } from './objects.js';
+import { logTrees, missingObjects, snapshotTrees, startWritingBlobs, writeLooseObject, writeTreeObjects } from './objects.js';
 import { gitDate, serialiseMeta, type SnapshotMeta } from './meta.js';
 import { gitBlobId } from './pages.js';
 
@@ -12,25 +12,28 @@ export interface PagesWrite {
   /** Bytes of the pages the store did not hold yet. */
   newBytes: number;
   newPages: number;
+  /** The log's trees (log/ and its page folders) the store holds already: not written again. */
+  presentTrees: Set<string>;
   /** Waits until git has written them. */
   done: () => Promise<void>;
 }
 
 export async function beginPages(store: Store, data: Buffer, pages: Page[]): Promise<PagesWrite> {
-  const missing = await missingObjects(store.git, pages.map((p) => p.id));
+  // The page folders of an unchanged stretch of log are the parent's: asked for with the pages.
+  const trees = logTrees(pages.map((p) => p.id)).map((t) => t.id);
+  const missing = await missingObjects(store.git, [...pages.map((p) => p.id), ...trees]);
   const blobs = pages.filter((p) => missing.has(p.id)).map((p) => ({ id: p.id, data: data.subarray(p.offset, p.offset + p.bytes) }));
   const unique = [...new Map(blobs.map((b) => [b.id, b])).values()];
   const done = await startWritingBlobs(store.git, unique, store.tmpDir);
-  return { newBytes: unique.reduce((n, b) => n + b.data.length, 0), newPages: unique.length, done };
+  return { newBytes: unique.reduce((n, b) => n + b.data.length, 0), newPages: unique.length, presentTrees: new Set(trees.filter((id) => !missing.has(id))), done };
 }
 
 const IDENTITY = { name: 'cmv', email: 'cmv@localhost' };
 
 /** One small blob (meta.json, a side file), written loose and compressed hard (git's default for loose objects is fastest). */
 export async function writeBlob(store: Store, data: Buffer): Promise<string> {
-  const id = gitBlobId(data);
-  const { stdout } = await store.git.stream(['-c', 'core.looseCompression=9', 'hash-object', '-w', '--stdin'], { input: [data] });
-  if (stdout.toString('utf8').trim() !== id) throw new Error('git stored a blob under another id than cmv computed');
+  const id = await writeLooseObject(store.git, 'blob', data, 9);
+  if (id !== gitBlobId(data)) throw new Error('cmv stored a blob under another id than it computed');
   return id;
 }
 
@@ -44,28 +47,30 @@ function commitMessage(meta: SnapshotMeta): string {
   return lines.join('\n');
 }
 
-/** Writes meta.json, the trees and the commit; returns the commit id. The same inputs give the same commit. */
+/** A commit object's text as `git commit-tree -m` writes it, with cmv's fixed identity. */
+export function commitBody(tree: string, parents: string[], date: string, message: string): Buffer {
+  const who = `${IDENTITY.name} <${IDENTITY.email}> ${date}`;
+  const head = [`tree ${tree}`, ...parents.map((p) => `parent ${p}`), `author ${who}`, `committer ${who}`];
+  return Buffer.from(`${head.join('\n')}\n\n${message}\n`);
+}
+
+/**
+ * Writes meta.json, the trees and the commit; returns the commit id. The same inputs give the same
+ * commit. Written loose by cmv itself (a few small objects), not by a git process each;
+ * `presentTrees` (from beginPages) are trees the store holds already.
+ */
 export async function writeCommit(
   store: Store,
   pageIds: string[],
   meta: SnapshotMeta,
   parents: string[],
   sideFiles: { name: string; data: Buffer }[] = [],
+  presentTrees?: ReadonlySet<string>,
 ): Promise<{ commit: string; tree: string }> {
   const metaId = await writeBlob(store, serialiseMeta(meta));
   const side = [];
   for (const file of sideFiles) side.push({ name: file.name, id: await writeBlob(store, file.data) });
-  const tree = await writeTrees(store.git, snapshotTrees(pageIds, metaId, side));
-  const date = gitDate(meta);
-  const env = {
-    GIT_AUTHOR_NAME: IDENTITY.name,
-    GIT_AUTHOR_EMAIL: IDENTITY.email,
-    GIT_AUTHOR_DATE: date,
-    GIT_COMMITTER_NAME: IDENTITY.name,
-    GIT_COMMITTER_EMAIL: IDENTITY.email,
-    GIT_COMMITTER_DATE: date,
-  };
-  const args = ['commit-tree', '--no-gpg-sign', tree, ...parents.flatMap((p) => ['-p', p]), '-m', commitMessage(meta)];
-  const commit = (await store.git.runWithEnv(args, env, 'commit-tree')).trim();
+  const tree = await writeTreeObjects(store.git, snapshotTrees(pageIds, metaId, side), presentTrees);
+  const commit = await writeLooseObject(store.git, 'commit', commitBody(tree, parents, gitDate(meta), commitMessage(meta)), 6);
   return { commit, tree };
 }

@@ -3,7 +3,9 @@
 // Git writes every object once under its hash; nothing here rewrites one.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
+import { deflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { Git } from './git.js';
 import { pagePath, PAGES_PER_GROUP } from './pages.js';
@@ -61,20 +63,19 @@ export async function startWritingBlobs(git: Git, blobs: Blob[], tmpDir: string)
   };
 }
 
-interface TreeEntry {
+export interface TreeEntry {
   mode: '100644' | '40000';
   name: string;
   id: string;
 }
 
-interface TreeObject {
+export interface TreeObject {
   id: string;
   entries: TreeEntry[];
 }
 
 function treeId(entries: TreeEntry[]): string {
-  const sorted = [...entries].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
-  const body = Buffer.concat(sorted.map((e) => Buffer.concat([Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.id, 'hex')])));
+  const body = treeBody(entries);
   return createHash('sha1').update(`tree ${body.length}\0`).update(body).digest('hex');
 }
 
@@ -82,8 +83,8 @@ function sortKey(entry: TreeEntry): string {
   return entry.mode === '40000' ? `${entry.name}/` : entry.name;
 }
 
-/** The trees of a snapshot: log/<group>/<page> for every page, meta.json (and side files) at the root. */
-export function snapshotTrees(pageIds: string[], metaId: string, sideFiles: { name: string; id: string }[] = []): TreeObject[] {
+/** The trees of a snapshot's log/ folder: log/<group>/<page> for every page, the log tree last (none without pages). */
+export function logTrees(pageIds: string[]): TreeObject[] {
   const trees: TreeObject[] = [];
   const groups: TreeEntry[] = [];
   for (let start = 0; start < pageIds.length; start += PAGES_PER_GROUP) {
@@ -92,26 +93,59 @@ export function snapshotTrees(pageIds: string[], metaId: string, sideFiles: { na
     trees.push(tree);
     groups.push({ mode: '40000', name: pagePath(start).split('/')[1], id: tree.id });
   }
+  if (groups.length > 0) trees.push({ id: treeId(groups), entries: groups });
+  return trees;
+}
+
+/** The trees of a snapshot: log/<group>/<page> for every page, meta.json (and side files) at the root. */
+export function snapshotTrees(pageIds: string[], metaId: string, sideFiles: { name: string; id: string }[] = []): TreeObject[] {
+  const trees = logTrees(pageIds);
   const root: TreeEntry[] = [{ mode: '100644', name: 'meta.json', id: metaId }, ...sideFiles.map((f) => ({ mode: '100644' as const, name: f.name, id: f.id }))];
-  if (groups.length > 0) {
-    const log = { id: treeId(groups), entries: groups };
-    trees.push(log);
-    root.push({ mode: '40000', name: 'log', id: log.id });
-  }
+  if (trees.length > 0) root.push({ mode: '40000', name: 'log', id: trees[trees.length - 1].id });
   trees.push({ id: treeId(root), entries: root });
   return trees;
 }
 
-/** Writes the trees with `git mktree --batch` (which checks every entry exists) and returns the root's id. */
-export async function writeTrees(git: Git, trees: TreeObject[]): Promise<string> {
-  const input = trees.map((t) => t.entries.map((e) => `${e.mode} ${e.mode === '40000' ? 'tree' : 'blob'} ${e.id}\t${e.name}\n`).join('')).join('\n');
-  const { stdout } = await git.stream(['mktree', '--batch'], { input: [input] });
-  const written = stdout.toString('utf8').trim().split('\n');
-  const expected = trees.map((t) => t.id);
-  if (written.join() !== expected.join()) {
-    throw new CmvError('INTERNAL', 'git wrote trees other than the ones cmv computed', { details: { written, expected } });
+function treeBody(entries: TreeEntry[]): Buffer {
+  const sorted = [...entries].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
+  return Buffer.concat(sorted.map((e) => Buffer.concat([Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.id, 'hex')])));
+}
+
+/**
+ * Writes one object loose, as git itself does (the zlib of "<type> <size>\0" and the body, synced,
+ * then renamed to objects/<2>/<38>): a snapshot's few small objects without a git process each.
+ * Returns the object's id. An object already there loose is left alone.
+ */
+export async function writeLooseObject(git: Git, type: 'blob' | 'tree' | 'commit', body: Buffer, level = 9): Promise<string> {
+  const header = Buffer.from(`${type} ${body.length}\0`);
+  const id = createHash('sha1').update(header).update(body).digest('hex');
+  const dir = join(git.dir, 'objects', id.slice(0, 2));
+  const path = join(dir, id.slice(2));
+  if (existsSync(path)) return id;
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`);
+  const handle = await open(temp, 'wx', 0o444);
+  try {
+    await handle.writeFile(deflateSync(Buffer.concat([header, body]), { level }));
+    await handle.sync(); // core.fsync=committed: objects are on disk before a ref names them
+  } finally {
+    await handle.close();
   }
-  return expected[expected.length - 1];
+  await rename(temp, path).catch(async (error) => {
+    await unlink(temp).catch(() => {});
+    throw error;
+  });
+  return id;
+}
+
+/** Writes the trees (their entries are in the store: pages checked or just written) loose; returns the root's id. `present`: ids the store holds already. */
+export async function writeTreeObjects(git: Git, trees: TreeObject[], present: ReadonlySet<string> = new Set()): Promise<string> {
+  for (const tree of trees) {
+    if (present.has(tree.id)) continue;
+    const written = await writeLooseObject(git, 'tree', treeBody(tree.entries), 6);
+    if (written !== tree.id) throw new CmvError('INTERNAL', 'cmv wrote a tree under another id than it computed', { details: { written, expected: tree.id } });
+  }
+  return trees[trees.length - 1].id;
 }
 
 export interface TreeFile {

@@ -30,7 +30,16 @@ export async function refsUnder(store: Store, ...prefixes: string[]): Promise<{ 
 
 /** Every snapshot and branch name, sorted by name. */
 export async function listNames(store: Store): Promise<NamedRef[]> {
-  const refs = await refsUnder(store, SNAPSHOT_REFS.slice(0, -1), BRANCH_REFS.slice(0, -1));
+  return namesOf(await refsUnder(store, SNAPSHOT_REFS.slice(0, -1), BRANCH_REFS.slice(0, -1)));
+}
+
+/** Every name, and the commit `ref` names (undefined when it does not exist): one git call. */
+export async function namesAnd(store: Store, ref: string): Promise<{ names: NamedRef[]; id: string | undefined }> {
+  const refs = await refsUnder(store, SNAPSHOT_REFS.slice(0, -1), BRANCH_REFS.slice(0, -1), ref);
+  return { names: namesOf(refs), id: refs.find((r) => r.ref === ref)?.id };
+}
+
+function namesOf(refs: { ref: string; id: string; type: string }[]): NamedRef[] {
   const named: NamedRef[] = [];
   for (const { ref, id, type } of refs) {
     const parsed = parseRef(ref);

@@ -4,11 +4,12 @@
 
 import { createHash } from 'node:crypto';
 import type { Session } from '../session/session.js';
-import { sessionFromLines } from '../session/session.js';
+import { readFacts, sessionFromLines } from '../session/session.js';
 import { splitRawLines } from '../session/line-reader.js';
-import { parseLine } from '../session/entry.js';
-import type { SessionLine } from '../session/conversation.js';
-import { contentBlocks, readRecord, type JsonObject } from '../session/payload.js';
+import { parseLine, parseRecords, type SessionEntry } from '../session/entry.js';
+import { groupResponses, isConversational, type Conversation, type SessionLine } from '../session/conversation.js';
+import { contentBlocks, type JsonObject } from '../session/payload.js';
+import { CmvError } from '../errors.js';
 import { billedResponses, summariseUsage } from '../tokens/usage.js';
 import { isCleanAbsolutePath } from './meta.js';
 
@@ -79,21 +80,57 @@ function size(r: EdgeResponse): number {
 const READ_TOOLS = new Set(['Read', 'NotebookRead']);
 const CHANGE_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
 
-/** Models a log held in memory (a snapshot, or the part of a log appended since the last one). */
-export function sessionOfBuffer(path: string, data: Buffer): Session {
-  const lines: SessionLine[] = splitRawLines(data).map((raw) => {
+/** What the facts are read from: a session, or the lighter model of factsModelOf. */
+export interface FactsSource {
+  bytes: number;
+  lines: SessionLine[];
+  malformedLines: number[];
+  facts: Session['facts'];
+  conversation: Pick<Conversation, 'entries' | 'responses' | 'isSubagentTranscript' | 'compactBoundaries'>;
+}
+
+/**
+ * A log held in memory modelled for its facts only: its records and API responses, as
+ * sessionOfBuffer has them, without the resume model (the resumed path, tool pairs, chains) that
+ * the facts do not read. A long log's snapshot costs its parse, not its conversation model.
+ */
+export function factsModelOf(data: Buffer): FactsSource {
+  const lines = linesOf(data);
+  const entries: SessionEntry[] = [];
+  for (const line of lines) if (line.status !== 'glued') entries.push(...line.entries);
+  const mainConversational = entries.some((e) => isConversational(e) && e.uuid && !e.isSidechain);
+  return {
+    bytes: data.length,
+    lines,
+    malformedLines: lines.filter((l) => l.status === 'malformed').map((l) => l.index + 1),
+    facts: readFacts(entries),
+    conversation: {
+      entries,
+      responses: groupResponses(entries).responses,
+      isSubagentTranscript: !mainConversational && entries.some((e) => isConversational(e) && e.isSidechain),
+      compactBoundaries: entries.filter((e) => e.type === 'system' && e.subtype === 'compact_boundary'),
+    },
+  };
+}
+
+function linesOf(data: Buffer): SessionLine[] {
+  return splitRawLines(data).map((raw) => {
     const parsed = parseLine(raw.bytes, raw.index);
     return { index: raw.index, offset: raw.offset, bytes: raw.bytes, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error };
   });
-  return sessionFromLines(path, data.length, lines);
 }
 
-function touchedFiles(session: Session): { read: string[]; changed: string[] } {
+/** Models a log held in memory (a snapshot, or the part of a log appended since the last one). */
+export function sessionOfBuffer(path: string, data: Buffer): Session {
+  return sessionFromLines(path, data.length, linesOf(data));
+}
+
+function touchedFiles(session: FactsSource): { read: string[]; changed: string[] } {
   const read = new Set<string>();
   const changed = new Set<string>();
   for (const entry of session.conversation.entries) {
     if (!entry.blocks.some((b) => b.type === 'tool_use' && b.name && (READ_TOOLS.has(b.name) || CHANGE_TOOLS.has(b.name)))) continue;
-    for (const block of contentBlocks(readRecord(session, entry))) {
+    for (const block of contentBlocks(recordOf(session, entry))) {
       if (block.type !== 'tool_use' || typeof block.name !== 'string') continue;
       const input = (block.input ?? {}) as JsonObject;
       const path = typeof input.file_path === 'string' ? input.file_path : typeof input.notebook_path === 'string' ? input.notebook_path : undefined;
@@ -105,13 +142,21 @@ function touchedFiles(session: Session): { read: string[]; changed: string[] } {
   return { read: [...read].sort(), changed: [...changed].sort() };
 }
 
+/** The record of an entry, from its line's bytes (as readRecord reads a session's). */
+function recordOf(source: FactsSource, entry: SessionEntry): JsonObject {
+  const bytes = source.lines[entry.line]?.bytes;
+  if (!bytes) throw new CmvError('INTERNAL', 'the log was modelled without its raw bytes', { hint: 'model it with its bytes' });
+  const record = parseRecords(bytes)[entry.record];
+  return record && typeof record === 'object' ? (record as JsonObject) : {};
+}
+
 /** Facts as a snapshot stores them: the start-of-log edge only matters to a part being appended. */
 export function storedFacts(facts: SessionFactsSummary): SessionFactsSummary {
   return { ...facts, edges: { last: facts.edges.last } };
 }
 
 /** The facts of a modelled log. */
-export function factsOf(session: Session): SessionFactsSummary {
+export function factsOf(session: FactsSource): SessionFactsSummary {
   const c = session.conversation;
   const usage = summariseUsage(c);
   const last = session.lines[session.lines.length - 1];
@@ -158,7 +203,7 @@ export function factsOf(session: Session): SessionFactsSummary {
   };
 }
 
-function edgesOf(session: Session): SessionFactsSummary['edges'] {
+function edgesOf(session: FactsSource): SessionFactsSummary['edges'] {
   const c = session.conversation;
   const billed: EdgeResponse[] = billedResponses(c).map((r) => ({
     key: edgeKey(r.key),

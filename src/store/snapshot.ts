@@ -6,15 +6,15 @@ import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Store } from './store.js';
 import { maintain, withStoreLock } from './store.js';
-import { gitBlobId, paginate, paginateAppended, PAGE_FORMAT, type Page, type PageRule } from './pages.js';
+import { gitBlobId, paginateAppended, PAGE_FORMAT, type Page, type PageRule } from './pages.js';
 import { beginPages, writeCommit } from './commit.js';
 import { listTree, readObjects } from './objects.js';
 import { parseMeta, type SnapshotMeta } from './meta.js';
-import { appendFacts, factsOf, sessionOfBuffer, storedFacts, type SessionFactsSummary } from './session-facts.js';
-import { graphSideFile, type GraphSideFile } from './stored-graph.js';
+import { appendFacts, factsModelOf, factsOf, sessionOfBuffer, storedFacts, type SessionFactsSummary } from './session-facts.js';
+import type { GraphSideFile } from './stored-graph.js';
 import { readProjectState } from './project-state.js';
 import { checkName, isUuid, nameProblem, refOf, sessionRef } from './names.js';
-import { listNames, nameTaken, readRef, updateRefs, ZERO_ID, type RefUpdate } from './refs.js';
+import { listNames, namesAnd, nameTaken, updateRefs, ZERO_ID, type RefUpdate } from './refs.js';
 import { cmvVersion } from './version.js';
 import { splitRawLines } from '../session/line-reader.js';
 import { parseLine } from '../session/entry.js';
@@ -76,15 +76,21 @@ export function sessionIdOf(path: string, data: Buffer): string | undefined {
   return undefined;
 }
 
-/** True when `data` begins with exactly the parent's pages (the log only grew since). */
-export function grewFrom(data: Buffer, parentPages: { id: string; size: number }[]): boolean {
+/** How many of the parent's pages `data` begins with, in order: all of them when the log only grew since. */
+export function sharedPages(data: Buffer, parentPages: { id: string; size: number }[]): number {
   let offset = 0;
-  for (const page of parentPages) {
-    if (offset + page.size > data.length) return false;
-    if (gitBlobId(data.subarray(offset, offset + page.size)) !== page.id) return false;
+  for (let i = 0; i < parentPages.length; i++) {
+    const page = parentPages[i];
+    if (offset + page.size > data.length) return i;
+    if (gitBlobId(data.subarray(offset, offset + page.size)) !== page.id) return i;
     offset += page.size;
   }
-  return true;
+  return parentPages.length;
+}
+
+/** True when `data` begins with exactly the parent's pages (the log only grew since). */
+export function grewFrom(data: Buffer, parentPages: { id: string; size: number }[]): boolean {
+  return sharedPages(data, parentPages) === parentPages.length;
 }
 
 /** `<first 8 chars of the session id>-<n>`, the first n free. */
@@ -130,14 +136,17 @@ function knownPart(parent: ParentState | undefined, appended: boolean, pages: Pa
  * lines it had, when the log only grew; or the history before its last boundary, when the log was
  * trimmed in place since), up to this log's last boundary (kept as this snapshot's history), and after it.
  */
-function modelLog(path: string, data: Buffer, parent: ParentState | undefined, appended: boolean, pages: Page[], graphMaxBytes: number, warnings: string[]): ModelledLog {
+async function modelLog(path: string, data: Buffer, parent: ParentState | undefined, appended: boolean, pages: Page[], graphMaxBytes: number, warnings: string[]): Promise<ModelledLog> {
   if (data.length <= graphMaxBytes) {
+    // The graph's modules are loaded only for a log that gets one.
+    const { graphSideFile } = await import('./stored-graph.js');
     const session = sessionOfBuffer(path, data);
     return { facts: storedFacts(factsOf(session)), graph: graphSideFile(session, warnings), modelledBytes: data.length };
   }
   const known = knownPart(parent, appended, pages);
   const from = known?.bytes ?? 0;
-  const factsOfPart = (start: number, end: number) => factsOf(sessionOfBuffer(path, data.subarray(start, end)));
+  // Without a graph the facts are all that is read: the records, not the resume model.
+  const factsOfPart = (start: number, end: number) => factsOf(factsModelOf(data.subarray(start, end)));
   const join = (before: SessionFactsSummary | undefined, part: SessionFactsSummary) => (before ? appendFacts(before, part) : part);
   // The history ends with the last page that ends at or before the last boundary.
   const boundary = lastBoundaryIn(data);
@@ -189,17 +198,20 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
     }
     const sessionId = sessionIdOf(path, data);
     const lineageRef = sessionId ? sessionRef(sessionId) : undefined;
-    const taken = new Set((await listNames(store)).map((n) => n.name));
+    const { names, id: parentId } = lineageRef ? await namesAnd(store, lineageRef) : { names: await listNames(store), id: undefined };
+    const taken = new Set(names.map((n) => n.name));
     if (options.name !== undefined && taken.has(options.name)) throw nameTaken(options.name);
-    const parentId = lineageRef ? await readRef(store, lineageRef) : undefined;
     const parent = parentId ? await parentState(store, parentId) : undefined;
-    const appended = !!parent && parent.meta.facts.terminated && grewFrom(data, parent.pages);
-    const pages: Page[] = appended
-      ? paginateAppended(data, parent.pages.map((p) => ({ id: p.id, bytes: p.size })), options.pageRule)
-      : paginate(data, options.pageRule);
+    const shared = parent ? sharedPages(data, parent.pages) : 0;
+    const appended = !!parent && parent.meta.facts.terminated && shared === parent.pages.length;
+    // A log rewritten since (trimmed in place, its history copied as it was) keeps the pages it
+    // still begins with: only what follows them is cut and hashed again. (Its parent's last page,
+    // which may end mid-line, is cut again unless the log only grew.)
+    const kept = parent ? parent.pages.slice(0, appended || shared < parent.pages.length ? shared : shared - 1) : [];
+    const pages: Page[] = paginateAppended(data, kept.map((p) => ({ id: p.id, bytes: p.size })), options.pageRule);
     const write = await beginPages(store, data, pages);
     // Modelled while git compresses the pages.
-    const { facts, graph, history, modelledBytes } = modelLog(path, data, parent, appended, pages, options.graphMaxBytes ?? GRAPH_MAX_BYTES, warnings);
+    const { facts, graph, history, modelledBytes } = await modelLog(path, data, parent, appended, pages, options.graphMaxBytes ?? GRAPH_MAX_BYTES, warnings);
     const project = await readProjectState(facts.cwd);
     const name = options.name ?? defaultName(sessionId, path, taken);
     const meta: SnapshotMeta = {
@@ -218,7 +230,7 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       ...(history ? { history } : {}),
     };
     await write.done();
-    const { commit } = await writeCommit(store, pages.map((p) => p.id), meta, parent ? [parent.id] : [], graph ? [graph] : []);
+    const { commit } = await writeCommit(store, pages.map((p) => p.id), meta, parent ? [parent.id] : [], graph ? [graph] : [], write.presentTrees);
     const updates: RefUpdate[] = [{ ref: refOf('snapshot', name), id: commit, old: ZERO_ID }];
     if (lineageRef) updates.push({ ref: lineageRef, id: commit, old: parentId ?? ZERO_ID });
     await updateRefs(store, updates, `cmv snapshot ${name}`);

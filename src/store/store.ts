@@ -1,8 +1,8 @@
 // The snapshot store: a bare git repository in cmv's data folder, created private (0700) on first
 // use and marked as cmv's own, so cmv never writes into a repository that is not its store.
 
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { dataDir } from './location.js';
 import { Git, requireGit } from './git.js';
@@ -46,12 +46,43 @@ function notAStore(dir: string, why: string): CmvError {
   });
 }
 
+/** `cmv.store = true` as `git config` writes it, read from the file itself (no git process on every open). */
+function markedInFile(dir: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, 'config'), 'utf8');
+  } catch {
+    return false;
+  }
+  let section = '';
+  for (const line of text.split('\n')) {
+    const header = /^\s*\[([A-Za-z0-9.-]+)\]\s*$/.exec(line);
+    if (header) section = header[1].toLowerCase();
+    else if (section === 'cmv' && /^\s*store\s*=\s*true\s*$/i.test(line)) return true;
+  }
+  return false;
+}
+
 async function isMarked(git: Git): Promise<boolean> {
+  if (markedInFile(git.dir)) return true;
+  // Anything the plain reading does not see (an include, a quoted value): git decides.
   try {
     return (await git.run(['config', '--get', 'cmv.store'])).trim() === 'true';
   } catch {
     return false;
   }
+}
+
+/** The store's settings as config file sections, appended in one write (one `git config` per key took a process each). */
+function storeConfigText(): string {
+  const sections = new Map<string, string[]>();
+  for (const [key, value] of STORE_CONFIG) {
+    const dot = key.indexOf('.');
+    const lines = sections.get(key.slice(0, dot)) ?? [];
+    lines.push(`\t${key.slice(dot + 1)} = ${value}\n`);
+    sections.set(key.slice(0, dot), lines);
+  }
+  return [...sections].map(([section, lines]) => `[${section}]\n${lines.join('')}`).join('');
 }
 
 async function initStore(dir: string): Promise<void> {
@@ -61,7 +92,9 @@ async function initStore(dir: string): Promise<void> {
   // SHA-1 whatever init.defaultObjectFormat says: cmv computes page ids itself (git before 2.29
   // knows no --object-format and makes SHA-1 repositories anyway).
   await git.run(['init', '--bare', '--quiet', '--object-format=sha1', '.'], 'init').catch(() => git.run(['init', '--bare', '--quiet', '.'], 'init'));
-  for (const [key, value] of STORE_CONFIG) await git.run(['config', key, value], 'config');
+  const config = join(dir, 'config');
+  const text = await readFile(config, 'utf8');
+  await writeFile(config, `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${storeConfigText()}`);
   // No hooks, no sample files: the store runs nothing of its own.
   await rm(join(dir, 'hooks'), { recursive: true, force: true });
   await rm(join(dir, 'description'), { force: true });
@@ -89,9 +122,10 @@ async function createStore(dir: string): Promise<void> {
 
 /** Opens the store, creating it on first use; fails when the folder holds something else. */
 export async function openStore(env: NodeJS.ProcessEnv = process.env): Promise<Store> {
-  await requireGit();
   const root = dataDir(env);
   const dir = storeDir(env);
+  // An existing store needs no check: every git call reports a missing git itself (gitMissing).
+  if (!existsSync(join(dir, 'config'))) await requireGit();
   const store: Store = { dir, git: new Git(dir), tmpDir: join(dir, 'cmv-tmp'), lockPath: join(root, 'store.lock') };
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw notAStore(dir, 'it is a file');
   if (!existsSync(join(dir, 'config'))) {

@@ -21,11 +21,11 @@ export function promptTokens(usage: Usage): number {
 }
 
 /** API responses that carry real usage figures, in file order (not those cmv copied from another log). */
-export function billedResponses(conversation: Conversation, includeSidechains = true): ResponseGroup[] {
+export function billedResponses(conversation: Pick<Conversation, 'responses' | 'isSubagentTranscript'>, includeSidechains = true): ResponseGroup[] {
   return conversation.responses.filter((r) => r.usage && !r.synthetic && !r.derived && (includeSidechains || !r.isSidechain || conversation.isSubagentTranscript));
 }
 
-export function summariseUsage(conversation: Conversation): UsageSummary {
+export function summariseUsage(conversation: Pick<Conversation, 'responses' | 'isSubagentTranscript'>): UsageSummary {
   const summary: UsageSummary = {
     apiCalls: 0,
     lastContextTokens: 0,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deriveLine, derivedTag } from '../../src/session/derived.js';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync, appendFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { takeSnapshot } from '../../src/store/snapshot.js';
 import { branchSnapshot, branchPath } from '../../src/store/branch.js';
@@ -99,6 +99,26 @@ describe('branchSnapshot', () => {
     const committed = await branchSnapshot(box.store, 'work', { env: box.env });
     expect(committed.drift.head?.then).toBe(meta.project?.head);
     expect(committed.drift.changedFiles).toContain(touched[0]);
+  });
+
+  it('with --project-dir, finds the drift in the project where it lives now (a moved checkout)', async () => {
+    await takeSnapshot(box.store, sessionPath, { name: 'work', now: OLD });
+    const meta = await readMeta(box.store, (await branchSnapshot(box.store, 'work', { env: box.env })).from.id);
+    const touched = [...meta.facts.files.read, ...meta.facts.files.changed].map((f) => f.slice(project.length + 1)).filter((f) => existsSync(join(project, f)));
+    expect(touched.length).toBeGreaterThan(0);
+    // The checkout moves, and one of the session's files changes there.
+    const movedTo = join(box.root, 'moved', 'checkout');
+    mkdirSync(dirname(movedTo));
+    renameSync(project, movedTo);
+    writeFileSync(join(movedTo, touched[0]), 'changed since\n');
+    const lost = await branchSnapshot(box.store, 'work', { env: box.env });
+    expect(lost.drift.changedFiles).toEqual([]);
+    expect(lost.drift.unchecked).toMatch(/no longer exists/);
+    const found = await branchSnapshot(box.store, 'work', { env: box.env, projectDir: movedTo });
+    expect(found.drift.unchecked).toBeUndefined();
+    expect(found.drift.changedFiles).toEqual([touched[0]]);
+    expect(found.warnings.join()).toMatch(/moved on since the snapshot: 1 file/);
+    await expect(branchSnapshot(box.store, 'work', { env: box.env, projectDir: join(box.root, 'nowhere') })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('forks at a message with --at: the branch ends with that message, trimmed, its lineage recorded', async () => {

@@ -8,7 +8,8 @@ import { takeSnapshot } from '../../src/store/snapshot.js';
 import { factsOf, sessionOfBuffer, storedFacts } from '../../src/store/session-facts.js';
 import { trimSession } from '../../src/trim/trim.js';
 import { SessionBuilder, CWD, readOutput, commandOutput } from '../trim/session-builder.js';
-import { installSession, sandbox, type Sandbox } from './helpers.js';
+import { git, installSession, sandbox, type Sandbox } from './helpers.js';
+import { PAGES_PER_GROUP } from '../../src/store/pages.js';
 
 let box: Sandbox | undefined;
 afterEach(() => box?.cleanup());
@@ -24,6 +25,12 @@ function segment(b: SessionBuilder, n: number): void {
     b.progress();
     b.assistant([{ type: 'text', text: `Part ${n}.${i} is read and its tests pass.` }]);
   }
+}
+
+/** Objects the store holds, loose and packed. */
+function storeObjects(b: Sandbox): number {
+  const out = git(b.store.dir, 'count-objects', '-v');
+  return Number(/^count: (\d+)$/m.exec(out)![1]) + Number(/^in-pack: (\d+)$/m.exec(out)![1]);
 }
 
 const joined = (lines: Buffer[]) => Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')]));
@@ -45,6 +52,7 @@ describe('snapshot of a log trimmed in place by the PreCompact hook', () => {
     expect(first.meta.history!.bytes).toBeLessThanOrEqual(boundary);
 
     // The hook's trim, then the compaction and the session going on.
+    const afterFirst = storeObjects(box);
     const trimmed = await trimSession(path, { keepHistory: true, historyAsIs: true });
     expect(trimmed.verify.ok).toBe(true);
     writeFileSync(path, joined(trimmed.lines));
@@ -65,6 +73,11 @@ describe('snapshot of a log trimmed in place by the PreCompact hook', () => {
     expect(second.newBytes).toBeLessThanOrEqual(whole.length - first.meta.history!.bytes);
     expect(second.newBytes).toBeLessThan(whole.length / 2);
     expect(second.modelledBytes).toBe(whole.length - first.meta.history!.bytes);
+    // It stores what is new and nothing else: the new pages, its meta.json, the trees that changed
+    // (the root, the log folder and the page folders holding new pages) and the commit.
+    expect(second.newPages).toBeLessThan(second.pages);
+    expect(storeObjects(box) - afterFirst).toBeLessThanOrEqual(second.newPages + 1 + 2 + Math.ceil(second.pages / PAGES_PER_GROUP) + 1);
+    expect(storeObjects(box) - afterFirst).toBeGreaterThanOrEqual(second.newPages + 1);
   });
 
   it('models the whole log when its first pages are not the recorded history', async () => {

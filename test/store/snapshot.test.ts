@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { takeSnapshot } from '../../src/store/snapshot.js';
 import { readLog } from '../../src/store/objects.js';
@@ -56,6 +57,27 @@ describe('takeSnapshot', () => {
     const whole = await takeSnapshot(box.store, installSession(box, '/home/me/app', SESSION_B, coding), { now: OLD });
     const [grown, direct] = [await readMeta(box.store, second.id), await readMeta(box.store, whole.id)];
     expect({ ...grown.facts, sessionId: undefined }).toEqual({ ...direct.facts, sessionId: undefined });
+  });
+
+  it('writes the objects git itself would: the commit `git commit-tree` makes, a store `git fsck --strict` passes', async () => {
+    const cuts = prefixCuts(coding, 2);
+    const path = installSession(box, '/home/me/app', SESSION_A, coding.subarray(0, cuts[0]));
+    const first = await takeSnapshot(box.store, path, { now: OLD, message: 'the first\n\nof two' });
+    writeFileSync(path, coding);
+    const second = await takeSnapshot(box.store, path, { now: OLD, tags: ['pre-compact'] });
+    for (const id of [first.id, second.id]) {
+      const text = git(box.store.dir, 'cat-file', 'commit', id);
+      const tree = /^tree (\w+)$/m.exec(text)![1];
+      const parents = [...text.matchAll(/^parent (\w+)$/gm)].map((m) => m[1]);
+      const date = /^author cmv <cmv@localhost> (\d+ \+0000)$/m.exec(text)![1];
+      const message = text.slice(text.indexOf('\n\n') + 2, -1);
+      const env = { ...process.env, GIT_AUTHOR_NAME: 'cmv', GIT_AUTHOR_EMAIL: 'cmv@localhost', GIT_AUTHOR_DATE: date, GIT_COMMITTER_NAME: 'cmv', GIT_COMMITTER_EMAIL: 'cmv@localhost', GIT_COMMITTER_DATE: date };
+      const made = spawnSync('git', ['commit-tree', '--no-gpg-sign', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message], { cwd: box.store.dir, env, encoding: 'utf8' });
+      expect(made.stdout.trim()).toBe(id);
+    }
+    expect(git(box.store.dir, 'rev-parse', `${second.id}^`).trim()).toBe(first.id);
+    git(box.store.dir, 'fsck', '--strict', '--no-dangling'); // throws on a fault
+    expect((await readLog(box.store.git, second.id)).equals(coding)).toBe(true);
   });
 
   it('adds up to the facts of the whole log wherever the seam falls, a split API response included', async () => {
@@ -145,6 +167,28 @@ describe('openStore', () => {
   it('creates the store private and marked as cmv\'s', async () => {
     expect(statSync(box.store.dir).mode & 0o777).toBe(0o700);
     expect(git(box.store.dir, 'config', '--get', 'cmv.store').trim()).toBe('true');
+    // Every setting as git reads it (written to the config file in one go).
+    for (const [key, value] of [['cmv.format', '1'], ['core.logAllRefUpdates', 'false'], ['core.fsync', 'committed'], ['gc.auto', '0'], ['fastimport.unpackLimit', '0'], ['receive.fsckObjects', 'true']]) {
+      expect(git(box.store.dir, 'config', '--get', key).trim()).toBe(value);
+    }
+    expect(git(box.store.dir, 'config', '--get', 'core.bare').trim()).toBe('true');
+  });
+
+  it('opens a store marked by git config in any spelling git accepts, and only such a store', async () => {
+    const env = { ...box.env, CMV_HOME: join(box.root, 'spelled') };
+    const dir = join(box.root, 'spelled', 'store');
+    mkdirSync(dir, { recursive: true });
+    git(dir, 'init', '-q', '--bare');
+    const config = readFileSync(join(dir, 'config'), 'utf8');
+    git(dir, 'config', 'cmv.store', 'false');
+    await expect(openStore(env)).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    writeFileSync(join(dir, 'config'), `${config}[cmv]\n\tstored = true\n[other]\n\tstore = true\n`);
+    await expect(openStore(env)).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    // Keys ignore case, and a quoted value is git's to read.
+    writeFileSync(join(dir, 'config'), `${config}[CMV]\n\tStore = "true"\n`);
+    await expect(openStore(env)).resolves.toMatchObject({ dir });
+    writeFileSync(join(dir, 'config'), `${config}[cmv]\n  STORE=true\n`);
+    await expect(openStore(env)).resolves.toMatchObject({ dir });
   });
 
   it('refuses a folder that is not a cmv store', async () => {

@@ -19,6 +19,7 @@ export interface BranchCommandOptions extends TrimFlags {
   withResume?: boolean;
   tier?: string;
   at?: string;
+  projectDir?: string;
 }
 
 export async function branchCommand(target: string, opts: BranchCommandOptions, out: Output): Promise<number | void> {
@@ -34,7 +35,7 @@ export async function branchCommand(target: string, opts: BranchCommandOptions, 
   const store = await openStore();
   // Checked before anything is written, so a missing claude fails early.
   const configured = opts.launch ? config['claude.binary'] : undefined;
-  const result = await branchSnapshot(store, target, { name: opts.name, trim: opts.trim !== false, trimOptions, resume, at: opts.at });
+  const result = await branchSnapshot(store, target, { name: opts.name, trim: opts.trim !== false, trimOptions, resume, at: opts.at, projectDir: opts.projectDir });
   for (const warning of result.warnings) out.warn(warning);
   out.render(result, renderBranch, branchJson);
   if (opts.launch) return launch(launchCommand(result.cwd, result.sessionId, process.env, configured));

@@ -54,6 +54,10 @@ export function trimOptions(purpose: '' | 'trim: ' = '', include: { budget?: boo
   return options;
 }
 
+/** Where the session's project lives now, for the commands that read its files (the trim's disk checks, a branch's drift warning). */
+export const projectDirOption = () =>
+  new Option('--project-dir <dir>', "the session's project lives at DIR now (a moved checkout, another machine): its files show which Edit/Write inputs applied and what changed since");
+
 /** How a cost command prices the logged calls. */
 export function priceOptions(): Option[] {
   return [

@@ -3,7 +3,7 @@
 import { Option } from 'commander';
 import { Output } from '../output.js';
 import type { TrimCommandOptions } from '../commands/trim.js';
-import { command, jsonOption, outputFileOptions, sessionArgument, trimOptions, withOptions, type Run } from './shared-options.js';
+import { command, jsonOption, outputFileOptions, projectDirOption, sessionArgument, trimOptions, withOptions, type Run } from './shared-options.js';
 
 export const trim = (run: Run) =>
   withOptions(
@@ -18,7 +18,7 @@ export const trim = (run: Run) =>
       ...outputFileOptions('trimmed'),
       new Option('--in-place', 'replace the session log itself (a backup is kept; `cmv restore` undoes it)'),
       ...trimOptions(),
-      new Option('--project-dir <dir>', "the session's project lives at DIR now (a moved checkout, another machine): its files show which Edit/Write inputs applied"),
+      projectDirOption(),
       new Option('--dry-run', 'report what would be removed, write nothing'),
       jsonOption(),
     ],
