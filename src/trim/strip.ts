@@ -3,7 +3,8 @@
 // (the disk) and `written` (what earlier records of the same pass kept).
 
 import type { TrimOptions, RemovalCounts } from './options.js';
-import { stubToolText, stubImage, stubToolInput, stubReplacedText, stubRepeatedText, clipError, isStub, type ToolCall } from './stubs.js';
+import { stubToolText, shortConfirmation, CONFIRMING_TOOLS, stubImage, stubToolInput, stubReplacedText, stubRepeatedText, clipError, isStub, type ToolCall } from './stubs.js';
+import { stubPlanEcho } from './plan-echo.js';
 import type { WrittenTexts } from './written-texts.js';
 import { contentText } from '../session/payload.js';
 
@@ -45,6 +46,14 @@ export function summariseInput(input: unknown): Json {
 function stripToolResult(block: Json, ctx: StripContext): boolean {
   const id = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
   const call = ctx.calls.get(id);
+  if (call?.name === 'ExitPlanMode' && typeof block.content === 'string') {
+    const echo = stubPlanEcho(block.content, call.input.plan);
+    if (echo) {
+      block.content = echo;
+      ctx.counts.planEchoesStubbed++;
+      return true;
+    }
+  }
   if (call && KEEP_RESULTS.has(call.name)) return false;
   const isError = block.is_error === true;
   const content = block.content;
@@ -70,13 +79,23 @@ function stripToolResult(block: Json, ctx: StripContext): boolean {
       ctx.counts.errorsClipped++;
       return true;
     }
-  } else if (text.length > ctx.options.threshold && !isStub(text)) {
-    const stub = stubToolText(call, text, isError, ctx.cwd);
-    if (stub.length < text.length) {
-      const images = parts ? parts.filter((p) => (p as Json)?.type === 'text' && isStub(String((p as Json).text))) : [];
-      block.content = images.length > 0 ? [{ type: 'text', text: stub }, ...images] : stub;
-      ctx.counts.toolResultsStubbed++;
+  } else {
+    // An edit's confirmation, under the threshold too: the snippet and the path its call names say nothing new.
+    const textOnly = !(parts && parts.some((p) => (p as Json)?.type !== 'text'));
+    const short = call && CONFIRMING_TOOLS.has(call.name) && textOnly && !isStub(text) ? shortConfirmation(call, text, ctx.cwd) : undefined;
+    if (short) {
+      block.content = short;
+      ctx.counts[isStub(short) ? 'toolResultsStubbed' : 'confirmationsShortened']++;
       return true;
+    }
+    if (text.length > ctx.options.threshold && !isStub(text)) {
+      const stub = stubToolText(call, text, isError, ctx.cwd);
+      if (stub.length < text.length) {
+        const images = parts ? parts.filter((p) => (p as Json)?.type === 'text' && isStub(String((p as Json).text))) : [];
+        block.content = images.length > 0 ? [{ type: 'text', text: stub }, ...images] : stub;
+        ctx.counts.toolResultsStubbed++;
+        return true;
+      }
     }
   }
   if (changed) block.content = parts;
@@ -220,7 +239,8 @@ function stripToolUse(block: Json, ctx: StripContext): boolean {
   const name = typeof block.name === 'string' ? block.name : 'unknown';
   const input = block.input && typeof block.input === 'object' ? (block.input as Json) : {};
   const id = typeof block.id === 'string' ? block.id : '';
-  if (id) ctx.calls.set(id, { name, input: summariseInput(input) });
+  // An ExitPlanMode call keeps its whole plan, which its result may echo (plan-echo.ts).
+  if (id) ctx.calls.set(id, { name, input: name === 'ExitPlanMode' && typeof input.plan === 'string' ? { ...summariseInput(input), plan: input.plan } : summariseInput(input) });
   const path = typeof input.file_path === 'string' ? input.file_path : typeof input.notebook_path === 'string' ? input.notebook_path : undefined;
   switch (name) {
     case 'Write': {

@@ -66,22 +66,21 @@ describe('tool result stubs', () => {
     b.assistant([{ type: 'text', text: 'Fixed.' }]);
     const result = await trimSession(b.write());
     const stub = resultContent(recordsOf(result.lines), edit.id) as string;
-    // The confirmation's first sentence, its path as the working directory sees it.
-    expect(stub).toMatch(/^\[cmv: The file src\/report\.ts has been updated\. 31 lines \/ .* of file snippet elided\]$/);
+    // The confirmation's first sentence, without the path its call names.
+    expect(stub).toMatch(/^\[cmv: The file has been updated\. 31 lines \/ .* of file snippet elided\]$/);
     expect(stub).not.toContain('value20');
     expect(result.verify.ok).toBe(true);
   });
 
-  it('stubs a Read result over the threshold with its path and line count', async () => {
+  it('stubs a Read result over the threshold with its line count, not the path its call shows', async () => {
     const b = conversation();
     const read = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(200));
     b.assistant([{ type: 'text', text: 'The range ends before the 31st.' }]);
     const result = await trimSession(b.write());
     const stub = resultContent(recordsOf(result.lines), read.id);
     expect(typeof stub).toBe('string');
-    // The path as the session's working directory sees it, as the user would name the file.
-    expect(stub).toContain('Read src/report.ts, 200 lines');
-    expect(stub).not.toContain(P('src/report.ts'));
+    expect(stub).toContain('Read of 200 lines');
+    expect(stub).not.toContain('report.ts');
     expect(stub).not.toContain('value150');
     expect((stub as string).length).toBeLessThan(300);
     expect(result.removed.toolResultsStubbed).toBe(1);
@@ -97,8 +96,8 @@ describe('tool result stubs', () => {
     expect(stub).not.toContain('\u001b');
     expect(stub).toContain('exit 0');
     expect(stub).toContain('120 lines');
-    for (const kept of [1, 2, 3, 118, 119, 120]) expect(stub).toContain(`output line ${kept}:`);
-    expect(stub).not.toContain('output line 60:');
+    for (const kept of [1, 2, 118, 119, 120]) expect(stub).toContain(`output line ${kept}:`);
+    for (const elided of [3, 60, 117]) expect(stub).not.toContain(`output line ${elided}:`);
   });
 
   it('keeps the match count and the first paths in Grep and Glob stubs', async () => {

@@ -1,0 +1,91 @@
+// The result side of the trim on small hand-built sessions (Claude Code 2.1.x line shapes): edit
+// confirmations without the path their call names, approved plans pointing back to the call,
+// results a later identical call superseded. Each rule: what goes, what stays, and that the trim
+// still verifies.
+
+import { afterAll, describe, expect, it } from 'vitest';
+import { trimSession } from '../../src/trim/trim.js';
+import { SessionBuilder, CWD, removeWrittenSessions, readOutput, recordsOf, resultContent } from './session-builder.js';
+
+const P = (rel: string) => `${CWD}/${rel}`;
+
+afterAll(removeWrittenSessions);
+
+function conversation(): SessionBuilder {
+  const b = new SessionBuilder();
+  b.user('Why does the January report miss the 31st?');
+  return b;
+}
+
+describe('edit confirmations', () => {
+  it('drops the path the call names from a short confirmation, under the threshold too', async () => {
+    const b = conversation();
+    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, `The file ${P('src/report.ts')} has been updated successfully.`);
+    const write = b.toolCall('Write', { file_path: P('src/new.ts'), content: 'export {};' }, `File created successfully at: ${P('src/new.ts')}`);
+    const failed = b.toolCall('Edit', { file_path: P('src/x.ts'), old_string: 'q', new_string: 'r' }, `<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>`, { isError: true });
+    b.assistant([{ type: 'text', text: 'Fixed.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, edit.id)).toBe('The file has been updated successfully.');
+    expect(resultContent(records, write.id)).toBe('File created successfully.');
+    // An error is the model's understanding of what went wrong: whole.
+    expect(resultContent(records, failed.id)).toContain('File has not been read yet');
+    expect(result.removed.confirmationsShortened).toBe(2);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('stubs the file snippet of a confirmation under the threshold', async () => {
+    const b = conversation();
+    const text = `The file ${P('src/report.ts')} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${readOutput(3)}`;
+    expect(text.length).toBeLessThan(500);
+    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, text);
+    b.assistant([{ type: 'text', text: 'Fixed.' }]);
+    const result = await trimSession(b.write());
+    expect(resultContent(recordsOf(result.lines), edit.id)).toMatch(/^\[cmv: The file has been updated\. 4 lines \/ \d+ chars of file snippet elided\]$/);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('changes nothing more when the trimmed log is trimmed again', async () => {
+    const b = conversation();
+    b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, `The file ${P('src/report.ts')} has been updated successfully.`);
+    b.assistant([{ type: 'text', text: 'Fixed.' }]);
+    const once = await trimSession(b.write());
+    const again = new SessionBuilder();
+    for (const record of recordsOf(once.lines)) again.raw(record);
+    const twice = await trimSession(again.write());
+    expect(twice.removed.confirmationsShortened).toBe(0);
+  });
+});
+
+describe('approved plans', () => {
+  const plan = `# Plan: make the end bound inclusive\n\n${Array.from({ length: 12 }, (_, i) => `${i + 1}. Step ${i + 1}: change the bound in module ${i + 1} and test it.`).join('\n')}`;
+  const approved = (echoed: string) =>
+    `User has approved your plan. You can now start coding. Start with updating your todo list if applicable\n\nYour plan has been saved to: /home/u/.claude/plans/x.md\nYou can refer back to it if needed during implementation.\n\n## Approved Plan:\n${echoed}`;
+
+  it('points the plan a result echoes word for word back to the call, keeping the note', async () => {
+    const b = conversation();
+    const exit = b.toolCall('ExitPlanMode', { plan }, approved(plan));
+    b.assistant([{ type: 'text', text: 'Starting with the bound.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    const content = resultContent(records, exit.id) as string;
+    expect(content).toContain('User has approved your plan.');
+    expect(content).toContain('/home/u/.claude/plans/x.md');
+    expect(content).toContain("[cmv: the plan of this call's input, word for word (14 lines)]");
+    expect(content).not.toContain('Step 7');
+    // The call still shows the plan.
+    expect(JSON.stringify(records)).toContain('Step 7: change the bound in module 7');
+    expect(result.removed.planEchoesStubbed).toBe(1);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('keeps a plan the user changed before approving whole', async () => {
+    const b = conversation();
+    const edited = plan.replace('Step 7', 'Step 7 (after the release)');
+    const exit = b.toolCall('ExitPlanMode', { plan }, approved(edited));
+    b.assistant([{ type: 'text', text: 'Starting with the bound.' }]);
+    const result = await trimSession(b.write());
+    expect(resultContent(recordsOf(result.lines), exit.id)).toBe(approved(edited));
+    expect(result.removed.planEchoesStubbed).toBe(0);
+  });
+});
