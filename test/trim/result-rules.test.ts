@@ -5,6 +5,7 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimSession } from '../../src/trim/trim.js';
+import { SUPERSEDE_RULES, supersedeKey } from '../../src/trim/superseded.js';
 import { SessionBuilder, CWD, removeWrittenSessions, readOutput, recordsOf, resultContent } from './session-builder.js';
 
 const P = (rel: string) => `${CWD}/${rel}`;
@@ -87,5 +88,75 @@ describe('approved plans', () => {
     const result = await trimSession(b.write());
     expect(resultContent(recordsOf(result.lines), exit.id)).toBe(approved(edited));
     expect(result.removed.planEchoesStubbed).toBe(0);
+  });
+});
+
+describe('results a later identical call superseded', () => {
+  it.each(SUPERSEDE_RULES.flatMap((rule) => [
+    ...rule.examples.same.map(([a, b]) => [rule.id, a, b, true] as const),
+    ...rule.examples.other.map(([a, b]) => [rule.id, a, b, false] as const),
+  ]))('%s: %j and %j are the same call: %s', (id, a, b, same) => {
+    const rule = SUPERSEDE_RULES.find((r) => r.id === id)!;
+    const keyA = supersedeKey(rule.tools[0], a, CWD);
+    const keyB = supersedeKey(rule.tools[0], b, CWD);
+    if (same) expect(keyA).toBeDefined();
+    expect(keyA !== undefined && keyA === keyB).toBe(same);
+  });
+
+  const status = (files: string[]) => `On branch main\nChanges not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n${files.map((f) => `\tmodified:   ${f}`).join('\n')}\n\nno changes added to commit (use "git add" and/or "git commit -a")`;
+
+  it('points an earlier small result to the later twin whose result is kept, by its id', async () => {
+    const b = conversation();
+    const firstRead = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(4));
+    const firstStatus = b.toolCall('Bash', { command: 'git status', description: 'See what changed' }, status(['src/report.ts', 'src/old.ts', 'src/other.ts']));
+    const grep = b.toolCall('Grep', { pattern: 'month_bounds', path: CWD }, `Found 2 files\n${P('src/report.ts')}\n${P('src/bounds.ts')}`);
+    b.assistant([{ type: 'text', text: 'The bound is exclusive.' }]);
+    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, `The file ${P('src/report.ts')} has been updated successfully.`);
+    const laterRead = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(3, (i) => `export const value${i} = inclusive(${i});`));
+    const laterStatus = b.toolCall('Bash', { command: 'git status', description: 'Check again' }, status(['src/report.ts', 'src/bounds.ts']));
+    b.assistant([{ type: 'text', text: 'Fixed.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, firstRead.id)).toBe(`[cmv: 4 lines / ${readOutput(4).length} chars elided; the same Read ran again later (${laterRead.id}), its result is kept]`);
+    expect(resultContent(records, firstStatus.id)).toContain(`the same Bash ran again later (${laterStatus.id})`);
+    expect(resultContent(records, laterRead.id)).toBe(readOutput(3, (i) => `export const value${i} = inclusive(${i});`));
+    expect(resultContent(records, laterStatus.id)).toContain('modified:   src/bounds.ts');
+    // Asked once only: kept.
+    expect(resultContent(records, grep.id)).toContain('src/bounds.ts');
+    expect(resultContent(records, edit.id)).toBe('The file has been updated successfully.');
+    expect(result.removed.supersededResults).toBe(2);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('keeps a result whose twin says only that the file is unchanged, errs, or reads another range', async () => {
+    const b = conversation();
+    const read = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(4));
+    b.toolCall('Read', { file_path: P('src/report.ts') }, 'File unchanged since last read. The content from the earlier Read tool_result in this conversation is still current — refer to that instead of re-reading.');
+    const firstStatus = b.toolCall('Bash', { command: 'git status' }, status(['a.ts', 'b.ts', 'c.ts']));
+    b.toolCall('Bash', { command: 'git status' }, 'fatal: not a git repository (or any of the parent directories): .git', { isError: true });
+    const head = b.toolCall('Read', { file_path: P('src/bounds.ts') }, readOutput(4));
+    b.toolCall('Read', { file_path: P('src/bounds.ts'), offset: 100 }, readOutput(4));
+    b.assistant([{ type: 'text', text: 'Nothing to change.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, read.id)).toBe(readOutput(4));
+    expect(resultContent(records, firstStatus.id)).toBe(status(['a.ts', 'b.ts', 'c.ts']));
+    expect(resultContent(records, head.id)).toBe(readOutput(4));
+    expect(result.removed.supersededResults).toBe(0);
+  });
+
+  it('keeps a result whose twin lies on another branch of the conversation', async () => {
+    const b = conversation();
+    const fork = b.tip;
+    const read = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(4));
+    b.assistant([{ type: 'text', text: 'First look.' }]);
+    // A rewind: the user went back to the prompt and asked again; the later read is on the resumed branch only.
+    b.tip = fork;
+    b.user('Look again, from the start.');
+    b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(4));
+    b.assistant([{ type: 'text', text: 'Second look.' }]);
+    const result = await trimSession(b.write());
+    expect(resultContent(recordsOf(result.lines), read.id)).toBe(readOutput(4));
+    expect(result.removed.supersededResults).toBe(0);
   });
 });
