@@ -44,6 +44,7 @@ export type RemovalRule =
   | 'confirmationsShortened'
   | 'planEchoesStubbed'
   | 'supersededResults'
+  | 'errorEchoesStubbed'
   | 'errorsClipped'
   | 'toolUseResultSidecars'
   | 'emptiedLines'
@@ -72,6 +73,7 @@ export function emptyCounts(): RemovalCounts {
     confirmationsShortened: 0,
     planEchoesStubbed: 0,
     supersededResults: 0,
+    errorEchoesStubbed: 0,
     errorsClipped: 0,
     toolUseResultSidecars: 0,
     emptiedLines: 0,

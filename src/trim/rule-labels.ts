@@ -15,6 +15,7 @@ export const RULE_LABELS: Record<RemovalRule, string> = {
   confirmationsShortened: 'edit confirmations without the path their call names',
   planEchoesStubbed: 'approved plans pointing back to the call that shows them',
   supersededResults: 'results superseded by the same call later, pointing to it',
+  errorEchoesStubbed: 'failed edits whose error repeats the old_string, pointing back to the call',
   errorsClipped: 'long error outputs clipped',
   toolUseResultSidecars: 'toolUseResult sidecars dropped',
   emptiedLines: 'lines left empty, removed',

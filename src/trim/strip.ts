@@ -5,6 +5,7 @@
 import type { TrimOptions, RemovalCounts } from './options.js';
 import { stubToolText, shortConfirmation, CONFIRMING_TOOLS, stubImage, stubToolInput, stubReplacedText, stubRepeatedText, clipError, isStub, type ToolCall } from './stubs.js';
 import { stubPlanEcho } from './plan-echo.js';
+import { digestOf, stubEditErrorEcho } from './error-echo.js';
 import type { WrittenTexts } from './written-texts.js';
 import { contentText } from '../session/payload.js';
 
@@ -56,6 +57,14 @@ function stripToolResult(block: Json, ctx: StripContext): boolean {
   }
   if (call && KEEP_RESULTS.has(call.name)) return false;
   const isError = block.is_error === true;
+  if (isError && Array.isArray(call?.input.oldStrings) && typeof block.content === 'string') {
+    const echo = stubEditErrorEcho(block.content, call.input.oldStrings as string[]);
+    if (echo) {
+      block.content = echo;
+      ctx.counts.errorEchoesStubbed++;
+      return true;
+    }
+  }
   const content = block.content;
   let changed = false;
   let parts: unknown[] | undefined = Array.isArray(content) ? content : undefined;
@@ -236,6 +245,18 @@ function remember(path: string, text: unknown, call: { id: string; tool: string 
 }
 
 function stripToolUse(block: Json, ctx: StripContext): boolean {
+  const changed = stripToolInput(block, ctx);
+  // The old_strings the call still shows whole, which its error may repeat (error-echo.ts).
+  const call = typeof block.id === 'string' ? ctx.calls.get(block.id) : undefined;
+  const input = block.input as Json | undefined;
+  if (call && input && (call.name === 'Edit' || call.name === 'MultiEdit')) {
+    const edits = call.name === 'Edit' ? [input] : Array.isArray(input.edits) ? (input.edits as Json[]) : [];
+    call.input.oldStrings = edits.flatMap((e) => (e && typeof e.old_string === 'string' && !isStub(e.old_string) ? [digestOf(e.old_string)] : []));
+  }
+  return changed;
+}
+
+function stripToolInput(block: Json, ctx: StripContext): boolean {
   const name = typeof block.name === 'string' ? block.name : 'unknown';
   const input = block.input && typeof block.input === 'object' ? (block.input as Json) : {};
   const id = typeof block.id === 'string' ? block.id : '';

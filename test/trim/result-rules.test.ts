@@ -160,3 +160,33 @@ describe('results a later identical call superseded', () => {
     expect(result.removed.supersededResults).toBe(0);
   });
 });
+
+describe('failed edits whose error repeats the old_string', () => {
+  const oldString = Array.from({ length: 6 }, (_, i) => `  const bound${i} = end < last; // exclusive end bound number ${i}`).join('\n');
+
+  it('points the repeat back to the call, keeping the reason', async () => {
+    const b = conversation();
+    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: oldString, new_string: 'x' }, `<tool_use_error>String to replace not found in file.\nString: ${oldString}</tool_use_error>`, { isError: true });
+    b.assistant([{ type: 'text', text: 'The text moved; reading the file again.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, edit.id)).toBe('<tool_use_error>String to replace not found in file.\nString: [cmv: the old_string of this call, word for word]</tool_use_error>');
+    // The call still shows it.
+    expect(JSON.stringify(records)).toContain('exclusive end bound number 5');
+    expect(result.removed.errorEchoesStubbed).toBe(1);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('keeps an error whose repeat differs from the call, or is short', async () => {
+    const b = conversation();
+    const text = `String to replace not found in file.\nString: ${oldString.replace('number 3', 'nr 3')}`;
+    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: oldString, new_string: 'x' }, text, { isError: true });
+    const short = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'x' }, 'String to replace not found in file.\nString: a < b', { isError: true });
+    b.assistant([{ type: 'text', text: 'Reading the file again.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, edit.id)).toBe(text);
+    expect(resultContent(records, short.id)).toBe('String to replace not found in file.\nString: a < b');
+    expect(result.removed.errorEchoesStubbed).toBe(0);
+  });
+});
