@@ -10,10 +10,11 @@ export interface ToolCall {
 const MAX_INPUT_CHARS = 160;
 // Command output: its last lines carry the outcome (a test summary, the error, the exit message),
 // its first ones what ran; measured on the 17 tool-heavy corpus logs (npm run bench -- trim
-// --reduction), a Bash stub's head and tail were ~96 of its ~132 tokens, a line ~16.
+// --reduction), a Bash stub's head and tail were ~96 of its ~132 tokens, a line ~16; the lines
+// past 120 chars were JSON and log records, the outcome lines shorter.
 const HEAD_LINES = 2;
 const TAIL_LINES = 3;
-const MAX_STUB_LINE = 160;
+const MAX_STUB_LINE = 120;
 
 export function formatSize(chars: number): string {
   if (chars < 1024) return `${chars} chars`;
