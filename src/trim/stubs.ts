@@ -126,7 +126,6 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
   const input = call?.input ?? {};
   const size = `${lineCount(text)} lines / ${formatSize(text.length)}`;
   const fullPath = str(input, 'file_path') ?? str(input, 'notebook_path') ?? str(input, 'path');
-  const path = fullPath === undefined ? undefined : displayPath(fullPath, cwd);
   switch (name) {
     case 'Read':
     case 'NotebookRead':
@@ -143,18 +142,16 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
       const statusText = status === undefined ? 'failed' : `exit ${status}`;
       return `[cmv: ${name}${shell ? ` ${clip(shell, MAX_INPUT_CHARS)}` : ''} ${statusText}, ${size}; first and last lines:]\n${headAndTail(text)}`;
     }
+    // Searches, listings and fetches: not the pattern, path, URL or query, which the call shows.
     case 'Grep': {
-      const pattern = str(input, 'pattern') ?? '';
-      const where = path && path !== '.' ? ` in ${path}` : '';
       const paths = listedPaths(text);
       const count = /^Found (\d+)/.exec(text)?.[1] ?? String(paths.length);
-      return `[cmv: Grep "${clip(pattern, MAX_INPUT_CHARS)}"${where}, ${count} matches / ${formatSize(text.length)} elided; first: ${firstPaths(paths, cwd)}; search again if needed]`;
+      return `[cmv: Grep, ${count} matches / ${formatSize(text.length)} elided; first: ${firstPaths(paths, cwd)}; search again if needed]`;
     }
     case 'Glob':
     case 'LS': {
-      const pattern = str(input, 'pattern') ?? path ?? '';
       const paths = listedPaths(text);
-      return `[cmv: ${name} ${clip(pattern, MAX_INPUT_CHARS)}, ${paths.length} paths / ${formatSize(text.length)} elided; first: ${firstPaths(paths, cwd)}; list again if needed]`;
+      return `[cmv: ${name}, ${paths.length} paths / ${formatSize(text.length)} elided; first: ${firstPaths(paths, cwd)}; list again if needed]`;
     }
     case 'Edit':
     case 'MultiEdit':
@@ -164,12 +161,12 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
       return `[cmv: ${confirmationOf(text, fullPath, cwd)} ${size} of file snippet elided]`;
     }
     case 'WebFetch':
-      return `[cmv: WebFetch ${clip(str(input, 'url') ?? '', MAX_INPUT_CHARS)}, ${size} elided; fetch again if needed]`;
+      return `[cmv: WebFetch, ${size} elided; fetch again if needed]`;
     case 'WebSearch':
-      return `[cmv: WebSearch "${clip(str(input, 'query') ?? '', MAX_INPUT_CHARS)}", ${size} of results elided; search again if needed]`;
+      return `[cmv: WebSearch, ${size} of results elided; search again if needed]`;
     default: {
       const first = text.split('\n').find((l) => l.trim() !== '') ?? '';
-      return `[cmv: ${name}${path ? ` ${path}` : ''} result, ${size} elided; first line: ${clip(first, 160)}]`;
+      return `[cmv: ${name} result, ${size} elided; first line: ${clip(first, 160)}]`;
     }
   }
 }

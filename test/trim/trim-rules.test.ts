@@ -100,7 +100,7 @@ describe('tool result stubs', () => {
     for (const elided of [3, 60, 117]) expect(stub).not.toContain(`output line ${elided}:`);
   });
 
-  it('keeps the match count and the first paths in Grep and Glob stubs', async () => {
+  it('keeps the match count and the first paths in Grep and Glob stubs, not the pattern their call shows', async () => {
     const b = conversation();
     const paths = Array.from({ length: 57 }, (_, i) => P(`src/modules/feature-${i + 1}/month-bounds-helper.ts`));
     const grep = b.toolCall('Grep', { pattern: 'month_bounds', path: CWD, output_mode: 'files_with_matches' }, `Found 57 files\n${paths.join('\n')}`);
@@ -108,14 +108,15 @@ describe('tool result stubs', () => {
     b.assistant([{ type: 'text', text: 'month_bounds is used in 57 files.' }]);
     const records = recordsOf((await trimSession(b.write())).lines);
     const grepStub = resultContent(records, grep.id) as string;
-    expect(grepStub).toContain('"month_bounds"');
+    // Not the pattern nor the path: the call shows them.
+    expect(grepStub).not.toContain('"month_bounds"');
     expect(grepStub).toContain('57 matches');
     // Paths as the working directory sees them.
     expect(grepStub).toContain('first: src/modules/feature-1/month-bounds-helper.ts, src/modules/feature-2/');
     expect(grepStub).not.toContain(CWD);
     expect(grepStub).not.toContain('feature-31/');
     const globStub = resultContent(records, glob.id) as string;
-    expect(globStub).toContain('**/*.ts');
+    expect(globStub).not.toContain('**/*.ts');
     expect(globStub).toContain('40 paths');
     expect(globStub).toContain('first: src/modules/feature-1/month-bounds-helper.ts,');
     expect(globStub).not.toContain('feature-31/');
