@@ -246,9 +246,11 @@ function remember(path: string, text: unknown, call: { id: string; tool: string 
 
 function stripToolUse(block: Json, ctx: StripContext): boolean {
   const changed = stripToolInput(block, ctx);
-  // The old_strings the call still shows whole, which its error may repeat (error-echo.ts).
+  // What the call still shows whole once stripped, which its result may repeat: the old_strings
+  // of an edit (error-echo.ts), the plan of an ExitPlanMode call (plan-echo.ts).
   const call = typeof block.id === 'string' ? ctx.calls.get(block.id) : undefined;
   const input = block.input as Json | undefined;
+  if (call && input && call.name === 'ExitPlanMode' && typeof input.plan === 'string' && !isStub(input.plan)) call.input.plan = input.plan;
   if (call && input && (call.name === 'Edit' || call.name === 'MultiEdit')) {
     const edits = call.name === 'Edit' ? [input] : Array.isArray(input.edits) ? (input.edits as Json[]) : [];
     call.input.oldStrings = edits.flatMap((e) => (e && typeof e.old_string === 'string' && !isStub(e.old_string) ? [digestOf(e.old_string)] : []));
@@ -260,8 +262,7 @@ function stripToolInput(block: Json, ctx: StripContext): boolean {
   const name = typeof block.name === 'string' ? block.name : 'unknown';
   const input = block.input && typeof block.input === 'object' ? (block.input as Json) : {};
   const id = typeof block.id === 'string' ? block.id : '';
-  // An ExitPlanMode call keeps its whole plan, which its result may echo (plan-echo.ts).
-  if (id) ctx.calls.set(id, { name, input: name === 'ExitPlanMode' && typeof input.plan === 'string' ? { ...summariseInput(input), plan: input.plan } : summariseInput(input) });
+  if (id) ctx.calls.set(id, { name, input: summariseInput(input) });
   const path = typeof input.file_path === 'string' ? input.file_path : typeof input.notebook_path === 'string' ? input.notebook_path : undefined;
   switch (name) {
     case 'Write': {
