@@ -2,7 +2,9 @@
 // pipeline stage; add a stage by adding an entry to COMMANDS.
 //
 //   npm run bench -- read <files...>     reading + modelling (openSession) and token counting
-//   npm run bench -- trim [files...]     the whole cmv trim process vs a JSON.parse+stringify floor (default: ~50 MB logs stitched from the corpus; bench/trim.js), then the PreCompact hook on 50 MB
+//   npm run bench -- trim [files...]     the whole cmv trim process vs a JSON.parse+stringify floor (default: ~50 MB logs stitched from the corpus; bench/trim.js), then the PreCompact hook on 50 MB, then the reduction below
+//   npm run bench -- trim --reduction [--client 2.1.100] [--breakdown] [--only REGEX]
+//                                        sent tokens removed in the real client's request, files absent/present, beside the lossless limit, on the tool-heavy corpus logs
 //   npm run bench -- hook [file]         the PreCompact hook: snapshot and in-place trim of a ~50 MB session (bench/hook.js)
 //   npm run bench -- graph [dir...]      graph and resume blocks, memorybench F1 against <name>.truth.json (bench/graph.js)
 //   npm run bench -- store [sessions...] snapshot store: storage of growing snapshots, 50 MB snapshot/branch times (bench/store.js)

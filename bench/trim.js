@@ -1,6 +1,10 @@
 // `npm run bench -- trim [file...]`: the whole `cmv trim` process against a floor measured in the
 // same run: a process that reads the file, JSON.parses every line and JSON.stringifies it back
 // to a new file. Both run as child processes, three times each; medians and peak RSS are printed.
+// Then (default run, or alone with `--reduction`) the sent-token reduction of the trim measured in
+// the real client's request on the tool-heavy corpus logs, beside the lossless limit
+// (bench/trim-reduction.run.ts, run through vitest): `--client 2.1.100` (default 2.1.332),
+// `--breakdown` (where the trimmed request's tokens go), `--only REGEX` (log names).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -95,7 +99,35 @@ function memoryScaling(work, rssHook) {
   console.log(`  growth: ${(last.rss - first.rss).toFixed(0)} MB of RSS for ${(last.mb - first.mb).toFixed(0)} MB more log (${perMb.toFixed(2)} MB per MB; the lines before the last compaction are not indexed)`);
 }
 
-export async function benchTrim(files) {
+/** The reduction measured in the real client (bench/trim-reduction.run.ts under vitest); throws when it fails. */
+function benchReduction({ client, breakdown, only }) {
+  const env = { ...process.env, CMV_BENCH_CLIENT: client };
+  if (breakdown) env.CMV_BENCH_BREAKDOWN = '1';
+  if (only) env.CMV_BENCH_ONLY = only;
+  const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+  const run = spawnSync(process.execPath, [vitest, 'run', '-c', join(ROOT, 'bench', 'reduction.vitest.config.ts'), '--silent=false', '--reporter=dot'], { cwd: ROOT, env, stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`the reduction bench failed (exit ${run.status})`);
+}
+
+/** `--reduction`, `--client V`, `--breakdown`, `--only REGEX` out of the arguments; the rest are files. */
+function parseArgs(args) {
+  const opts = { reduction: false, client: '2.1.332', breakdown: false, only: undefined };
+  const files = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--reduction') opts.reduction = true;
+    else if (arg === '--breakdown') opts.breakdown = true;
+    else if (arg === '--client') opts.client = args[++i];
+    else if (arg === '--only') opts.only = args[++i];
+    else files.push(arg);
+  }
+  return { opts, files };
+}
+
+export async function benchTrim(args) {
+  const { opts, files: named } = parseArgs(args);
+  if (opts.reduction) return benchReduction(opts);
+  let files = named;
   const scaling = files.length === 0;
   if (files.length === 0) files = defaultFiles();
   console.log(`cmv trim benchmark (node ${process.version}, load average ${loadavg()[0].toFixed(1)})`);
@@ -130,4 +162,5 @@ export async function benchTrim(files) {
   }
   // The PreCompact hook's in-place trim (and its snapshot) on a 50 MB session.
   if (scaling) await benchHook();
+  if (scaling) benchReduction(opts);
 }

@@ -41,6 +41,10 @@ export type RemovalRule =
   | 'repeatedTextsStubbed'
   | 'heldRunsStubbed'
   | 'todoListsShortened'
+  | 'confirmationsShortened'
+  | 'planEchoesStubbed'
+  | 'supersededResults'
+  | 'errorEchoesStubbed'
   | 'errorsClipped'
   | 'toolUseResultSidecars'
   | 'emptiedLines'
@@ -66,6 +70,10 @@ export function emptyCounts(): RemovalCounts {
     repeatedTextsStubbed: 0,
     heldRunsStubbed: 0,
     todoListsShortened: 0,
+    confirmationsShortened: 0,
+    planEchoesStubbed: 0,
+    supersededResults: 0,
+    errorEchoesStubbed: 0,
     errorsClipped: 0,
     toolUseResultSidecars: 0,
     emptiedLines: 0,

@@ -16,6 +16,7 @@ import { SHORTENED_TODO_MARK, todosOf } from './todo-lists.js';
 import type { Spill } from './spill.js';
 import { DroppedHistory } from './dropped-history.js';
 import { noteEditCalls, type EditCallSeen } from './applied-edits.js';
+import { noteSupersedableCalls, type SupersedableCall } from './superseded.js';
 import { recordTokens, type RecordTokens } from '../tokens/breakdown.js';
 import { jsonText } from '../tokens/json-text.js';
 
@@ -81,6 +82,8 @@ export interface PassOneResult {
   asIsLines: number;
   /** Edit and MultiEdit calls of the stripped lines, by tool id, and whether their results say they applied. */
   editCalls: Map<string, EditCallSeen>;
+  /** Calls a later twin may supersede (superseded.ts), in file order, with their results as read. */
+  supersedableCalls: SupersedableCall[];
 }
 
 export interface TodoCallSeen {
@@ -242,7 +245,9 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     todoCalls: [],
     asIsLines: 0,
     editCalls: new Map(),
+    supersedableCalls: [],
   };
+  const supersedableById = new Map<string, SupersedableCall>();
   const asIsBefore = setup.asIsBefore ?? -1;
   const todoCallsById = new Map<string, TodoCallSeen>();
   const todoBudget = { chars: MAX_TODO_CHARS };
@@ -293,7 +298,10 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
       noteTodoCalls(record, entry, todoCallsById, result.todoCalls, todoBudget);
     }
     if (hasTexts(entry)) result.originalTexts.set(entry, textsOfRecord(record, entry).map(digestText));
-    if (entry.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result')) noteEditCalls(entry, result.editCalls);
+    if (entry.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result')) {
+      noteEditCalls(entry, result.editCalls);
+      noteSupersedableCalls(record, entry, supersedableById, result.supersedableCalls, setup.options.threshold);
+    }
     const reason = droppedByType(entry);
     if (reason) {
       result.droppedForType.push([entry, reason]);

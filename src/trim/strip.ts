@@ -3,7 +3,9 @@
 // (the disk) and `written` (what earlier records of the same pass kept).
 
 import type { TrimOptions, RemovalCounts } from './options.js';
-import { stubToolText, stubImage, stubToolInput, stubReplacedText, stubRepeatedText, clipError, isStub, type ToolCall } from './stubs.js';
+import { stubToolText, shortConfirmation, CONFIRMING_TOOLS, stubImage, stubToolInput, stubReplacedText, stubRepeatedText, clipError, isStub, type ToolCall } from './stubs.js';
+import { stubPlanEcho } from './plan-echo.js';
+import { digestOf, stubEditErrorEcho } from './error-echo.js';
 import type { WrittenTexts } from './written-texts.js';
 import { contentText } from '../session/payload.js';
 
@@ -45,8 +47,24 @@ export function summariseInput(input: unknown): Json {
 function stripToolResult(block: Json, ctx: StripContext): boolean {
   const id = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
   const call = ctx.calls.get(id);
+  if (call?.name === 'ExitPlanMode' && typeof block.content === 'string') {
+    const echo = stubPlanEcho(block.content, call.input.plan);
+    if (echo) {
+      block.content = echo;
+      ctx.counts.planEchoesStubbed++;
+      return true;
+    }
+  }
   if (call && KEEP_RESULTS.has(call.name)) return false;
   const isError = block.is_error === true;
+  if (isError && Array.isArray(call?.input.oldStrings) && typeof block.content === 'string') {
+    const echo = stubEditErrorEcho(block.content, call.input.oldStrings as string[]);
+    if (echo) {
+      block.content = echo;
+      ctx.counts.errorEchoesStubbed++;
+      return true;
+    }
+  }
   const content = block.content;
   let changed = false;
   let parts: unknown[] | undefined = Array.isArray(content) ? content : undefined;
@@ -70,13 +88,23 @@ function stripToolResult(block: Json, ctx: StripContext): boolean {
       ctx.counts.errorsClipped++;
       return true;
     }
-  } else if (text.length > ctx.options.threshold && !isStub(text)) {
-    const stub = stubToolText(call, text, isError, ctx.cwd);
-    if (stub.length < text.length) {
-      const images = parts ? parts.filter((p) => (p as Json)?.type === 'text' && isStub(String((p as Json).text))) : [];
-      block.content = images.length > 0 ? [{ type: 'text', text: stub }, ...images] : stub;
-      ctx.counts.toolResultsStubbed++;
+  } else {
+    // An edit's confirmation, under the threshold too: the snippet and the path its call names say nothing new.
+    const textOnly = !(parts && parts.some((p) => (p as Json)?.type !== 'text'));
+    const short = call && CONFIRMING_TOOLS.has(call.name) && textOnly && !isStub(text) ? shortConfirmation(call, text, ctx.cwd) : undefined;
+    if (short) {
+      block.content = short;
+      ctx.counts[isStub(short) ? 'toolResultsStubbed' : 'confirmationsShortened']++;
       return true;
+    }
+    if (text.length > ctx.options.threshold && !isStub(text)) {
+      const stub = stubToolText(call, text, isError, ctx.cwd);
+      if (stub.length < text.length) {
+        const images = parts ? parts.filter((p) => (p as Json)?.type === 'text' && isStub(String((p as Json).text))) : [];
+        block.content = images.length > 0 ? [{ type: 'text', text: stub }, ...images] : stub;
+        ctx.counts.toolResultsStubbed++;
+        return true;
+      }
     }
   }
   if (changed) block.content = parts;
@@ -217,6 +245,20 @@ function remember(path: string, text: unknown, call: { id: string; tool: string 
 }
 
 function stripToolUse(block: Json, ctx: StripContext): boolean {
+  const changed = stripToolInput(block, ctx);
+  // What the call still shows whole once stripped, which its result may repeat: the old_strings
+  // of an edit (error-echo.ts), the plan of an ExitPlanMode call (plan-echo.ts).
+  const call = typeof block.id === 'string' ? ctx.calls.get(block.id) : undefined;
+  const input = block.input as Json | undefined;
+  if (call && input && call.name === 'ExitPlanMode' && typeof input.plan === 'string' && !isStub(input.plan)) call.input.plan = input.plan;
+  if (call && input && (call.name === 'Edit' || call.name === 'MultiEdit')) {
+    const edits = call.name === 'Edit' ? [input] : Array.isArray(input.edits) ? (input.edits as Json[]) : [];
+    call.input.oldStrings = edits.flatMap((e) => (e && typeof e.old_string === 'string' && !isStub(e.old_string) ? [digestOf(e.old_string)] : []));
+  }
+  return changed;
+}
+
+function stripToolInput(block: Json, ctx: StripContext): boolean {
   const name = typeof block.name === 'string' ? block.name : 'unknown';
   const input = block.input && typeof block.input === 'object' ? (block.input as Json) : {};
   const id = typeof block.id === 'string' ? block.id : '';

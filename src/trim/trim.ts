@@ -30,6 +30,7 @@ import { lastBoundaryOffset, resumedCompactionLine } from './last-boundary.js';
 import { evictToBudget, type BudgetReport } from './budget.js';
 import { fileSpill, memorySpill, type Spill } from './spill.js';
 import { SHORTENED_TODO_NOTE, planTodoChanges } from './todo-lists.js';
+import { supersededRewrites } from './superseded.js';
 import { jsonText } from '../tokens/json-text.js';
 import { appliedEditRewrites } from './applied-edits.js';
 
@@ -235,6 +236,7 @@ async function finishTrim(
   const usageLines = new Set(lastResponse?.entries ?? []);
   const todoLists = todoListRewrites(pass1, new Set(c.sentMessages));
   const appliedEdits = appliedEditRewrites(pass1.editCalls.values(), new Set(c.sentMessages), options.threshold);
+  const superseded = supersededRewrites(pass1.supersedableCalls, new Set(c.sentMessages)).rewrites;
   // Records rewritten in pass 2, by entry: their tokens are counted again.
   const rewritten = new Map<SessionEntry, JsonObject>();
   const inheritedDangling = c.danglingParents.map((e) => e.uuid ?? '');
@@ -403,12 +405,15 @@ async function finishTrim(
     if (line.removed) addCounts(counts, line.removed);
     const rewrite = todoLists.rewrites.get(entry);
     const edits = appliedEdits.get(entry);
-    if (rewrite || edits) {
+    const supersede = superseded.get(entry);
+    if (rewrite || edits || supersede) {
       const record = parseRecords(bytes)[0] as JsonObject;
       const todoChanged = rewrite ? rewrite(record) : false;
       const editsStubbed = edits ? edits(record) : 0;
       counts.toolInputsStubbed += editsStubbed;
-      if (todoChanged || editsStubbed > 0) {
+      const resultsSuperseded = supersede ? supersede(record) : 0;
+      counts.supersededResults += resultsSuperseded;
+      if (todoChanged || editsStubbed > 0 || resultsSuperseded > 0) {
         rewritten.set(entry, record);
         await push({ entry, bytes, changed: true, record });
         continue;

@@ -1,0 +1,192 @@
+// The result side of the trim on small hand-built sessions (Claude Code 2.1.x line shapes): edit
+// confirmations without the path their call names, approved plans pointing back to the call,
+// results a later identical call superseded. Each rule: what goes, what stays, and that the trim
+// still verifies.
+
+import { afterAll, describe, expect, it } from 'vitest';
+import { trimSession } from '../../src/trim/trim.js';
+import { SUPERSEDE_RULES, supersedeKey } from '../../src/trim/superseded.js';
+import { SessionBuilder, CWD, removeWrittenSessions, readOutput, recordsOf, resultContent } from './session-builder.js';
+
+const P = (rel: string) => `${CWD}/${rel}`;
+
+afterAll(removeWrittenSessions);
+
+function conversation(): SessionBuilder {
+  const b = new SessionBuilder();
+  b.user('Why does the January report miss the 31st?');
+  return b;
+}
+
+describe('edit confirmations', () => {
+  it('drops the path the call names from a short confirmation, under the threshold too', async () => {
+    const b = conversation();
+    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, `The file ${P('src/report.ts')} has been updated successfully.`);
+    const write = b.toolCall('Write', { file_path: P('src/new.ts'), content: 'export {};' }, `File created successfully at: ${P('src/new.ts')}`);
+    const failed = b.toolCall('Edit', { file_path: P('src/x.ts'), old_string: 'q', new_string: 'r' }, `<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>`, { isError: true });
+    b.assistant([{ type: 'text', text: 'Fixed.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, edit.id)).toBe('The file has been updated successfully.');
+    expect(resultContent(records, write.id)).toBe('File created successfully.');
+    // An error is the model's understanding of what went wrong: whole.
+    expect(resultContent(records, failed.id)).toContain('File has not been read yet');
+    expect(result.removed.confirmationsShortened).toBe(2);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('stubs the file snippet of a confirmation under the threshold', async () => {
+    const b = conversation();
+    const text = `The file ${P('src/report.ts')} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${readOutput(3)}`;
+    expect(text.length).toBeLessThan(500);
+    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, text);
+    b.assistant([{ type: 'text', text: 'Fixed.' }]);
+    const result = await trimSession(b.write());
+    expect(resultContent(recordsOf(result.lines), edit.id)).toMatch(/^\[cmv: The file has been updated\. 4 lines \/ \d+ chars of file snippet elided\]$/);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('changes nothing more when the trimmed log is trimmed again', async () => {
+    const b = conversation();
+    b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, `The file ${P('src/report.ts')} has been updated successfully.`);
+    b.assistant([{ type: 'text', text: 'Fixed.' }]);
+    const once = await trimSession(b.write());
+    const again = new SessionBuilder();
+    for (const record of recordsOf(once.lines)) again.raw(record);
+    const twice = await trimSession(again.write());
+    expect(twice.removed.confirmationsShortened).toBe(0);
+  });
+});
+
+describe('approved plans', () => {
+  const plan = `# Plan: make the end bound inclusive\n\n${Array.from({ length: 12 }, (_, i) => `${i + 1}. Step ${i + 1}: change the bound in module ${i + 1} and test it.`).join('\n')}`;
+  const approved = (echoed: string) =>
+    `User has approved your plan. You can now start coding. Start with updating your todo list if applicable\n\nYour plan has been saved to: /home/u/.claude/plans/x.md\nYou can refer back to it if needed during implementation.\n\n## Approved Plan:\n${echoed}`;
+
+  it('points the plan a result echoes word for word back to the call, keeping the note', async () => {
+    const b = conversation();
+    const exit = b.toolCall('ExitPlanMode', { plan }, approved(plan));
+    b.assistant([{ type: 'text', text: 'Starting with the bound.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    const content = resultContent(records, exit.id) as string;
+    expect(content).toContain('User has approved your plan.');
+    expect(content).toContain('/home/u/.claude/plans/x.md');
+    expect(content).toContain("[cmv: the plan of this call's input, word for word (14 lines)]");
+    expect(content).not.toContain('Step 7');
+    // The call still shows the plan.
+    expect(JSON.stringify(records)).toContain('Step 7: change the bound in module 7');
+    expect(result.removed.planEchoesStubbed).toBe(1);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('keeps a plan the user changed before approving whole', async () => {
+    const b = conversation();
+    const edited = plan.replace('Step 7', 'Step 7 (after the release)');
+    const exit = b.toolCall('ExitPlanMode', { plan }, approved(edited));
+    b.assistant([{ type: 'text', text: 'Starting with the bound.' }]);
+    const result = await trimSession(b.write());
+    expect(resultContent(recordsOf(result.lines), exit.id)).toBe(approved(edited));
+    expect(result.removed.planEchoesStubbed).toBe(0);
+  });
+});
+
+describe('results a later identical call superseded', () => {
+  it.each(SUPERSEDE_RULES.flatMap((rule) => [
+    ...rule.examples.same.map(([a, b]) => [rule.id, a, b, true] as const),
+    ...rule.examples.other.map(([a, b]) => [rule.id, a, b, false] as const),
+  ]))('%s: %j and %j are the same call: %s', (id, a, b, same) => {
+    const rule = SUPERSEDE_RULES.find((r) => r.id === id)!;
+    const keyA = supersedeKey(rule.tools[0], a, CWD);
+    const keyB = supersedeKey(rule.tools[0], b, CWD);
+    if (same) expect(keyA).toBeDefined();
+    expect(keyA !== undefined && keyA === keyB).toBe(same);
+  });
+
+  const status = (files: string[]) => `On branch main\nChanges not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n${files.map((f) => `\tmodified:   ${f}`).join('\n')}\n\nno changes added to commit (use "git add" and/or "git commit -a")`;
+
+  it('points an earlier small result to the later twin whose result is kept, by its id', async () => {
+    const b = conversation();
+    const firstRead = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(4));
+    const firstStatus = b.toolCall('Bash', { command: 'git status', description: 'See what changed' }, status(['src/report.ts', 'src/old.ts', 'src/other.ts']));
+    const grep = b.toolCall('Grep', { pattern: 'month_bounds', path: CWD }, `Found 2 files\n${P('src/report.ts')}\n${P('src/bounds.ts')}`);
+    b.assistant([{ type: 'text', text: 'The bound is exclusive.' }]);
+    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, `The file ${P('src/report.ts')} has been updated successfully.`);
+    const laterRead = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(3, (i) => `export const value${i} = inclusive(${i});`));
+    const laterStatus = b.toolCall('Bash', { command: 'git status', description: 'Check again' }, status(['src/report.ts', 'src/bounds.ts']));
+    b.assistant([{ type: 'text', text: 'Fixed.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, firstRead.id)).toBe(`[cmv: 4 lines / ${readOutput(4).length} chars elided; the same Read ran again later (${laterRead.id}), its result is kept]`);
+    expect(resultContent(records, firstStatus.id)).toContain(`the same Bash ran again later (${laterStatus.id})`);
+    expect(resultContent(records, laterRead.id)).toBe(readOutput(3, (i) => `export const value${i} = inclusive(${i});`));
+    expect(resultContent(records, laterStatus.id)).toContain('modified:   src/bounds.ts');
+    // Asked once only: kept.
+    expect(resultContent(records, grep.id)).toContain('src/bounds.ts');
+    expect(resultContent(records, edit.id)).toBe('The file has been updated successfully.');
+    expect(result.removed.supersededResults).toBe(2);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('keeps a result whose twin says only that the file is unchanged, errs, or reads another range', async () => {
+    const b = conversation();
+    const read = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(4));
+    b.toolCall('Read', { file_path: P('src/report.ts') }, 'File unchanged since last read. The content from the earlier Read tool_result in this conversation is still current — refer to that instead of re-reading.');
+    const firstStatus = b.toolCall('Bash', { command: 'git status' }, status(['a.ts', 'b.ts', 'c.ts']));
+    b.toolCall('Bash', { command: 'git status' }, 'fatal: not a git repository (or any of the parent directories): .git', { isError: true });
+    const head = b.toolCall('Read', { file_path: P('src/bounds.ts') }, readOutput(4));
+    b.toolCall('Read', { file_path: P('src/bounds.ts'), offset: 100 }, readOutput(4));
+    b.assistant([{ type: 'text', text: 'Nothing to change.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, read.id)).toBe(readOutput(4));
+    expect(resultContent(records, firstStatus.id)).toBe(status(['a.ts', 'b.ts', 'c.ts']));
+    expect(resultContent(records, head.id)).toBe(readOutput(4));
+    expect(result.removed.supersededResults).toBe(0);
+  });
+
+  it('keeps a result whose twin lies on another branch of the conversation', async () => {
+    const b = conversation();
+    const fork = b.tip;
+    const read = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(4));
+    b.assistant([{ type: 'text', text: 'First look.' }]);
+    // A rewind: the user went back to the prompt and asked again; the later read is on the resumed branch only.
+    b.tip = fork;
+    b.user('Look again, from the start.');
+    b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(4));
+    b.assistant([{ type: 'text', text: 'Second look.' }]);
+    const result = await trimSession(b.write());
+    expect(resultContent(recordsOf(result.lines), read.id)).toBe(readOutput(4));
+    expect(result.removed.supersededResults).toBe(0);
+  });
+});
+
+describe('failed edits whose error repeats the old_string', () => {
+  const oldString = Array.from({ length: 6 }, (_, i) => `  const bound${i} = end < last; // exclusive end bound number ${i}`).join('\n');
+
+  it('points the repeat back to the call, keeping the reason', async () => {
+    const b = conversation();
+    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: oldString, new_string: 'x' }, `<tool_use_error>String to replace not found in file.\nString: ${oldString}</tool_use_error>`, { isError: true });
+    b.assistant([{ type: 'text', text: 'The text moved; reading the file again.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, edit.id)).toBe('<tool_use_error>String to replace not found in file.\nString: [cmv: the old_string of this call, word for word]</tool_use_error>');
+    // The call still shows it.
+    expect(JSON.stringify(records)).toContain('exclusive end bound number 5');
+    expect(result.removed.errorEchoesStubbed).toBe(1);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('keeps an error whose repeat differs from the call, or is short', async () => {
+    const b = conversation();
+    const text = `String to replace not found in file.\nString: ${oldString.replace('number 3', 'nr 3')}`;
+    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: oldString, new_string: 'x' }, text, { isError: true });
+    const short = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'x' }, 'String to replace not found in file.\nString: a < b', { isError: true });
+    b.assistant([{ type: 'text', text: 'Reading the file again.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, edit.id)).toBe(text);
+    expect(resultContent(records, short.id)).toBe('String to replace not found in file.\nString: a < b');
+    expect(result.removed.errorEchoesStubbed).toBe(0);
+  });
+});
