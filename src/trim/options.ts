@@ -40,6 +40,8 @@ export type RemovalRule =
   | 'toolInputsStubbed'
   | 'repeatedTextsStubbed'
   | 'heldRunsStubbed'
+  | 'supersededTextsStubbed'
+  | 'plansStubbed'
   | 'todoListsShortened'
   | 'errorsClipped'
   | 'toolUseResultSidecars'
@@ -65,6 +67,8 @@ export function emptyCounts(): RemovalCounts {
     toolInputsStubbed: 0,
     repeatedTextsStubbed: 0,
     heldRunsStubbed: 0,
+    supersededTextsStubbed: 0,
+    plansStubbed: 0,
     todoListsShortened: 0,
     errorsClipped: 0,
     toolUseResultSidecars: 0,

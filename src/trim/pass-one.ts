@@ -16,6 +16,7 @@ import { SHORTENED_TODO_MARK, todosOf } from './todo-lists.js';
 import type { Spill } from './spill.js';
 import { DroppedHistory } from './dropped-history.js';
 import { noteEditCalls, type EditCallSeen } from './applied-edits.js';
+import { SupersededInputs } from './superseded-inputs.js';
 import { recordTokens, type RecordTokens } from '../tokens/breakdown.js';
 import { jsonText } from '../tokens/json-text.js';
 
@@ -81,6 +82,8 @@ export interface PassOneResult {
   asIsLines: number;
   /** Edit and MultiEdit calls of the stripped lines, by tool id, and whether their results say they applied. */
   editCalls: Map<string, EditCallSeen>;
+  /** Written texts and plans as read, for what later calls supersede (decided in pass 2). */
+  superseded: SupersededInputs;
 }
 
 export interface TodoCallSeen {
@@ -242,6 +245,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     todoCalls: [],
     asIsLines: 0,
     editCalls: new Map(),
+    superseded: new SupersededInputs(setup.options.threshold),
   };
   const asIsBefore = setup.asIsBefore ?? -1;
   const todoCallsById = new Map<string, TodoCallSeen>();
@@ -293,7 +297,10 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
       noteTodoCalls(record, entry, todoCallsById, result.todoCalls, todoBudget);
     }
     if (hasTexts(entry)) result.originalTexts.set(entry, textsOfRecord(record, entry).map(digestText));
-    if (entry.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result')) noteEditCalls(entry, result.editCalls);
+    if (entry.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result')) {
+      noteEditCalls(entry, result.editCalls);
+      result.superseded.note(record, entry);
+    }
     const reason = droppedByType(entry);
     if (reason) {
       result.droppedForType.push([entry, reason]);

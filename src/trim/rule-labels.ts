@@ -11,6 +11,8 @@ export const RULE_LABELS: Record<RemovalRule, string> = {
   toolInputsStubbed: 'tool inputs stubbed (the file holds them)',
   repeatedTextsStubbed: 'edit texts pointing back to the earlier call that wrote them',
   heldRunsStubbed: 'tool inputs partly stubbed (the runs of lines the file holds)',
+  supersededTextsStubbed: 'written texts a later call shows again or replaced, stubbed',
+  plansStubbed: 'plans their approved result repeats, stubbed',
   todoListsShortened: 'superseded todo lists cut to the items each call changed',
   errorsClipped: 'long error outputs clipped',
   toolUseResultSidecars: 'toolUseResult sidecars dropped',

@@ -215,6 +215,7 @@ async function finishTrim(
   const usageLines = new Set(lastResponse?.entries ?? []);
   const todoLists = todoListRewrites(pass1, new Set(c.sentMessages));
   const appliedEdits = appliedEditRewrites(pass1.editCalls.values(), new Set(c.sentMessages), options.threshold);
+  const superseded = pass1.superseded.rewrites(c.sentMessages);
   // Records rewritten in pass 2, by entry: their tokens are counted again.
   const rewritten = new Map<SessionEntry, JsonObject>();
   const inheritedDangling = c.danglingParents.map((e) => e.uuid ?? '');
@@ -372,12 +373,19 @@ async function finishTrim(
     if (line.removed) addCounts(counts, line.removed);
     const rewrite = todoLists.rewrites.get(entry);
     const edits = appliedEdits.get(entry);
-    if (rewrite || edits) {
+    const later = superseded.get(entry);
+    if (rewrite || edits || later) {
       const record = parseRecords(bytes)[0] as JsonObject;
       const todoChanged = rewrite ? rewrite(record) : false;
       const editsStubbed = edits ? edits(record) : 0;
       counts.toolInputsStubbed += editsStubbed;
-      if (todoChanged || editsStubbed > 0) {
+      const laterStubbed = later ? later(record) : { texts: 0, plans: 0, repointed: 0 };
+      counts.supersededTextsStubbed += laterStubbed.texts;
+      counts.plansStubbed += laterStubbed.plans;
+      // A pointer back to a text that went now reads as the applied edit's replaced text.
+      counts.repeatedTextsStubbed -= laterStubbed.repointed;
+      counts.toolInputsStubbed += laterStubbed.repointed;
+      if (todoChanged || editsStubbed > 0 || laterStubbed.texts + laterStubbed.plans + laterStubbed.repointed > 0) {
         rewritten.set(entry, record);
         await push({ entry, bytes, changed: true, record });
         continue;

@@ -1,0 +1,292 @@
+// Written texts a later call of the same conversation supersedes, and plans their result repeats:
+// with the project's files absent, a Write's content or an edit's new_string is the resumed model's
+// only copy of what a file holds, unless a later call shows it again (held) or took it out of the
+// file (replaced). Pass 1 notes each call as read (before stripping); pass 2 decides, once the results
+// and the resumed path are known, and rewrites the call's line. Pure apart from what pass 1 feeds it.
+
+import type { SessionEntry } from '../session/entry.js';
+import { contentBlocks, contentText, type JsonObject } from '../session/payload.js';
+import { formatSize, isStub, stubAppliedReplacedText } from './stubs.js';
+
+/** How a later call answers for an earlier written text. */
+export type Supersession =
+  /** The later call's written text (Write content, edit new_string) holds the whole earlier text. */
+  | 'held'
+  /** The later call is a Write of the same file, without the earlier text: it replaced the whole file. */
+  | 'rewritten'
+  /** An edit of the later call replaced text holding the whole earlier text (its old_string holds it). */
+  | 'replaced'
+  /** The result of a later ExitPlanMode (the approved plan, kept verbatim) holds it. */
+  | 'plan';
+
+/** One judgement of what the trim may drop of a written text or a plan, as data (STYLE: rules kept as data). */
+export interface SupersededRule {
+  id: string;
+  applies: Supersession | 'own-result';
+  why: string;
+}
+
+export const SUPERSEDED_INPUT_RULES: readonly SupersededRule[] = [
+  {
+    id: 'written.held-later',
+    applies: 'held',
+    why: 'a later applied Write or edit of the same file carries the same text verbatim, and the trim keeps it (or stubs it by a rule of its own that the stub names): the model finds the text there, by the call id',
+  },
+  {
+    id: 'written.rewritten-later',
+    applies: 'rewritten',
+    why: 'a later applied Write of the same file, which does not hold the text, replaced the whole file: the file no longer holds it, and the later content is what it holds',
+  },
+  {
+    id: 'written.replaced-later',
+    applies: 'replaced',
+    why: 'a later applied edit of the same file replaced text holding all of it (an edit applies only where its old_string is found, once unless replace_all): what the earlier call wrote is gone from the file, the later new_string is there instead',
+  },
+  {
+    id: 'written.in-approved-plan',
+    applies: 'plan',
+    why: 'a plan file written in plan mode: the result of the later approved ExitPlanMode repeats the plan whole, and tool results of ExitPlanMode are never stubbed',
+  },
+  {
+    id: 'plan.held-by-result',
+    applies: 'own-result',
+    why: 'an approved ExitPlanMode result repeats its plan verbatim ("## Approved Plan:", 2.1.x logs); the plan input is kept where the plan was rejected (the user’s answer refers to it)',
+  },
+];
+
+/** A text is a candidate only when the stub saves at least this much. */
+const MIN_SAVED_CHARS = 120;
+/** Later calls that may answer for one text, checked in order in pass 2 (the first valid one wins). */
+const MAX_ANSWERS = 4;
+/** Chars of candidate texts remembered at most: memory stays bounded whatever the size of the log. */
+const MAX_PENDING_CHARS = 4 * 1024 * 1024;
+
+interface Answer {
+  toolId: string;
+  kind: Supersession;
+}
+
+interface Candidate {
+  toolId: string;
+  tool: string;
+  path: string;
+  /** The edit of a MultiEdit (its index), 0 for an Edit, -1 for a Write's content. */
+  edit: number;
+  text: string;
+  answers: Answer[];
+}
+
+interface CallSeen {
+  use: SessionEntry;
+  tool: string;
+  /** The entry of the result that answered it, and whether that result was not an error. */
+  result?: SessionEntry;
+  applied?: boolean;
+  /** ExitPlanMode: its plan, until its result arrives. */
+  plan?: string;
+  /** ExitPlanMode: its result holds the plan whole (and it applied). */
+  planHeld?: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+/** The written texts of a call: [edit index, new text, replaced text] (a Write: index -1, no replaced text). */
+function writtenTexts(tool: string, input: Json): [number, string, string | undefined][] {
+  if (tool === 'Write') return typeof input.content === 'string' ? [[-1, input.content, undefined]] : [];
+  const edits = tool === 'Edit' ? [input] : tool === 'MultiEdit' && Array.isArray(input.edits) ? (input.edits as unknown[]) : [];
+  const out: [number, string, string | undefined][] = [];
+  edits.forEach((edit, i) => {
+    const e = edit as Json | null;
+    if (e && typeof e === 'object' && typeof e.new_string === 'string') out.push([tool === 'Edit' ? 0 : i, e.new_string, typeof e.old_string === 'string' ? e.old_string : undefined]);
+  });
+  return out;
+}
+
+const WRITERS = new Set(['Write', 'Edit', 'MultiEdit']);
+
+export class SupersededInputs {
+  private readonly calls = new Map<string, CallSeen>();
+  private readonly pending = new Map<string, Candidate[]>();
+  private readonly candidates: Candidate[] = [];
+  private pendingChars = 0;
+
+  constructor(private readonly threshold: number) {}
+
+  /** Notes the calls and results of a record as read, before pass 1 strips it. */
+  note(record: JsonObject, entry: SessionEntry): void {
+    for (const block of contentBlocks(record)) {
+      if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') this.noteCall(block.id, block.name, (block.input ?? {}) as Json, entry);
+      else if (block.type === 'tool_result' && typeof block.tool_use_id === 'string') this.noteResult(block.tool_use_id, block, entry);
+    }
+  }
+
+  private noteCall(toolId: string, tool: string, input: Json, entry: SessionEntry): void {
+    if (tool === 'ExitPlanMode') {
+      this.calls.set(toolId, { use: entry, tool, plan: typeof input.plan === 'string' ? input.plan : undefined });
+      return;
+    }
+    const path = typeof input.file_path === 'string' ? input.file_path : undefined;
+    if (!WRITERS.has(tool) || !path) return;
+    this.calls.set(toolId, { use: entry, tool });
+    const texts = writtenTexts(tool, input);
+    // What this call does to the texts earlier calls wrote to the same file.
+    for (const earlier of this.pending.get(path) ?? []) {
+      if (earlier.answers.length >= MAX_ANSWERS) continue;
+      let kind: Supersession | undefined;
+      if (texts.some(([, text]) => text.includes(earlier.text))) kind = 'held';
+      else if (tool === 'Write') kind = 'rewritten';
+      else if (texts.some(([, , old]) => old !== undefined && old.includes(earlier.text))) kind = 'replaced';
+      if (kind) earlier.answers.push({ toolId, kind });
+    }
+    for (const [edit, text, old] of texts) {
+      const large = tool === 'Write' ? text.length > this.threshold : text.length + (old?.length ?? 0) > this.threshold;
+      if (!large || text.length < MIN_SAVED_CHARS || isStub(text) || this.pendingChars + text.length > MAX_PENDING_CHARS) continue;
+      const candidate: Candidate = { toolId, tool, path, edit, text, answers: [] };
+      this.candidates.push(candidate);
+      this.pending.set(path, [...(this.pending.get(path) ?? []), candidate]);
+      this.pendingChars += text.length;
+    }
+  }
+
+  private noteResult(toolId: string, block: JsonObject, entry: SessionEntry): void {
+    const call = this.calls.get(toolId);
+    if (!call) return;
+    call.result = entry;
+    call.applied = block.is_error !== true;
+    if (call.tool !== 'ExitPlanMode' || !call.applied) return;
+    const text = contentText(block.content);
+    const plan = call.plan?.trim();
+    call.planHeld = plan !== undefined && plan.length >= MIN_SAVED_CHARS && !isStub(plan) && text.includes(plan);
+    // A plan file written before the plan was approved: the result holds its text.
+    for (const list of this.pending.values()) {
+      for (const earlier of list) if (earlier.answers.length < MAX_ANSWERS && text.includes(earlier.text)) earlier.answers.push({ toolId, kind: 'plan' });
+    }
+  }
+
+  /**
+   * Rewrites of the lines Claude Code sends that hold a superseded text or a plan its result
+   * repeats, by entry; each returns how many texts and plans it stubbed. `sent`: the messages in
+   * the order Claude Code sends them.
+   */
+  rewrites(sent: readonly SessionEntry[]): Map<SessionEntry, (record: JsonObject) => LineStubbed> {
+    const position = new Map<SessionEntry, number>();
+    sent.forEach((entry, i) => position.set(entry, i));
+    const at = (entry: SessionEntry | undefined) => (entry ? position.get(entry) : undefined);
+    const byEntry = new Map<SessionEntry, LineStubs>();
+    const slot = (entry: SessionEntry) => {
+      let s = byEntry.get(entry);
+      if (!s) byEntry.set(entry, (s = { stubs: new Map(), plans: new Set(), repoints: [] }));
+      return s;
+    };
+    for (const candidate of this.candidates) {
+      const own = this.calls.get(candidate.toolId);
+      const from = at(own?.use);
+      if (!own || from === undefined || own.use.record !== 0) continue;
+      const answer = candidate.answers.find((a) => {
+        const later = this.calls.get(a.toolId);
+        // The later call applied, and Claude Code sends it (with its result) after the earlier one.
+        if (!later?.applied || (at(later.use) ?? -1) <= from || at(later.result) === undefined) return false;
+        // A text an earlier call failed to write was never in the file: only a later copy answers for it.
+        return a.kind === 'held' || a.kind === 'plan' || own.applied === true;
+      });
+      if (!answer) continue;
+      const stubs = slot(own.use).stubs;
+      const edits = stubs.get(candidate.toolId) ?? new Map<number, string>();
+      const later = this.calls.get(answer.toolId)!;
+      edits.set(candidate.edit, stubSuperseded(candidate.text, answer, later.tool, candidate.tool));
+      stubs.set(candidate.toolId, edits);
+      // The later edit's old_string may point back to this text (written-texts.ts): it now says what
+      // an applied edit's replaced text says, since the text it pointed to goes too.
+      if (answer.kind === 'replaced' && later.use.record === 0) slot(later.use).repoints.push({ toolId: answer.toolId, earlier: candidate.toolId, text: candidate.text });
+    }
+    for (const [toolId, call] of this.calls) {
+      if (call.planHeld && call.use.record === 0 && at(call.use) !== undefined && at(call.result) !== undefined) slot(call.use).plans.add(toolId);
+    }
+    const rewrites = new Map<SessionEntry, (record: JsonObject) => LineStubbed>();
+    for (const [entry, stubs] of byEntry) rewrites.set(entry, (record) => applyStubs(record, stubs));
+    return rewrites;
+  }
+}
+
+/** What a rewrite stubbed: written texts, plans, and pointers back to a text that went, reworded. */
+export interface LineStubbed {
+  texts: number;
+  plans: number;
+  repointed: number;
+}
+
+/** What pass 2 changes in one line. */
+interface LineStubs {
+  /** Stubs of written texts, by tool id and edit (-1: a Write's content). */
+  stubs: Map<string, Map<number, string>>;
+  /** ExitPlanMode calls whose plan goes. */
+  plans: Set<string>;
+  /** Old_strings of later edits pointing back to a text that goes: by the later call, the earlier call and the text. */
+  repoints: { toolId: string; earlier: string; text: string }[];
+}
+
+/** Sets `field` of `target` to `stub` when it is a text not stubbed yet and the stub is shorter. */
+function stubField(target: Json, field: string, stub: string): boolean {
+  const value = target[field];
+  if (typeof value !== 'string' || isStub(value) || stub.length >= value.length) return false;
+  target[field] = stub;
+  return true;
+}
+
+function applyStubs(record: JsonObject, { stubs, plans, repoints }: LineStubs): LineStubbed {
+  const done = { texts: 0, plans: 0, repointed: 0 };
+  for (const block of contentBlocks(record)) {
+    if (block.type !== 'tool_use' || typeof block.id !== 'string' || !block.input || typeof block.input !== 'object') continue;
+    const input = block.input as Json;
+    for (const repoint of repoints) {
+      if (repoint.toolId !== block.id) continue;
+      const edits = block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? input.edits : []) : [input];
+      for (const edit of edits as (Json | null)[]) {
+        const old = edit?.old_string;
+        if (edit && typeof old === 'string' && isStub(old) && old.endsWith(` ${repoint.earlier}]`)) {
+          edit.old_string = stubAppliedReplacedText(repoint.text);
+          done.repointed++;
+        }
+      }
+    }
+    if (plans.has(block.id) && typeof input.plan === 'string' && stubField(input, 'plan', stubPlan(input.plan))) done.plans++;
+    for (const [edit, stub] of stubs.get(block.id) ?? []) {
+      if (edit === -1) {
+        if (stubField(input, 'content', stub)) done.texts++;
+        continue;
+      }
+      const target = block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? (input.edits[edit] as Json | undefined) : undefined) : input;
+      if (target && typeof target === 'object' && stubField(target, 'new_string', stub)) done.texts++;
+    }
+  }
+  return done;
+}
+
+function lines(text: string): number {
+  if (text === '') return 0;
+  const n = text.split('\n').length;
+  return text.endsWith('\n') ? n - 1 : n;
+}
+
+const FIELD_OF: Record<string, string> = { Write: 'content', Edit: 'new_string', MultiEdit: 'new_string' };
+
+/** The stub of a written text a later call answers for (it does not repeat the call's own file_path). */
+export function stubSuperseded(text: string, answer: { toolId: string; kind: Supersession }, laterTool: string, ownTool: string): string {
+  const size = `${lines(text)} lines / ${formatSize(text.length)}`;
+  const written = ownTool === 'Write' ? 'written' : 'new text';
+  switch (answer.kind) {
+    case 'held':
+      return `[cmv: ${size} elided; the same text is in the ${FIELD_OF[laterTool] ?? 'input'} of the later ${laterTool} ${answer.toolId}]`;
+    case 'rewritten':
+      return `[cmv: ${size} ${written} elided; the later Write ${answer.toolId} replaced the whole file]`;
+    case 'replaced':
+      return `[cmv: ${size} ${written} elided; the later ${laterTool} ${answer.toolId} replaced all of it]`;
+    case 'plan':
+      return `[cmv: ${size} elided; the same text is in the result of the later ExitPlanMode ${answer.toolId} (the approved plan)]`;
+  }
+}
+
+/** The stub of a plan whose approved result repeats it whole. */
+export function stubPlan(plan: string): string {
+  return `[cmv: the plan, ${lines(plan)} lines / ${formatSize(plan.length)}, elided; its result holds it whole]`;
+}
