@@ -413,7 +413,7 @@ describe('edit texts an earlier call wrote', () => {
     const result = await trimSession(b.write(), {}, { fileHolds: () => false });
     const records = recordsOf(result.lines);
     // The earlier edit applied (its result says so): the text it replaced goes, its new text stays.
-    expect(inputOf(records, earlier.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied \(its result says so\), the new text is below\]$/);
+    expect(inputOf(records, earlier.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied\]$/);
     expect(inputOf(records, earlier.id).new_string).toBe(second);
     const repeated = inputOf(records, later.id);
     expect(repeated.old_string).toMatch(new RegExp(`^\\[cmv: 20 lines / .* elided; the same text as the new_string of the earlier Edit ${earlier.id}\\]$`));
@@ -430,7 +430,7 @@ describe('edit texts an earlier call wrote', () => {
     const result = await trimSession(b.write(), {}, { fileHolds: () => false });
     const records = recordsOf(result.lines);
     expect(inputOf(records, earlier.id).new_string).toMatch(new RegExp(`; the later Edit ${later.id} replaced all of it\\]$`));
-    expect(inputOf(records, later.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied \(its result says so\), the new text is below\]$/);
+    expect(inputOf(records, later.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied\]$/);
     expect(inputOf(records, later.id).new_string).toBe(third);
     expect(result.removed.repeatedTextsStubbed).toBe(0);
     expect(result.removed.supersededTextsStubbed).toBe(1);
