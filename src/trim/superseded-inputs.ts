@@ -6,7 +6,7 @@
 
 import type { SessionEntry } from '../session/entry.js';
 import { contentBlocks, contentText, type JsonObject } from '../session/payload.js';
-import { formatSize, isStub, stubAppliedReplacedText } from './stubs.js';
+import { formatSize, isStub } from './stubs.js';
 
 /** How a later call answers for an earlier written text. */
 export type Supersession =
@@ -104,8 +104,22 @@ function writtenTexts(tool: string, input: Json): [number, string, string | unde
 
 const WRITERS = new Set(['Write', 'Edit', 'MultiEdit']);
 
+/** An old_string pass 1 pointed back to an earlier call's written text (written-texts.ts). */
+interface Pointer {
+  entry: SessionEntry;
+  /** The pointing call, and the earlier call it names. */
+  toolId: string;
+  target: string;
+  /** What the pointer says once the text it names goes: the replaced text of an applied edit. */
+  applied: string;
+}
+
+/** A pointer stub of written-texts.ts: its size and the call it names. */
+const POINTER = /^\[cmv: (\d+ lines \/ [^;\]]+) elided; (?:the same text as|a passage of) the (?:content|new_string) of the earlier \w+ (\S+)\]$/;
+
 export class SupersededInputs {
   private readonly calls = new Map<string, CallSeen>();
+  private readonly pointers: Pointer[] = [];
   private readonly pending = new Map<string, Candidate[]>();
   private readonly candidates: Candidate[] = [];
   private pendingChars = 0;
@@ -117,6 +131,19 @@ export class SupersededInputs {
     for (const block of contentBlocks(record)) {
       if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') this.noteCall(block.id, block.name, (block.input ?? {}) as Json, entry);
       else if (block.type === 'tool_result' && typeof block.tool_use_id === 'string') this.noteResult(block.tool_use_id, block, entry);
+    }
+  }
+
+  /** Notes the old_strings pass 1 pointed back to an earlier call (after it stripped the record). */
+  notePointers(record: JsonObject, entry: SessionEntry): void {
+    for (const block of contentBlocks(record)) {
+      if (block.type !== 'tool_use' || typeof block.id !== 'string' || !block.input || typeof block.input !== 'object') continue;
+      const input = block.input as Json;
+      const edits = block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? input.edits : []) : [input];
+      for (const edit of edits as (Json | null)[]) {
+        const match = typeof edit?.old_string === 'string' ? POINTER.exec(edit.old_string) : null;
+        if (match) this.pointers.push({ entry, toolId: block.id, target: match[2], applied: `[cmv: ${match[1]} replaced; the edit applied]` });
+      }
     }
   }
 
@@ -178,10 +205,14 @@ export class SupersededInputs {
       if (!s) byEntry.set(entry, (s = { stubs: new Map(), plans: new Set(), repoints: [] }));
       return s;
     };
+    // A text a failed edit points back to stays: that old_string has no other copy (an applied
+    // edit's pointer reads as its replaced text instead, which it is).
+    const pointedByFailed = new Set(this.pointers.filter((p) => this.calls.get(p.toolId)?.applied !== true).map((p) => p.target));
+    const going = new Set<string>();
     for (const candidate of this.candidates) {
       const own = this.calls.get(candidate.toolId);
       const from = at(own?.use);
-      if (!own || from === undefined || own.use.record !== 0) continue;
+      if (!own || from === undefined || own.use.record !== 0 || pointedByFailed.has(candidate.toolId)) continue;
       const answer = candidate.answers.find((a) => {
         const later = this.calls.get(a.toolId);
         // The later call applied, and Claude Code sends it (with its result) after the earlier one.
@@ -192,13 +223,11 @@ export class SupersededInputs {
       if (!answer) continue;
       const stubs = slot(own.use).stubs;
       const edits = stubs.get(candidate.toolId) ?? new Map<number, string>();
-      const later = this.calls.get(answer.toolId)!;
-      edits.set(candidate.edit, stubSuperseded(candidate.text, answer, later.tool, candidate.tool));
+      edits.set(candidate.edit, stubSuperseded(candidate.text, answer, this.calls.get(answer.toolId)!.tool, candidate.tool));
       stubs.set(candidate.toolId, edits);
-      // The later edit's old_string may point back to this text (written-texts.ts): it now says what
-      // an applied edit's replaced text says, since the text it pointed to goes too.
-      if (answer.kind === 'replaced' && later.use.record === 0) slot(later.use).repoints.push({ toolId: answer.toolId, earlier: candidate.toolId, text: candidate.text });
+      going.add(candidate.toolId);
     }
+    for (const pointer of this.pointers) if (going.has(pointer.target) && pointer.entry.record === 0) slot(pointer.entry).repoints.push(pointer);
     for (const [toolId, call] of this.calls) {
       if (call.planHeld && call.use.record === 0 && at(call.use) !== undefined && at(call.result) !== undefined) slot(call.use).plans.add(toolId);
     }
@@ -221,8 +250,8 @@ interface LineStubs {
   stubs: Map<string, Map<number, string>>;
   /** ExitPlanMode calls whose plan goes. */
   plans: Set<string>;
-  /** Old_strings of later edits pointing back to a text that goes: by the later call, the earlier call and the text. */
-  repoints: { toolId: string; earlier: string; text: string }[];
+  /** Old_strings of applied edits pointing back to a text that goes. */
+  repoints: Pointer[];
 }
 
 /** Sets `field` of `target` to `stub` when it is a text not stubbed yet and the stub is shorter. */
@@ -243,8 +272,8 @@ function applyStubs(record: JsonObject, { stubs, plans, repoints }: LineStubs): 
       const edits = block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? input.edits : []) : [input];
       for (const edit of edits as (Json | null)[]) {
         const old = edit?.old_string;
-        if (edit && typeof old === 'string' && isStub(old) && old.endsWith(` ${repoint.earlier}]`)) {
-          edit.old_string = stubAppliedReplacedText(repoint.text);
+        if (edit && typeof old === 'string' && POINTER.exec(old)?.[2] === repoint.target) {
+          edit.old_string = repoint.applied;
           done.repointed++;
         }
       }

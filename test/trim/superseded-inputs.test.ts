@@ -115,6 +115,28 @@ describe('written texts a later call supersedes, files absent', () => {
     });
   }
 
+  it("an applied edit's pointer back to a text that goes reads as its replaced text; a failed edit's pointer keeps the text", async () => {
+    const content = [block(10, 'head'), block(20, 'middle'), block(10, 'tail')].join('\n');
+    for (const failed of [false, true]) {
+      const b = new SessionBuilder();
+      b.user('Write the steps, change the middle, then redo them.');
+      const write = b.toolCall('Write', { file_path: FILE, content }, CREATED);
+      const edit = b.toolCall('Edit', { file_path: FILE, old_string: block(20, 'middle'), new_string: 'const middle = steps();' }, failed ? 'String to replace not found in file.' : UPDATED, { isError: failed });
+      b.toolCall('Write', { file_path: FILE, content: block(20, 'again') }, UPDATED);
+      const { result, records } = await trimmed(b);
+      if (failed) {
+        expect(inputOf(records, write.id).content).toBe(content);
+        expect(inputOf(records, edit.id).old_string).toMatch(new RegExp(`a passage of the content of the earlier Write ${write.id}\\]$`));
+        expect(result.removed.supersededTextsStubbed).toBe(0);
+      } else {
+        expect(inputOf(records, write.id).content).toMatch(/the whole file\]$/);
+        expect(inputOf(records, edit.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied\]$/);
+        expect(result.removed.repeatedTextsStubbed).toBe(0);
+        expect(result.removed.supersededTextsStubbed).toBe(1);
+      }
+    }
+  });
+
   it('a second trim changes nothing', async () => {
     const b = new SessionBuilder();
     b.user('Write the steps, then redo them.');
