@@ -317,7 +317,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
       continue;
     }
     const stripped = stripRecord(record, raw.bytes, setup, calls, written);
-    if (stripped.removed.repeatedTextsStubbed) result.superseded.notePointers(record, entry);
+    if (entry.blocks.some((b) => b.type === 'tool_use')) result.superseded.noteStripped(record, entry);
     if (before) result.tokens.set(entry, { before, after: !stripped.bytes ? null : stripped.changed ? recordTokens(isAssistant, record, toolNames) : before });
     if (!stripped.bytes) {
       result.emptied.set(entry, stripped.removed);

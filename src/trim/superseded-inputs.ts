@@ -7,6 +7,7 @@
 import type { SessionEntry } from '../session/entry.js';
 import { contentBlocks, contentText, type JsonObject } from '../session/payload.js';
 import { formatSize, isStub } from './stubs.js';
+import { pointQuotedRuns } from './quoted-passages.js';
 
 /** How a later call answers for an earlier written text. */
 export type Supersession =
@@ -22,7 +23,7 @@ export type Supersession =
 /** One judgement of what the trim may drop of a written text or a plan, as data (STYLE: rules kept as data). */
 export interface SupersededRule {
   id: string;
-  applies: Supersession | 'own-result';
+  applies: Supersession | 'own-result' | 'quoted';
   why: string;
 }
 
@@ -48,6 +49,11 @@ export const SUPERSEDED_INPUT_RULES: readonly SupersededRule[] = [
     why: 'a plan file written in plan mode: the result of the later approved ExitPlanMode repeats the plan whole, and tool results of ExitPlanMode are never stubbed',
   },
   {
+    id: 'quoted.passage-of-earlier',
+    applies: 'quoted',
+    why: 'a Write content, edit new_string or subagent prompt that carries runs of lines (200 chars or more) of a text an earlier call wrote, which the trim keeps (it neither goes nor is pointed to by a later call): each run points back to that call (quoted-passages.ts), the lines no earlier text holds stay',
+  },
+  {
     id: 'plan.held-by-result',
     applies: 'own-result',
     why: 'an approved ExitPlanMode result repeats its plan verbatim ("## Approved Plan:", 2.1.x logs); the plan input is kept where the plan was rejected (the user’s answer refers to it)',
@@ -60,6 +66,11 @@ const MIN_SAVED_CHARS = 120;
 const MAX_ANSWERS = 4;
 /** Chars of candidate texts remembered at most: memory stays bounded whatever the size of the log. */
 const MAX_PENDING_CHARS = 4 * 1024 * 1024;
+/** Substring searches for quoted passages at most, per trim. */
+const MAX_PASSAGE_CHECKS = 200_000;
+/** The edit index of a subagent prompt (Task, Agent), which only quotes earlier texts. */
+const PROMPT = -2;
+const PROMPT_TOOLS = new Set(['Task', 'Agent']);
 
 interface Answer {
   toolId: string;
@@ -70,10 +81,12 @@ interface Candidate {
   toolId: string;
   tool: string;
   path: string;
-  /** The edit of a MultiEdit (its index), 0 for an Edit, -1 for a Write's content. */
+  /** The edit of a MultiEdit (its index), 0 for an Edit, -1 for a Write's content, PROMPT for a subagent prompt. */
   edit: number;
   text: string;
   answers: Answer[];
+  /** Pass 1 left the text as it was (it stubbed nothing of it for the disk's sake). */
+  kept?: boolean;
 }
 
 interface CallSeen {
@@ -122,6 +135,7 @@ export class SupersededInputs {
   private readonly pointers: Pointer[] = [];
   private readonly pending = new Map<string, Candidate[]>();
   private readonly candidates: Candidate[] = [];
+  private readonly byTool = new Map<string, Candidate[]>();
   private pendingChars = 0;
 
   constructor(private readonly threshold: number) {}
@@ -134,11 +148,16 @@ export class SupersededInputs {
     }
   }
 
-  /** Notes the old_strings pass 1 pointed back to an earlier call (after it stripped the record). */
-  notePointers(record: JsonObject, entry: SessionEntry): void {
+  /** After pass 1 stripped the record: which texts it left as they were, and the old_strings it pointed back. */
+  noteStripped(record: JsonObject, entry: SessionEntry): void {
     for (const block of contentBlocks(record)) {
       if (block.type !== 'tool_use' || typeof block.id !== 'string' || !block.input || typeof block.input !== 'object') continue;
       const input = block.input as Json;
+      for (const candidate of this.byTool.get(block.id) ?? []) {
+        const target = candidate.edit >= 0 && block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? (input.edits[candidate.edit] as Json | undefined) : undefined) : input;
+        const field = candidate.edit === -1 ? 'content' : candidate.edit === PROMPT ? 'prompt' : 'new_string';
+        candidate.kept = target?.[field] === candidate.text;
+      }
       const edits = block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? input.edits : []) : [input];
       for (const edit of edits as (Json | null)[]) {
         const match = typeof edit?.old_string === 'string' ? POINTER.exec(edit.old_string) : null;
@@ -150,6 +169,12 @@ export class SupersededInputs {
   private noteCall(toolId: string, tool: string, input: Json, entry: SessionEntry): void {
     if (tool === 'ExitPlanMode') {
       this.calls.set(toolId, { use: entry, tool, plan: typeof input.plan === 'string' ? input.plan : undefined });
+      return;
+    }
+    if (PROMPT_TOOLS.has(tool)) {
+      const prompt = input.prompt;
+      this.calls.set(toolId, { use: entry, tool });
+      if (typeof prompt === 'string' && prompt.length > this.threshold && !isStub(prompt)) this.remember({ toolId, tool, path: '', edit: PROMPT, text: prompt, answers: [] });
       return;
     }
     const path = typeof input.file_path === 'string' ? input.file_path : undefined;
@@ -167,12 +192,18 @@ export class SupersededInputs {
     }
     for (const [edit, text, old] of texts) {
       const large = tool === 'Write' ? text.length > this.threshold : text.length + (old?.length ?? 0) > this.threshold;
-      if (!large || text.length < MIN_SAVED_CHARS || isStub(text) || this.pendingChars + text.length > MAX_PENDING_CHARS) continue;
+      if (!large || text.length < MIN_SAVED_CHARS || isStub(text)) continue;
       const candidate: Candidate = { toolId, tool, path, edit, text, answers: [] };
-      this.candidates.push(candidate);
-      this.pending.set(path, [...(this.pending.get(path) ?? []), candidate]);
-      this.pendingChars += text.length;
+      if (this.remember(candidate)) this.pending.set(path, [...(this.pending.get(path) ?? []), candidate]);
     }
+  }
+
+  private remember(candidate: Candidate): boolean {
+    if (this.pendingChars + candidate.text.length > MAX_PENDING_CHARS) return false;
+    this.candidates.push(candidate);
+    this.byTool.set(candidate.toolId, [...(this.byTool.get(candidate.toolId) ?? []), candidate]);
+    this.pendingChars += candidate.text.length;
+    return true;
   }
 
   private noteResult(toolId: string, block: JsonObject, entry: SessionEntry): void {
@@ -202,13 +233,16 @@ export class SupersededInputs {
     const byEntry = new Map<SessionEntry, LineStubs>();
     const slot = (entry: SessionEntry) => {
       let s = byEntry.get(entry);
-      if (!s) byEntry.set(entry, (s = { stubs: new Map(), plans: new Set(), repoints: [] }));
+      if (!s) byEntry.set(entry, (s = { stubs: new Map(), plans: new Set(), repoints: [], quoted: new Set() }));
       return s;
     };
     // A text a failed edit points back to stays: that old_string has no other copy (an applied
     // edit's pointer reads as its replaced text instead, which it is).
     const pointedByFailed = new Set(this.pointers.filter((p) => this.calls.get(p.toolId)?.applied !== true).map((p) => p.target));
-    const going = new Set<string>();
+    const going = new Set<Candidate>();
+    const goingIds = new Set<string>();
+    // Texts a going text points to as holding it: they stay as they are.
+    const heldTargets = new Set<string>();
     for (const candidate of this.candidates) {
       const own = this.calls.get(candidate.toolId);
       const from = at(own?.use);
@@ -225,9 +259,34 @@ export class SupersededInputs {
       const edits = stubs.get(candidate.toolId) ?? new Map<number, string>();
       edits.set(candidate.edit, stubSuperseded(candidate.text, answer, this.calls.get(answer.toolId)!.tool, candidate.tool));
       stubs.set(candidate.toolId, edits);
-      going.add(candidate.toolId);
+      going.add(candidate);
+      goingIds.add(candidate.toolId);
+      if (answer.kind === 'held') heldTargets.add(answer.toolId);
     }
-    for (const pointer of this.pointers) if (going.has(pointer.target) && pointer.entry.record === 0) slot(pointer.entry).repoints.push(pointer);
+    // Passages later texts quote from earlier ones that stand (quoted-passages.ts), in the order sent.
+    const budget = { checks: MAX_PASSAGE_CHECKS };
+    const standing: { candidate: Candidate; position: number; text: string }[] = [];
+    for (const candidate of this.candidates) {
+      const own = this.calls.get(candidate.toolId);
+      const position = at(own?.use);
+      if (!own || position === undefined || candidate.kept !== true || going.has(candidate)) continue;
+      let text = candidate.text;
+      if (own.use.record === 0 && !pointedByFailed.has(candidate.toolId) && !heldTargets.has(candidate.toolId)) {
+        const sources = standing
+          .filter((s) => s.position < position && (candidate.edit === PROMPT || s.candidate.path === candidate.path))
+          .map((s) => ({ toolId: s.candidate.toolId, tool: s.candidate.tool, text: s.text }));
+        const pointed = pointQuotedRuns(candidate.text, sources, budget);
+        if (pointed) {
+          const stubs = slot(own.use).stubs;
+          stubs.set(candidate.toolId, (stubs.get(candidate.toolId) ?? new Map<number, string>()).set(candidate.edit, pointed));
+          slot(own.use).quoted.add(`${candidate.toolId} ${candidate.edit}`);
+          goingIds.add(candidate.toolId);
+          text = pointed;
+        }
+      }
+      if (candidate.edit !== PROMPT) standing.push({ candidate, position, text });
+    }
+    for (const pointer of this.pointers) if (goingIds.has(pointer.target) && pointer.entry.record === 0) slot(pointer.entry).repoints.push(pointer);
     for (const [toolId, call] of this.calls) {
       if (call.planHeld && call.use.record === 0 && at(call.use) !== undefined && at(call.result) !== undefined) slot(call.use).plans.add(toolId);
     }
@@ -242,6 +301,8 @@ export interface LineStubbed {
   texts: number;
   plans: number;
   repointed: number;
+  /** Texts whose passages point back to an earlier call. */
+  quoted: number;
 }
 
 /** What pass 2 changes in one line. */
@@ -250,8 +311,10 @@ interface LineStubs {
   stubs: Map<string, Map<number, string>>;
   /** ExitPlanMode calls whose plan goes. */
   plans: Set<string>;
-  /** Old_strings of applied edits pointing back to a text that goes. */
+  /** Old_strings of applied edits pointing back to a text that goes or changes. */
   repoints: Pointer[];
+  /** Which of `stubs` (tool id and edit) are texts with passages pointing back, not whole stubs. */
+  quoted: Set<string>;
 }
 
 /** Sets `field` of `target` to `stub` when it is a text not stubbed yet and the stub is shorter. */
@@ -262,8 +325,8 @@ function stubField(target: Json, field: string, stub: string): boolean {
   return true;
 }
 
-function applyStubs(record: JsonObject, { stubs, plans, repoints }: LineStubs): LineStubbed {
-  const done = { texts: 0, plans: 0, repointed: 0 };
+function applyStubs(record: JsonObject, { stubs, plans, repoints, quoted }: LineStubs): LineStubbed {
+  const done = { texts: 0, plans: 0, repointed: 0, quoted: 0 };
   for (const block of contentBlocks(record)) {
     if (block.type !== 'tool_use' || typeof block.id !== 'string' || !block.input || typeof block.input !== 'object') continue;
     const input = block.input as Json;
@@ -280,12 +343,13 @@ function applyStubs(record: JsonObject, { stubs, plans, repoints }: LineStubs): 
     }
     if (plans.has(block.id) && typeof input.plan === 'string' && stubField(input, 'plan', stubPlan(input.plan))) done.plans++;
     for (const [edit, stub] of stubs.get(block.id) ?? []) {
-      if (edit === -1) {
-        if (stubField(input, 'content', stub)) done.texts++;
+      const count = quoted.has(`${block.id} ${edit}`) ? 'quoted' : 'texts';
+      if (edit === -1 || edit === PROMPT) {
+        if (stubField(input, edit === -1 ? 'content' : 'prompt', stub)) done[count]++;
         continue;
       }
       const target = block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? (input.edits[edit] as Json | undefined) : undefined) : input;
-      if (target && typeof target === 'object' && stubField(target, 'new_string', stub)) done.texts++;
+      if (target && typeof target === 'object' && stubField(target, 'new_string', stub)) done[count]++;
     }
   }
   return done;

@@ -379,13 +379,14 @@ async function finishTrim(
       const todoChanged = rewrite ? rewrite(record) : false;
       const editsStubbed = edits ? edits(record) : 0;
       counts.toolInputsStubbed += editsStubbed;
-      const laterStubbed = later ? later(record) : { texts: 0, plans: 0, repointed: 0 };
+      const laterStubbed = later ? later(record) : { texts: 0, plans: 0, repointed: 0, quoted: 0 };
       counts.supersededTextsStubbed += laterStubbed.texts;
       counts.plansStubbed += laterStubbed.plans;
       // A pointer back to a text that went now reads as the applied edit's replaced text.
       counts.repeatedTextsStubbed -= laterStubbed.repointed;
       counts.toolInputsStubbed += laterStubbed.repointed;
-      if (todoChanged || editsStubbed > 0 || laterStubbed.texts + laterStubbed.plans + laterStubbed.repointed > 0) {
+      counts.repeatedTextsStubbed += laterStubbed.quoted;
+      if (todoChanged || editsStubbed > 0 || laterStubbed.texts + laterStubbed.plans + laterStubbed.repointed + laterStubbed.quoted > 0) {
         rewritten.set(entry, record);
         await push({ entry, bytes, changed: true, record });
         continue;

@@ -151,6 +151,46 @@ describe('written texts a later call supersedes, files absent', () => {
   });
 });
 
+describe('passages quoted from an earlier text that stays', () => {
+  it("an edit's new_string carrying lines an earlier edit wrote points back to it for them, and keeps the lines it adds", async () => {
+    const b = new SessionBuilder();
+    b.user('Add the steps, then one more after them.');
+    const first = b.toolCall('Edit', { file_path: FILE, old_string: '// steps', new_string: block(20, 'b') }, UPDATED);
+    // The later edit changes the last lines only: its new_string repeats the first 15 as context.
+    const tail = block(20, 'b').split('\n').slice(15).join('\n');
+    const second = b.toolCall('Edit', { file_path: FILE, old_string: tail, new_string: `${block(20, 'b').split('\n').slice(0, 15).join('\n')}\n  const extra = more(); // new` }, UPDATED);
+    const { path, result, records } = await trimmed(b);
+    expect(inputOf(records, first.id).new_string).toBe(block(20, 'b'));
+    expect(inputOf(records, second.id).new_string).toMatch(new RegExp(`^\\[cmv: 15 lines / .* elided; a passage of the new_string of the earlier Edit ${first.id}\\]\n  const extra = more\\(\\); // new$`));
+    expect(result.removed.repeatedTextsStubbed).toBe(1);
+    writeFileSync(`${path}.once.jsonl`, result.lines.map((l) => `${l}\n`).join(''));
+    const twice = await trimSession(`${path}.once.jsonl`, {}, absent);
+    expect(twice.lines.map(String)).toEqual(result.lines.map(String));
+  });
+
+  it('a subagent prompt quoting the plan file the model wrote points back to it', async () => {
+    const b = new SessionBuilder();
+    b.user('Write the plan, then hand task 1 to a subagent.');
+    const plan = b.toolCall('Write', { file_path: `${CWD}/docs/plan.md`, content: [block(10, 'intro'), block(20, 'task'), block(10, 'later')].join('\n') }, 'File created successfully');
+    const agent = b.toolCall('Agent', { description: 'Task 1', prompt: `You are implementing task 1.\n\n${block(20, 'task')}\n\nReport back.` }, [{ type: 'text', text: 'Task 1 is done.' }]);
+    const { records } = await trimmed(b);
+    expect(inputOf(records, agent.id).prompt).toMatch(new RegExp(`^You are implementing task 1\\.\n\n\\[cmv: 20 lines / .* elided; a passage of the content of the earlier Write ${plan.id}\\]\n\nReport back\\.$`));
+    expect(inputOf(records, plan.id).content).toContain(block(20, 'task'));
+  });
+
+  it('never points to a text that goes, nor quotes from another file in an edit', async () => {
+    const b = new SessionBuilder();
+    b.user('Work.');
+    const first = b.toolCall('Edit', { file_path: FILE, old_string: '// steps', new_string: block(20, 'b') }, UPDATED);
+    const other = b.toolCall('Edit', { file_path: OTHER, old_string: '// x', new_string: `${block(20, 'b')}\n// copied` }, UPDATED);
+    // A later Write of FILE replaces the first text whole: nothing may point to it.
+    b.toolCall('Write', { file_path: FILE, content: block(20, 'w') }, UPDATED);
+    const { records } = await trimmed(b);
+    expect(inputOf(records, first.id).new_string).toMatch(/replaced the whole file\]$/);
+    expect(inputOf(records, other.id).new_string).toBe(`${block(20, 'b')}\n// copied`);
+  });
+});
+
 describe('plans', () => {
   const PLAN = `# Plan\n\n${block(15, 'plan')}`;
   const approved = (plan: string) =>
