@@ -15,22 +15,18 @@ export interface QuotedSource {
   tool: string;
   /** The text as the trimmed log shows it. */
   text: string;
-}
-
-interface Indexed extends QuotedSource {
-  lines?: ReadonlySet<string>;
+  /** Its lines (made once by the caller, however many texts quote it). */
+  lines: () => ReadonlySet<string>;
 }
 
 /**
  * `text` with each run of whole lines an earlier source holds (in one piece) replaced by a pointer
- * to that source; undefined when no run is worth one. `budget.checks` bounds the substring searches.
+ * to that source; undefined when no run is worth one. `budget.chars` bounds the chars searched.
  */
-export function pointQuotedRuns(text: string, sources: readonly QuotedSource[], budget: { checks: number }): string | undefined {
+export function pointQuotedRuns(text: string, sources: readonly QuotedSource[], budget: { chars: number }): string | undefined {
   if (sources.length === 0) return undefined;
-  const indexed: Indexed[] = sources.map((s) => ({ ...s }));
-  const linesOf = (source: Indexed) => (source.lines ??= new Set(source.text.split('\n')));
   const lines = text.split('\n');
-  const held = (source: Indexed, from: number, to: number) => budget.checks-- > 0 && source.text.includes(lines.slice(from, to + 1).join('\n'));
+  const held = (source: QuotedSource, from: number, to: number) => (budget.chars -= source.text.length) > 0 && source.text.includes(lines.slice(from, to + 1).join('\n'));
   const out: string[] = [];
   let pointed = false;
   for (let i = 0; i < lines.length; ) {
@@ -39,7 +35,7 @@ export function pointQuotedRuns(text: string, sources: readonly QuotedSource[], 
     let chars = lines[i].length;
     while (chars < MIN_QUOTED_RUN_CHARS && end + 1 < lines.length) chars += lines[++end].length + 1;
     // A run neither starts nor ends with a blank line: the text keeps its own spacing.
-    const source = lines[i].trim() === '' || chars < MIN_QUOTED_RUN_CHARS || budget.checks <= 0 ? undefined : indexed.find((s) => linesOf(s).has(lines[i]) && held(s, i, end));
+    const source = lines[i].trim() === '' || chars < MIN_QUOTED_RUN_CHARS || budget.chars <= 0 ? undefined : sources.find((s) => s.lines().has(lines[i]) && held(s, i, end));
     if (!source) {
       out.push(lines[i++]);
       continue;

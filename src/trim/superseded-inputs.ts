@@ -66,8 +66,12 @@ const MIN_SAVED_CHARS = 120;
 const MAX_ANSWERS = 4;
 /** Chars of candidate texts remembered at most: memory stays bounded whatever the size of the log. */
 const MAX_PENDING_CHARS = 4 * 1024 * 1024;
-/** Substring searches for quoted passages at most, per trim. */
-const MAX_PASSAGE_CHECKS = 200_000;
+/** Chars searched for quoted passages at most, per trim. */
+const MAX_PASSAGE_CHARS = 64 * 1024 * 1024;
+/** Earlier texts of a file checked for what a later call does to them, and quoted from: the latest. */
+const MAX_PENDING_PER_FILE = 32;
+/** Earlier texts a subagent prompt may quote from: the latest, of any file. */
+const MAX_PROMPT_SOURCES = 64;
 /** The edit index of a subagent prompt (Task, Agent), which only quotes earlier texts. */
 const PROMPT = -2;
 const PROMPT_TOOLS = new Set(['Task', 'Agent']);
@@ -194,7 +198,12 @@ export class SupersededInputs {
       const large = tool === 'Write' ? text.length > this.threshold : text.length + (old?.length ?? 0) > this.threshold;
       if (!large || text.length < MIN_SAVED_CHARS || isStub(text)) continue;
       const candidate: Candidate = { toolId, tool, path, edit, text, answers: [] };
-      if (this.remember(candidate)) this.pending.set(path, [...(this.pending.get(path) ?? []), candidate]);
+      if (this.remember(candidate)) {
+        const list = this.pending.get(path) ?? [];
+        list.push(candidate);
+        if (list.length > MAX_PENDING_PER_FILE) list.shift();
+        this.pending.set(path, list);
+      }
     }
   }
 
@@ -264,17 +273,20 @@ export class SupersededInputs {
       if (answer.kind === 'held') heldTargets.add(answer.toolId);
     }
     // Passages later texts quote from earlier ones that stand (quoted-passages.ts), in the order sent.
-    const budget = { checks: MAX_PASSAGE_CHECKS };
-    const standing: { candidate: Candidate; position: number; text: string }[] = [];
+    const budget = { chars: MAX_PASSAGE_CHARS };
+    type Standing = { candidate: Candidate; position: number; text: string; lines?: ReadonlySet<string> };
+    const standing: Standing[] = [];
+    const standingByPath = new Map<string, Standing[]>();
     for (const candidate of this.candidates) {
       const own = this.calls.get(candidate.toolId);
       const position = at(own?.use);
       if (!own || position === undefined || candidate.kept !== true || going.has(candidate)) continue;
       let text = candidate.text;
       if (own.use.record === 0 && !pointedByFailed.has(candidate.toolId) && !heldTargets.has(candidate.toolId)) {
-        const sources = standing
-          .filter((s) => s.position < position && (candidate.edit === PROMPT || s.candidate.path === candidate.path))
-          .map((s) => ({ toolId: s.candidate.toolId, tool: s.candidate.tool, text: s.text }));
+        const near = candidate.edit === PROMPT ? standing.slice(-MAX_PROMPT_SOURCES) : (standingByPath.get(candidate.path) ?? []);
+        const sources = near
+          .filter((s) => s.position < position)
+          .map((s) => ({ toolId: s.candidate.toolId, tool: s.candidate.tool, text: s.text, lines: () => (s.lines ??= new Set(s.text.split('\n'))) }));
         const pointed = pointQuotedRuns(candidate.text, sources, budget);
         if (pointed) {
           const stubs = slot(own.use).stubs;
@@ -284,7 +296,14 @@ export class SupersededInputs {
           text = pointed;
         }
       }
-      if (candidate.edit !== PROMPT) standing.push({ candidate, position, text });
+      if (candidate.edit !== PROMPT) {
+        const stands: Standing = { candidate, position, text };
+        standing.push(stands);
+        const ofFile = standingByPath.get(candidate.path) ?? [];
+        ofFile.push(stands);
+        if (ofFile.length > MAX_PENDING_PER_FILE) ofFile.shift();
+        standingByPath.set(candidate.path, ofFile);
+      }
     }
     for (const pointer of this.pointers) if (goingIds.has(pointer.target) && pointer.entry.record === 0) slot(pointer.entry).repoints.push(pointer);
     for (const [toolId, call] of this.calls) {
