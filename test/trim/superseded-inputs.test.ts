@@ -64,6 +64,17 @@ describe('written texts a later call supersedes, files absent', () => {
     expect(inputOf(records, retry.id).new_string).toBe(block(20, 'b'));
   });
 
+  it('each edit of a MultiEdit is judged alone: the one a later edit replaced goes, the other stays', async () => {
+    const b = new SessionBuilder();
+    b.user('Change both blocks, then the first again.');
+    const multi = b.toolCall('MultiEdit', { file_path: FILE, edits: [{ old_string: 'a', new_string: block(20, 'one') }, { old_string: 'b', new_string: block(20, 'two') }] }, `Applied 2 edits to ${FILE}`);
+    const later = b.toolCall('Edit', { file_path: FILE, old_string: block(20, 'one'), new_string: block(20, 'three') }, UPDATED);
+    const { records } = await trimmed(b);
+    const edits = inputOf(records, multi.id).edits;
+    expect(edits[0].new_string).toMatch(new RegExp(`the later Edit ${later.id} replaced all of it\\]$`));
+    expect(edits[1].new_string).toBe(block(20, 'two'));
+  });
+
   const kept: { name: string; build: (b: SessionBuilder) => string }[] = [
     {
       name: 'the last version of a file (nothing later holds or replaces it)',
