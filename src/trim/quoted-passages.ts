@@ -29,7 +29,7 @@ export function pointQuotedRuns(text: string, sources: readonly QuotedSource[], 
   const held = (source: QuotedSource, from: number, to: number) => (budget.chars -= source.text.length) > 0 && source.text.includes(lines.slice(from, to + 1).join('\n'));
   const out: string[] = [];
   let pointed = false;
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     // The shortest run from here worth a pointer.
     let end = i;
     let chars = lines[i].length;

@@ -67,7 +67,17 @@ describe('written texts a later call supersedes, files absent', () => {
   it('each edit of a MultiEdit is judged alone: the one a later edit replaced goes, the other stays', async () => {
     const b = new SessionBuilder();
     b.user('Change both blocks, then the first again.');
-    const multi = b.toolCall('MultiEdit', { file_path: FILE, edits: [{ old_string: 'a', new_string: block(20, 'one') }, { old_string: 'b', new_string: block(20, 'two') }] }, `Applied 2 edits to ${FILE}`);
+    const multi = b.toolCall(
+      'MultiEdit',
+      {
+        file_path: FILE,
+        edits: [
+          { old_string: 'a', new_string: block(20, 'one') },
+          { old_string: 'b', new_string: block(20, 'two') },
+        ],
+      },
+      `Applied 2 edits to ${FILE}`,
+    );
     const later = b.toolCall('Edit', { file_path: FILE, old_string: block(20, 'one'), new_string: block(20, 'three') }, UPDATED);
     const { records } = await trimmed(b);
     const edits = inputOf(records, multi.id).edits;
@@ -132,7 +142,9 @@ describe('written texts a later call supersedes, files absent', () => {
       const b = new SessionBuilder();
       b.user('Write the steps, change the middle, then redo them.');
       const write = b.toolCall('Write', { file_path: FILE, content }, CREATED);
-      const edit = b.toolCall('Edit', { file_path: FILE, old_string: block(20, 'middle'), new_string: 'const middle = steps();' }, failed ? 'String to replace not found in file.' : UPDATED, { isError: failed });
+      const edit = b.toolCall('Edit', { file_path: FILE, old_string: block(20, 'middle'), new_string: 'const middle = steps();' }, failed ? 'String to replace not found in file.' : UPDATED, {
+        isError: failed,
+      });
       b.toolCall('Write', { file_path: FILE, content: block(20, 'again') }, UPDATED);
       const { result, records } = await trimmed(b);
       if (failed) {
@@ -172,7 +184,9 @@ describe('passages quoted from an earlier text that stays', () => {
     const second = b.toolCall('Edit', { file_path: FILE, old_string: tail, new_string: `${block(20, 'b').split('\n').slice(0, 15).join('\n')}\n  const extra = more(); // new` }, UPDATED);
     const { path, result, records } = await trimmed(b);
     expect(inputOf(records, first.id).new_string).toBe(block(20, 'b'));
-    expect(inputOf(records, second.id).new_string).toMatch(new RegExp(`^\\[cmv: 15 lines / .* elided; a passage of the new_string of the earlier Edit ${first.id}\\]\n  const extra = more\\(\\); // new$`));
+    expect(inputOf(records, second.id).new_string).toMatch(
+      new RegExp(`^\\[cmv: 15 lines / .* elided; a passage of the new_string of the earlier Edit ${first.id}\\]\n  const extra = more\\(\\); // new$`),
+    );
     expect(result.removed.repeatedTextsStubbed).toBe(1);
     writeFileSync(`${path}.once.jsonl`, result.lines.map((l) => `${l}\n`).join(''));
     const twice = await trimSession(`${path}.once.jsonl`, {}, absent);
@@ -185,7 +199,9 @@ describe('passages quoted from an earlier text that stays', () => {
     const plan = b.toolCall('Write', { file_path: `${CWD}/docs/plan.md`, content: [block(10, 'intro'), block(20, 'task'), block(10, 'later')].join('\n') }, 'File created successfully');
     const agent = b.toolCall('Agent', { description: 'Task 1', prompt: `You are implementing task 1.\n\n${block(20, 'task')}\n\nReport back.` }, [{ type: 'text', text: 'Task 1 is done.' }]);
     const { records } = await trimmed(b);
-    expect(inputOf(records, agent.id).prompt).toMatch(new RegExp(`^You are implementing task 1\\.\n\n\\[cmv: 20 lines / .* elided; a passage of the content of the earlier Write ${plan.id}\\]\n\nReport back\\.$`));
+    expect(inputOf(records, agent.id).prompt).toMatch(
+      new RegExp(`^You are implementing task 1\\.\n\n\\[cmv: 20 lines / .* elided; a passage of the content of the earlier Write ${plan.id}\\]\n\nReport back\\.$`),
+    );
     expect(inputOf(records, plan.id).content).toContain(block(20, 'task'));
   });
 
