@@ -34,7 +34,7 @@ export interface AppliedTrim {
 
 /** `projectDir`: the session's project now lives there (`--project-dir`), for the disk checks. */
 export async function trimToDestination(inputPath: string, options: Partial<TrimOptions>, destination: TrimDestination, projectDir?: string): Promise<AppliedTrim> {
-  if (destination.kind === 'in-place') return trimLogInPlace(inputPath, options);
+  if (destination.kind === 'in-place') return trimLogInPlace(inputPath, options, projectDir);
   const newSessionId = destination.kind === 'new-session' ? randomUUID() : undefined;
   if (destination.kind === 'file') {
     const out = resolve(destination.path);
@@ -89,8 +89,8 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
 }
 
 /** In place: backup, trim, and replace the log, carrying what Claude Code appends meanwhile (in-place.ts). */
-async function trimLogInPlace(inputPath: string, options: Partial<TrimOptions>): Promise<AppliedTrim> {
-  const outcome = await trimInPlace(inputPath, { options, by: 'trim --in-place', lockWaitMs: 10_000 });
+async function trimLogInPlace(inputPath: string, options: Partial<TrimOptions>, projectDir?: string): Promise<AppliedTrim> {
+  const outcome = await trimInPlace(inputPath, { options, by: 'trim --in-place', lockWaitMs: 10_000, projectDir });
   if (outcome.status === 'busy') throw busy(inputPath);
   const result = outcome.result;
   const sessionId = result.output.sessionId;

@@ -28,6 +28,8 @@ export interface InPlaceRequest {
   /** Give up before replacing the log after this time (ms since the epoch). */
   deadline?: number;
   now?: () => Date;
+  /** The session's project lives here now (`--project-dir`): the disk checks read its files there. */
+  projectDir?: string;
 }
 
 export type InPlaceOutcome =
@@ -150,7 +152,7 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
     try {
       writer = await AtomicWriter.open(path, record.mode);
       const streamed = request.options.budget === undefined;
-      const result = await trimSession(backup, request.options, { fileHoldsOnDisk: true, writer: streamed ? writer : undefined });
+      const result = await trimSession(backup, request.options, { fileHoldsOnDisk: true, projectDir: request.projectDir, writer: streamed ? writer : undefined });
       // Read from the backup, reported as the log it stands for.
       result.input.path = path;
       refuseUnwritable(result);

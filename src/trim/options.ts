@@ -40,9 +40,10 @@ export type RemovalRule =
   | 'toolInputsStubbed'
   | 'repeatedTextsStubbed'
   | 'heldRunsStubbed'
+  | 'supersededTextsStubbed'
+  | 'plansStubbed'
   | 'todoListsShortened'
   | 'confirmationsShortened'
-  | 'planEchoesStubbed'
   | 'supersededResults'
   | 'errorEchoesStubbed'
   | 'errorsClipped'
@@ -69,9 +70,10 @@ export function emptyCounts(): RemovalCounts {
     toolInputsStubbed: 0,
     repeatedTextsStubbed: 0,
     heldRunsStubbed: 0,
+    supersededTextsStubbed: 0,
+    plansStubbed: 0,
     todoListsShortened: 0,
     confirmationsShortened: 0,
-    planEchoesStubbed: 0,
     supersededResults: 0,
     errorEchoesStubbed: 0,
     errorsClipped: 0,

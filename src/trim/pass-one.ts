@@ -17,6 +17,7 @@ import type { Spill } from './spill.js';
 import { DroppedHistory } from './dropped-history.js';
 import { noteEditCalls, type EditCallSeen } from './applied-edits.js';
 import { noteSupersedableCalls, type SupersedableCall } from './superseded.js';
+import { SupersededInputs } from './superseded-inputs.js';
 import { recordTokens, type RecordTokens } from '../tokens/breakdown.js';
 import { jsonText } from '../tokens/json-text.js';
 
@@ -84,6 +85,8 @@ export interface PassOneResult {
   editCalls: Map<string, EditCallSeen>;
   /** Calls a later twin may supersede (superseded.ts), in file order, with their results as read. */
   supersedableCalls: SupersedableCall[];
+  /** Written texts and plans as read, for what later calls supersede (decided in pass 2). */
+  superseded: SupersededInputs;
 }
 
 export interface TodoCallSeen {
@@ -246,6 +249,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     asIsLines: 0,
     editCalls: new Map(),
     supersedableCalls: [],
+    superseded: new SupersededInputs(setup.options.threshold),
   };
   const supersedableById = new Map<string, SupersedableCall>();
   const asIsBefore = setup.asIsBefore ?? -1;
@@ -301,6 +305,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     if (entry.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result')) {
       noteEditCalls(entry, result.editCalls);
       noteSupersedableCalls(record, entry, supersedableById, result.supersedableCalls, setup.options.threshold);
+      result.superseded.note(record, entry);
     }
     const reason = droppedByType(entry);
     if (reason) {
@@ -318,6 +323,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
       continue;
     }
     const stripped = stripRecord(record, raw.bytes, setup, calls, written);
+    if (entry.blocks.some((b) => b.type === 'tool_use')) result.superseded.noteStripped(record, entry);
     if (before) result.tokens.set(entry, { before, after: !stripped.bytes ? null : stripped.changed ? recordTokens(isAssistant, record, toolNames) : before });
     if (!stripped.bytes) {
       result.emptied.set(entry, stripped.removed);

@@ -4,7 +4,6 @@
 
 import type { TrimOptions, RemovalCounts } from './options.js';
 import { stubToolText, shortConfirmation, CONFIRMING_TOOLS, stubImage, stubToolInput, stubReplacedText, stubRepeatedText, clipError, isStub, type ToolCall } from './stubs.js';
-import { stubPlanEcho } from './plan-echo.js';
 import { digestOf, stubEditErrorEcho } from './error-echo.js';
 import type { WrittenTexts } from './written-texts.js';
 import { contentText } from '../session/payload.js';
@@ -47,14 +46,6 @@ export function summariseInput(input: unknown): Json {
 function stripToolResult(block: Json, ctx: StripContext): boolean {
   const id = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
   const call = ctx.calls.get(id);
-  if (call?.name === 'ExitPlanMode' && typeof block.content === 'string') {
-    const echo = stubPlanEcho(block.content, call.input.plan);
-    if (echo) {
-      block.content = echo;
-      ctx.counts.planEchoesStubbed++;
-      return true;
-    }
-  }
   if (call && KEEP_RESULTS.has(call.name)) return false;
   const isError = block.is_error === true;
   if (isError && Array.isArray(call?.input.oldStrings) && typeof block.content === 'string') {
@@ -247,10 +238,9 @@ function remember(path: string, text: unknown, call: { id: string; tool: string 
 function stripToolUse(block: Json, ctx: StripContext): boolean {
   const changed = stripToolInput(block, ctx);
   // What the call still shows whole once stripped, which its result may repeat: the old_strings
-  // of an edit (error-echo.ts), the plan of an ExitPlanMode call (plan-echo.ts).
+  // of an edit (error-echo.ts).
   const call = typeof block.id === 'string' ? ctx.calls.get(block.id) : undefined;
   const input = block.input as Json | undefined;
-  if (call && input && call.name === 'ExitPlanMode' && typeof input.plan === 'string' && !isStub(input.plan)) call.input.plan = input.plan;
   if (call && input && (call.name === 'Edit' || call.name === 'MultiEdit')) {
     const edits = call.name === 'Edit' ? [input] : Array.isArray(input.edits) ? (input.edits as Json[]) : [];
     call.input.oldStrings = edits.flatMap((e) => (e && typeof e.old_string === 'string' && !isStub(e.old_string) ? [digestOf(e.old_string)] : []));

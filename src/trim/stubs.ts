@@ -194,7 +194,7 @@ export function stubReplacedText(value: string, inPart = false): string {
 
 /** The stub for the old_string of an edit its result says applied: the file then held the new text. */
 export function stubAppliedReplacedText(value: string): string {
-  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced; the edit applied (its result says so), the new text is below]`;
+  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced; the edit applied]`;
 }
 
 /**

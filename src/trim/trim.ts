@@ -236,7 +236,8 @@ async function finishTrim(
   const usageLines = new Set(lastResponse?.entries ?? []);
   const todoLists = todoListRewrites(pass1, new Set(c.sentMessages));
   const appliedEdits = appliedEditRewrites(pass1.editCalls.values(), new Set(c.sentMessages), options.threshold);
-  const superseded = supersededRewrites(pass1.supersedableCalls, new Set(c.sentMessages)).rewrites;
+  const supersededResults = supersededRewrites(pass1.supersedableCalls, new Set(c.sentMessages)).rewrites;
+  const supersededInputs = pass1.superseded.rewrites(c.sentMessages);
   // Records rewritten in pass 2, by entry: their tokens are counted again.
   const rewritten = new Map<SessionEntry, JsonObject>();
   const inheritedDangling = c.danglingParents.map((e) => e.uuid ?? '');
@@ -405,15 +406,23 @@ async function finishTrim(
     if (line.removed) addCounts(counts, line.removed);
     const rewrite = todoLists.rewrites.get(entry);
     const edits = appliedEdits.get(entry);
-    const supersede = superseded.get(entry);
-    if (rewrite || edits || supersede) {
+    const supersede = supersededResults.get(entry);
+    const later = supersededInputs.get(entry);
+    if (rewrite || edits || supersede || later) {
       const record = parseRecords(bytes)[0] as JsonObject;
       const todoChanged = rewrite ? rewrite(record) : false;
       const editsStubbed = edits ? edits(record) : 0;
       counts.toolInputsStubbed += editsStubbed;
       const resultsSuperseded = supersede ? supersede(record) : 0;
       counts.supersededResults += resultsSuperseded;
-      if (todoChanged || editsStubbed > 0 || resultsSuperseded > 0) {
+      const laterStubbed = later ? later(record) : { texts: 0, plans: 0, repointed: 0, quoted: 0 };
+      counts.supersededTextsStubbed += laterStubbed.texts;
+      counts.plansStubbed += laterStubbed.plans;
+      // A pointer back to a text that went now reads as the applied edit's replaced text.
+      counts.repeatedTextsStubbed -= laterStubbed.repointed;
+      counts.toolInputsStubbed += laterStubbed.repointed;
+      counts.repeatedTextsStubbed += laterStubbed.quoted;
+      if (todoChanged || editsStubbed > 0 || resultsSuperseded > 0 || laterStubbed.texts + laterStubbed.plans + laterStubbed.repointed + laterStubbed.quoted > 0) {
         rewritten.set(entry, record);
         await push({ entry, bytes, changed: true, record });
         continue;

@@ -50,4 +50,23 @@ describe('--project-dir', () => {
     expect(there.result.verify.ok).toBe(true);
     expect(contentOf(there.result.lines!, id)).toMatch(/^\[cmv: 40 lines .* elided; the file on disk holds them\]$/);
   });
+
+  it('an in-place trim reads the moved project too', async () => {
+    mkdirSync(join(moved, 'src'), { recursive: true });
+    writeFileSync(join(moved, 'src', 'values.ts'), content);
+    const { path, id } = writeSession();
+    const env = process.env.CMV_HOME;
+    process.env.CMV_HOME = mkdtempSync(join(tmpdir(), 'cmv-project-dir-home-'));
+    try {
+      const there = await trimToDestination(path, {}, { kind: 'in-place' }, moved);
+      expect(there.result.verify.ok).toBe(true);
+      const { readFileSync } = await import('node:fs');
+      const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => Buffer.from(l));
+      expect(contentOf(lines, id)).toMatch(/^\[cmv: 40 lines .* elided; the file on disk holds them\]$/);
+    } finally {
+      rmSync(process.env.CMV_HOME, { recursive: true, force: true });
+      if (env === undefined) delete process.env.CMV_HOME;
+      else process.env.CMV_HOME = env;
+    }
+  });
 });

@@ -1,5 +1,5 @@
 // The result side of the trim on small hand-built sessions (Claude Code 2.1.x line shapes): edit
-// confirmations without the path their call names, approved plans pointing back to the call,
+// confirmations without the path their call names,
 // results a later identical call superseded. Each rule: what goes, what stays, and that the trim
 // still verifies.
 
@@ -55,39 +55,6 @@ describe('edit confirmations', () => {
     for (const record of recordsOf(once.lines)) again.raw(record);
     const twice = await trimSession(again.write());
     expect(twice.removed.confirmationsShortened).toBe(0);
-  });
-});
-
-describe('approved plans', () => {
-  const plan = `# Plan: make the end bound inclusive\n\n${Array.from({ length: 12 }, (_, i) => `${i + 1}. Step ${i + 1}: change the bound in module ${i + 1} and test it.`).join('\n')}`;
-  const approved = (echoed: string) =>
-    `User has approved your plan. You can now start coding. Start with updating your todo list if applicable\n\nYour plan has been saved to: /home/u/.claude/plans/x.md\nYou can refer back to it if needed during implementation.\n\n## Approved Plan:\n${echoed}`;
-
-  it('points the plan a result echoes word for word back to the call, keeping the note', async () => {
-    const b = conversation();
-    const exit = b.toolCall('ExitPlanMode', { plan }, approved(plan));
-    b.assistant([{ type: 'text', text: 'Starting with the bound.' }]);
-    const result = await trimSession(b.write());
-    const records = recordsOf(result.lines);
-    const content = resultContent(records, exit.id) as string;
-    expect(content).toContain('User has approved your plan.');
-    expect(content).toContain('/home/u/.claude/plans/x.md');
-    expect(content).toContain("[cmv: the plan of this call's input, word for word (14 lines)]");
-    expect(content).not.toContain('Step 7');
-    // The call still shows the plan.
-    expect(JSON.stringify(records)).toContain('Step 7: change the bound in module 7');
-    expect(result.removed.planEchoesStubbed).toBe(1);
-    expect(result.verify.ok).toBe(true);
-  });
-
-  it('keeps a plan the user changed before approving whole', async () => {
-    const b = conversation();
-    const edited = plan.replace('Step 7', 'Step 7 (after the release)');
-    const exit = b.toolCall('ExitPlanMode', { plan }, approved(edited));
-    b.assistant([{ type: 'text', text: 'Starting with the bound.' }]);
-    const result = await trimSession(b.write());
-    expect(resultContent(recordsOf(result.lines), exit.id)).toBe(approved(edited));
-    expect(result.removed.planEchoesStubbed).toBe(0);
   });
 });
 

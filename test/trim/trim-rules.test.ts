@@ -406,18 +406,34 @@ describe('edit texts an earlier call wrote', () => {
     const b = conversation();
     const [first, second, third] = [lines(20, 'first'), lines(20, 'second'), lines(20, 'third')];
     const earlier = b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: first, new_string: second }, done);
-    const later = b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: third }, done);
+    // The later edit fails, so its old_string is not stubbed as the text an applied edit replaced.
+    const later = b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: third }, 'File has been modified since read.', { isError: true });
     b.assistant([{ type: 'text', text: 'Rewrote the steps twice.' }]);
     // The file holds neither new text (changed since): nothing is stubbed for the disk's sake.
     const result = await trimSession(b.write(), {}, { fileHolds: () => false });
     const records = recordsOf(result.lines);
     // The earlier edit applied (its result says so): the text it replaced goes, its new text stays.
-    expect(inputOf(records, earlier.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied \(its result says so\), the new text is below\]$/);
+    expect(inputOf(records, earlier.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied\]$/);
     expect(inputOf(records, earlier.id).new_string).toBe(second);
     const repeated = inputOf(records, later.id);
     expect(repeated.old_string).toMatch(new RegExp(`^\\[cmv: 20 lines / .* elided; the same text as the new_string of the earlier Edit ${earlier.id}\\]$`));
     expect(repeated.new_string).toBe(third);
     expect(result.removed.repeatedTextsStubbed).toBe(1);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('once a later applied edit replaced the whole earlier text, neither copy stays and no pointer is left dangling', async () => {
+    const b = conversation();
+    const [first, second, third] = [lines(20, 'first'), lines(20, 'second'), lines(20, 'third')];
+    const earlier = b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: first, new_string: second }, done);
+    const later = b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: second, new_string: third }, done);
+    const result = await trimSession(b.write(), {}, { fileHolds: () => false });
+    const records = recordsOf(result.lines);
+    expect(inputOf(records, earlier.id).new_string).toMatch(new RegExp(`; the later Edit ${later.id} replaced all of it\\]$`));
+    expect(inputOf(records, later.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied\]$/);
+    expect(inputOf(records, later.id).new_string).toBe(third);
+    expect(result.removed.repeatedTextsStubbed).toBe(0);
+    expect(result.removed.supersededTextsStubbed).toBe(1);
     expect(result.verify.ok).toBe(true);
   });
 
