@@ -4,6 +4,7 @@
 import { countTokens } from '../tokens/counter.js';
 import { contentWords, sameThing, wordOverlap } from './labels.js';
 import { fileList } from './file-list.js';
+import { INSTRUCTION_VERBS } from './work-verbs.js';
 import type { SessionGraph } from './model.js';
 import { SECTION_NAMES, resumeCandidates, type Item, type ResumeTier, type SectionName } from './resume-items.js';
 
@@ -139,7 +140,7 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
   const sections = Object.fromEntries(SECTION_NAMES.map((s) => [s, chosen[s].map((i) => i.label)])) as ResumeSections;
   // A goal the session carried out is one of its done tasks; a done task shown as a mark on its
   // choice is named as the choice is.
-  sections.done = [...chosen.goal.filter((g) => g.done).map((g) => g.label), ...chosen.done.map((d) => choiceOf(d, chosen.decisions)?.label ?? d.label)];
+  sections.done = [...chosen.goal.filter((g) => g.done && !g.recordedWork).map((g) => g.label), ...chosen.done.map((d) => choiceOf(d, chosen.decisions)?.label ?? d.label)];
   return { text, tokens: text === '' ? 0 : count(text), tier, budget, sections };
 }
 
@@ -194,7 +195,20 @@ function repeats(section: SectionName, item: Item, other: Item): boolean {
   if (section === 'files') return item.label === other.label || (item.label.endsWith('/') && other.label.startsWith(item.label));
   if (item.label.toLowerCase() === other.label.toLowerCase()) return true;
   if (contentWords(item.label).size === 0) return false;
-  return (wordOverlap(item.label, other.label) >= RESTATED || clippedWord(item.label, other.label)) && sameNumbers(item.label, other.label);
+  // Two tasks that share their verb of work ("Update logger_test.go ...", "Update logging.md ...") are two pieces of work.
+  const [va, vb] = [withoutWorkVerb(item.label), withoutWorkVerb(other.label)];
+  const [a, b] = TASK_SECTIONS.has(section) && va !== item.label && vb !== other.label ? [va, vb] : [item.label, other.label];
+  return (wordOverlap(a, b) >= RESTATED || clippedWord(a, b)) && sameNumbers(item.label, other.label);
+}
+
+const TASK_SECTIONS = new Set<SectionName>(['inProgress', 'pending', 'done']);
+
+/** "Updated logging.md documentation" -> "logging.md documentation". */
+function withoutWorkVerb(label: string): string {
+  const [first, ...rest] = label.split(/\s+/);
+  const verb = first.toLowerCase().replace(/:$/, '');
+  const base = [verb, verb.replace(/e?d$/, ''), verb.replace(/d$/, ''), verb.replace(/ied$/, 'y'), verb.replace(/(\w)\1ed$/, '$1')];
+  return rest.length > 0 && base.some((v) => INSTRUCTION_VERBS.has(v)) ? rest.join(' ') : label;
 }
 
 /** "dedup" and "Deduplication": a one-word label that is the clipped form of the other's only word. */

@@ -56,18 +56,20 @@ const doneList: Rule<TextInput> = {
   id: 'report.done-list',
   on: 'text',
   matches: 'a reply that lists finished work: two list items or more opening with a verb of work done ("Added", "Fixed", "Updated" ...), or one under a heading such as "## Summary" or "## Changes"',
-  makes: 'a done TASK per item: its first sentence, without markup or the file it went into',
+  makes: 'a done TASK per item: its first sentence, without markup or the file it went into; nothing in a turn that moved the session\'s own task list (the report restates it)',
   why: 'the reply\'s own report of what it did names the work as a person would at a standup',
   match: ({ step }) => {
     const items = doneItems(step.text);
     return items.length >= 2 || (items.length === 1 && REPORT_HEADING.test(step.text));
   },
   make: ({ step }, state: ExtractState) => {
+    state.signals.completed = true;
+    // In a turn that moved the session's own task list, the report restates that list's items in finer steps.
+    if (state.taskListTurn === state.turn) return;
     for (const label of doneItems(step.text)) {
       const task = state.builder.mention('TASK', label, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed' });
       state.builder.link(task, parentTask(state), 'PART_OF');
     }
-    state.signals.completed = true;
   },
   examples: {
     yes: [textStep('All tests pass. Here is a summary:\n\n1. **`strategy/common.go`** - Added two helpers\n2. Fixed `SaveChanges` to use `resolveAgentType`. Now it works.')],
