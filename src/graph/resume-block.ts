@@ -6,7 +6,7 @@ import { contentWords, sameThing, wordOverlap } from './labels.js';
 import { fileList } from './file-list.js';
 import { INSTRUCTION_VERBS } from './work-verbs.js';
 import type { SessionGraph } from './model.js';
-import { SECTION_NAMES, resumeCandidates, type Item, type ResumeTier, type SectionName } from './resume-items.js';
+import { SECTION_NAMES, dropMakingVerb, resumeCandidates, type Item, type ResumeTier, type SectionName } from './resume-items.js';
 
 export { SECTION_NAMES, compactChoice, compactTask, goalHead, resumeCandidates, type ResumeTier, type SectionName } from './resume-items.js';
 
@@ -195,10 +195,14 @@ function repeats(section: SectionName, item: Item, other: Item): boolean {
   if (section === 'files') return item.label === other.label || (item.label.endsWith('/') && other.label.startsWith(item.label));
   if (item.label.toLowerCase() === other.label.toLowerCase()) return true;
   if (contentWords(item.label).size === 0) return false;
-  // Two tasks that share their verb of work ("Update logger_test.go ...", "Update logging.md ...") are two pieces of work.
-  const [va, vb] = [withoutWorkVerb(item.label), withoutWorkVerb(other.label)];
-  const [a, b] = TASK_SECTIONS.has(section) && va !== item.label && vb !== other.label ? [va, vb] : [item.label, other.label];
-  return (wordOverlap(a, b) >= RESTATED || clippedWord(a, b)) && sameNumbers(item.label, other.label);
+  const said = (a: string, b: string) => wordOverlap(a, b) >= RESTATED || clippedWord(a, b);
+  if (!sameNumbers(item.label, other.label)) return false;
+  if (!TASK_SECTIONS.has(section)) return said(item.label, other.label);
+  // A task is what it works on: two that share only their verb ("Update logger_test.go ...",
+  // "Update logging.md ...") are two pieces of work; "Add refresh tokens" restates "refresh tokens".
+  const [a, b] = [withoutWorkVerb(item.label), withoutWorkVerb(other.label)];
+  if (a !== item.label && b !== other.label) return said(a, b);
+  return said(dropMakingVerb(item.label), dropMakingVerb(other.label));
 }
 
 const TASK_SECTIONS = new Set<SectionName>(['inProgress', 'pending', 'done']);

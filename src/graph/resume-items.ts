@@ -166,7 +166,7 @@ function goalLine(goal: GraphNode | undefined, decisions: GraphNode[], compact: 
 
 /** A task as the block shows it: no verb of making, no fillers; at the critical tier only what was made. */
 function shortTask(label: string, compact: boolean): string {
-  return denseLabel(compact ? compactTask(label) : dropMakingVerb(label));
+  return denseLabel(compact ? compactTask(label) : label);
 }
 
 /**
@@ -257,7 +257,7 @@ function mainClause(text: string): string {
 }
 
 /** "Add rate limiting" -> "rate limiting", "added chunking strategies" -> "chunking strategies": the section says the rest. */
-function dropMakingVerb(label: string): string {
+export function dropMakingVerb(label: string): string {
   const m = /^(?:add|added|create|created|write|wrote|build|built|design|designed|implement|implemented|set up|setup|make|made|put in)\s+(?:me |us )?(?:a |an |the )?(.+)$/i.exec(label);
   if (!m || /^(?:to|for|in|on|at|with|from|into|it|this|that|them|up|sure|out)\b/i.test(m[1]) || contentWords(m[1]).size === 0) return label;
   return m[1];

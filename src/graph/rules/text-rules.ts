@@ -4,7 +4,7 @@
 
 import { textFacts } from '../text-facts.js';
 import { promptFacts } from '../prompt-facts.js';
-import { normaliseLabel } from '../labels.js';
+import { clipWords, normaliseLabel } from '../labels.js';
 import { parentTask, type ExtractState } from '../extract-state.js';
 import { promptStep, textStep, type PromptInput, type Rule, type TextInput } from './engine.js';
 
@@ -105,22 +105,42 @@ const prompt: Rule<PromptInput> = {
 const OPEN_LEAD =
   /\b(?:next steps?|remaining|still (?:to do|needed|pending|open)|to ?do|follow[- ]ups?|suggest(?:ions|ed)?|recommendations?|findings|opportunit(?:y|ies)|could (?:also )?(?:be )?(?:improved|simplified|cleaned)|left to do|not (?:yet )?(?:done|implemented)|pending|what's left|would you like me to|want me to|should i)\b/i;
 
-/** The items of a reply that lists what is still to do (after a lead-in such as "Next steps:" or "Findings:"). */
+/** A lead-in that asks the user to pick: "should I:", "Would you like me to:". */
+const ASKING_LEAD = /\b(?:should i|shall i|would you like(?: me)? to|want me to|do you want(?: me)? to|which (?:one|option)|prefer)\b/i;
+
+/**
+ * The items of a reply that lists what is still to do (after a lead-in such as "Next steps:" or
+ * "Findings:"). Options the user is asked to pick from ("should I: 1. Delete X? 2. Or update it?")
+ * are one open question, not work for each: one item "Decide: X, or Y, or Z".
+ */
 export function openItems(text: string): string[] {
   const out: string[] = [];
+  const options: string[][] = [];
   let open = false;
+  let asking = false;
   for (const line of text.replace(/```[\s\S]*?```/g, '').split('\n')) {
     if (line.trim() === '') continue;
     const m = ITEM.exec(line);
     if (!m) {
       open = OPEN_LEAD.test(line);
+      asking = open && ASKING_LEAD.test(line);
+      if (asking) options.push([]);
       continue;
     }
+    if (asking && !/^\s{2,}/.test(line)) options.at(-1)!.push(m[1].replace(/\*\*|`/g, '').trim());
     if (!open || /^\s{2,}/.test(line)) continue;
     const item = m[1].replace(/\*\*|`/g, '').trim();
     if (DONE_VERB.test(item) || /[✓✅]/.test(item)) continue;
     const label = normaliseLabel(item.split(/\s+[—–-]\s+|(?<=[a-z0-9)])\.\s+/)[0].split(/\s+/).slice(0, 12).join(' '));
     if (label.split(/\s+/).length >= 2 && !out.includes(label)) out.push(label);
+  }
+  for (const group of options) {
+    if (group.length < 2 || !group.slice(1).some((o) => /^or\b/i.test(o))) continue;
+    const parts = group.map((o) => clipWords(o.replace(/^or\s+/i, '').replace(/\?\s*$/, ''), 8));
+    const asked = new Set(group.map((o) => normaliseLabel(o.split(/\s+[—–-]\s+|(?<=[a-z0-9)])\.\s+/)[0].split(/\s+/).slice(0, 12).join(' '))));
+    const kept = out.filter((l) => !asked.has(l));
+    out.length = 0;
+    out.push(...kept, normaliseLabel(`Decide: ${parts.join(', or ')}`));
   }
   return out;
 }
@@ -129,7 +149,7 @@ const openList: Rule<TextInput> = {
   id: 'report.open-list',
   on: 'text',
   matches: 'the session\'s last reply, its list items after a lead-in naming work still to do ("Next steps:", "Remaining:", "Findings:", "Want me to ...")',
-  makes: 'a pending TASK per item',
+  makes: 'a pending TASK per item; options the user is asked to pick from ("should I: 1. X? 2. Or Y?") one pending TASK "Decide: X, or Y"',
   why: 'where the session stopped, the reply\'s own list says what was left',
   toolSessionsOnly: true,
   match: ({ step, last }) => last === true && openItems(step.text).length > 0,
@@ -137,7 +157,10 @@ const openList: Rule<TextInput> = {
     for (const label of openItems(step.text)) state.builder.mention('TASK', label, { confidence: 0.9, turn: state.turn, uuid: step.uuid, status: 'pending' });
   },
   examples: {
-    yes: [textStep('Found 3 opportunities:\n\n1. **Move timestamp utilities** to a shared location\n2. Simplify the multi-session prompt\n\nWant me to apply these?', true, true)],
+    yes: [
+      textStep('Found 3 opportunities:\n\n1. **Move timestamp utilities** to a shared location\n2. Simplify the multi-session prompt\n\nWant me to apply these?', true, true),
+      textStep('Since you could not reproduce it, should I:\n\n1. Delete the `ISSUE.md` file?\n2. Or update it to cover only the batching?\n3. Or leave it as-is?', true, true),
+    ],
     no: [textStep('Next steps:\n- Add a retry', true, false), textStep('Done:\n- Added a retry\n- Fixed the test', true, true)],
   },
 };
