@@ -148,8 +148,8 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
 function alsoShown(section: SectionName, chosen: Record<SectionName, Item[]>): Item[] {
   // A problem the goal states ("Goal: Production down") is open until the block says otherwise.
   if (section === 'errors') return chosen.goal;
-  // A done task that restates a goal marked done.
-  if (section === 'done') return chosen.goal.filter((g) => g.done);
+  // A done task that restates a goal counted among them.
+  if (section === 'done') return chosen.goal.filter((g) => g.done && !g.recordedWork);
   // A choice of what to do next ("fine-tuning post next") and the open task it made are one thing.
   if (section === 'decisions') return [...chosen.inProgress, ...chosen.pending];
   return [];

@@ -123,7 +123,8 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
  * plan): a goal carried out is then the heading of that work, not a done task of its own.
  */
 export function recordsDoneWork(graph: SessionGraph): boolean {
-  return graph.nodes.some((n) => n.type === 'TASK' && n.status === 'completed' && taskSource(n) === 0);
+  // A compaction summary retells the work in its own words; it records no item of it.
+  return graph.nodes.some((n) => n.type === 'TASK' && n.status === 'completed' && taskSource(n) === 0 && !(n.rules ?? []).every((r) => r.startsWith('summary.')));
 }
 
 /** Rules that read a reply's own list of work done or left. */

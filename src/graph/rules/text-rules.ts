@@ -77,6 +77,36 @@ const doneList: Rule<TextInput> = {
   },
 };
 
+/** "Done. Updated `docs/x.md` with:" -> "Updated docs/x.md": a reply that opens by saying it finished, then what. */
+export function doneLead(text: string): string | undefined {
+  const first = text.trim().split('\n')[0].replace(/\*\*|__|`/g, '');
+  const m = /^(?:all done|done|finished|complete[d]?)[.!:]\s+(?:I've\s+|I have\s+)?(.+)$/i.exec(first);
+  if (!m || !DONE_VERB.test(m[1]) || /^now\b/i.test(m[1])) return undefined;
+  const clause = m[1].split(/\s+with:?\s*$|:\s*$|(?<=[a-z0-9)"'])\.(?:\s+|$)/)[0];
+  const words = clause.split(/\s+/);
+  return words.length >= 2 ? normaliseLabel(words.slice(0, 14).join(' ').replace(/[,:;]$/, '')) : undefined;
+}
+
+const doneLeadRule: Rule<TextInput> = {
+  id: 'report.done-lead',
+  on: 'text',
+  matches: 'a turn\'s last reply that opens by saying it finished, then what: "Done. Updated docs/x.md with:", "Done. Increased the timeout from 20m to 45m."',
+  makes: 'a done TASK with what it says it did (up to 14 words); nothing in a turn that moved the session\'s own task list',
+  why: 'a reply that reports its work in one line names it as a person would',
+  toolSessionsOnly: true,
+  match: ({ step, final }) => final && step.role === 'assistant' && doneLead(step.text) !== undefined,
+  make: ({ step }, state) => {
+    state.signals.completed = true;
+    if (state.taskListTurn === state.turn) return;
+    const task = state.builder.mention('TASK', doneLead(step.text)!, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed' });
+    state.builder.link(task, parentTask(state), 'PART_OF');
+  },
+  examples: {
+    yes: [textStep('Done. Updated `docs/architecture/sessions.md` with:\n\n1. **Rewind section** - added a note')],
+    no: [textStep('Done. Now let me run the tests.'), textStep('Updated the plan:', false)],
+  },
+};
+
 const prose: Rule<TextInput> = {
   id: 'prose.reply',
   on: 'text',
@@ -165,5 +195,5 @@ const openList: Rule<TextInput> = {
   },
 };
 
-export const TEXT_RULES: Rule<TextInput>[] = [doneList, openList, prose];
+export const TEXT_RULES: Rule<TextInput>[] = [doneList, doneLeadRule, openList, prose];
 export const PROMPT_RULES: Rule<PromptInput>[] = [prompt];
