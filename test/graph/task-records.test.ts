@@ -74,6 +74,12 @@ describe('work left open at the end', () => {
     expect(openItems(text)).toEqual(['Decide: Delete the ISSUE.md file since it is stale, or update it to cover only the batching, or leave it as-is']);
   });
 
+  it('reads the one thing left from a labelled line, on its own line or the next', () => {
+    expect(openItems('The CLI sends base64.\n\n**Recommended Fix:**\nImplement `tweetnacl.secretbox` encryption in the session service. It matches the app.')).toEqual(['Implement tweetnacl.secretbox encryption in the session service']);
+    expect(openItems('Next step: run the migration on staging')).toEqual(['run the migration on staging']);
+    expect(openItems('The fix is in.')).toEqual([]);
+  });
+
   it('keeps findings offered for the user to take up as items of their own', () => {
     const text = 'Found 2 opportunities:\n\n1. Move timestamp utilities to a shared location\n2. Simplify the multi-session prompt\n\nWant me to apply these?';
     expect(openItems(text)).toEqual(['Move timestamp utilities to a shared location', 'Simplify the multi-session prompt']);

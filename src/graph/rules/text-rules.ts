@@ -135,6 +135,9 @@ const prompt: Rule<PromptInput> = {
 const OPEN_LEAD =
   /\b(?:next steps?|remaining|still (?:to do|needed|pending|open)|to ?do|follow[- ]ups?|suggest(?:ions|ed)?|recommendations?|findings|opportunit(?:y|ies)|could (?:also )?(?:be )?(?:improved|simplified|cleaned)|left to do|not (?:yet )?(?:done|implemented)|pending|what's left|would you like me to|want me to|should i)\b/i;
 
+/** A labelled line naming the one thing left: "**Recommended Fix:** Implement X", "Next step: run the migration". */
+const OPEN_INLINE = /^(?:recommended (?:fix|next step|action)|suggested (?:fix|next step)|next step|remaining work|still to do|left to do)\s*:\s*(\S.{8,})?$/i;
+
 /** A lead-in that asks the user to pick: "should I:", "Would you like me to:". */
 const ASKING_LEAD = /\b(?:should i|shall i|would you like(?: me)? to|want me to|do you want(?: me)? to|which (?:one|option)|prefer)\b/i;
 
@@ -148,9 +151,23 @@ export function openItems(text: string): string[] {
   const options: string[][] = [];
   let open = false;
   let asking = false;
+  let carried = false;
   for (const line of text.replace(/```[\s\S]*?```/g, '').split('\n')) {
     if (line.trim() === '') continue;
     const m = ITEM.exec(line);
+    const plain = line.replace(/\*\*|__/g, '').trim();
+    const inline = m ? undefined : OPEN_INLINE.exec(plain);
+    // "**Recommended Fix:**" alone on its line names what the next line says.
+    const named = inline?.[1] || (carried && !m ? plain : '');
+    carried = inline !== null && inline !== undefined && !inline[1];
+    if (named) {
+      const label = normaliseLabel(clipWords(named.replace(/`/g, '').split(/(?<=[a-z0-9)])\.\s+/)[0], 12));
+      if (label.split(/\s+/).length >= 3 && !out.includes(label)) out.push(label);
+    }
+    if (inline || named) {
+      open = false;
+      continue;
+    }
     if (!m) {
       open = OPEN_LEAD.test(line);
       asking = open && ASKING_LEAD.test(line);
@@ -178,7 +195,7 @@ export function openItems(text: string): string[] {
 const openList: Rule<TextInput> = {
   id: 'report.open-list',
   on: 'text',
-  matches: 'the session\'s last reply, its list items after a lead-in naming work still to do ("Next steps:", "Remaining:", "Findings:", "Want me to ...")',
+  matches: 'the session\'s last reply, its list items after a lead-in naming work still to do ("Next steps:", "Remaining:", "Findings:", "Want me to ..."), or a labelled line naming it ("**Recommended Fix:** X", "Next step: X")',
   makes: 'a pending TASK per item; options the user is asked to pick from ("should I: 1. X? 2. Or Y?") one pending TASK "Decide: X, or Y"',
   why: 'where the session stopped, the reply\'s own list says what was left',
   toolSessionsOnly: true,
@@ -190,6 +207,7 @@ const openList: Rule<TextInput> = {
     yes: [
       textStep('Found 3 opportunities:\n\n1. **Move timestamp utilities** to a shared location\n2. Simplify the multi-session prompt\n\nWant me to apply these?', true, true),
       textStep('Since you could not reproduce it, should I:\n\n1. Delete the `ISSUE.md` file?\n2. Or update it to cover only the batching?\n3. Or leave it as-is?', true, true),
+      textStep('The CLI sends base64, not ciphertext.\n\n**Recommended Fix:** Implement `tweetnacl.secretbox` encryption in the session service.', true, true),
     ],
     no: [textStep('Next steps:\n- Add a retry', true, false), textStep('Done:\n- Added a retry\n- Fixed the test', true, true)],
   },
