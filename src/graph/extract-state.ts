@@ -39,6 +39,12 @@ export interface ExtractState {
   issues?: Map<string, string>;
   /** The latest plan file written, for the ExitPlanMode that approves it. */
   planText?: string;
+  /** The done task plan.written made for the latest plan file. */
+  planTask?: DraftNode;
+  /** The tasks of the latest TodoWrite list (each call sends the whole list). */
+  todoList?: DraftNode[];
+  /** The last turn in which the session's own task list (TodoWrite, TaskCreate/TaskUpdate) moved. */
+  taskListTurn?: number;
 }
 
 export interface Proposal {

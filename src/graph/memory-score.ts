@@ -3,6 +3,7 @@
 
 import type { SessionGraph } from './model.js';
 import type { ResumeBlock } from './resume-block.js';
+import { recordsDoneWork } from './resume-items.js';
 
 export const CATEGORIES = ['completed', 'pending', 'decisions', 'files', 'errors'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -108,11 +109,15 @@ export function scoreSet(scores: SessionScore[]): SetScore {
   return { sessions: scores.length, macroF1: mean(scores.map((s) => s.f1)), categories };
 }
 
-/** What the whole graph lists, category by category (a goal the session carried out is a done task). */
+/**
+ * What the whole graph lists, category by category (a goal the session carried out is a done task,
+ * unless the log records that work item by item: then it is their heading).
+ */
 export function graphItems(graph: SessionGraph): Items {
   const of = (type: string, keep: (status: string | null) => boolean = () => true) => graph.nodes.filter((n) => n.type === type && keep(n.status)).map((n) => n.label);
+  const goalDone = recordsDoneWork(graph) ? [] : of('GOAL', (s) => s === 'completed');
   return {
-    completed: [...of('GOAL', (s) => s === 'completed'), ...of('TASK', (s) => s === 'completed')],
+    completed: [...goalDone, ...of('TASK', (s) => s === 'completed')],
     pending: of('TASK', (s) => s === 'pending' || s === 'in_progress'),
     decisions: of('DECISION'),
     files: of('FILE', (s) => s === 'modified'),

@@ -4,8 +4,9 @@
 import { countTokens } from '../tokens/counter.js';
 import { contentWords, sameThing, wordOverlap } from './labels.js';
 import { fileList } from './file-list.js';
+import { INSTRUCTION_VERBS } from './work-verbs.js';
 import type { SessionGraph } from './model.js';
-import { SECTION_NAMES, resumeCandidates, type Item, type ResumeTier, type SectionName } from './resume-items.js';
+import { SECTION_NAMES, dropMakingVerb, resumeCandidates, type Item, type ResumeTier, type SectionName } from './resume-items.js';
 
 export { SECTION_NAMES, compactChoice, compactTask, goalHead, resumeCandidates, type ResumeTier, type SectionName } from './resume-items.js';
 
@@ -139,7 +140,7 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
   const sections = Object.fromEntries(SECTION_NAMES.map((s) => [s, chosen[s].map((i) => i.label)])) as ResumeSections;
   // A goal the session carried out is one of its done tasks; a done task shown as a mark on its
   // choice is named as the choice is.
-  sections.done = [...chosen.goal.filter((g) => g.done).map((g) => g.label), ...chosen.done.map((d) => choiceOf(d, chosen.decisions)?.label ?? d.label)];
+  sections.done = [...chosen.goal.filter((g) => g.done && !g.recordedWork).map((g) => g.label), ...chosen.done.map((d) => choiceOf(d, chosen.decisions)?.label ?? d.label)];
   return { text, tokens: text === '' ? 0 : count(text), tier, budget, sections };
 }
 
@@ -147,8 +148,8 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
 function alsoShown(section: SectionName, chosen: Record<SectionName, Item[]>): Item[] {
   // A problem the goal states ("Goal: Production down") is open until the block says otherwise.
   if (section === 'errors') return chosen.goal;
-  // A done task that restates a goal marked done.
-  if (section === 'done') return chosen.goal.filter((g) => g.done);
+  // A done task that restates a goal counted among them.
+  if (section === 'done') return chosen.goal.filter((g) => g.done && !g.recordedWork);
   // A choice of what to do next ("fine-tuning post next") and the open task it made are one thing.
   if (section === 'decisions') return [...chosen.inProgress, ...chosen.pending];
   return [];
@@ -194,7 +195,24 @@ function repeats(section: SectionName, item: Item, other: Item): boolean {
   if (section === 'files') return item.label === other.label || (item.label.endsWith('/') && other.label.startsWith(item.label));
   if (item.label.toLowerCase() === other.label.toLowerCase()) return true;
   if (contentWords(item.label).size === 0) return false;
-  return (wordOverlap(item.label, other.label) >= RESTATED || clippedWord(item.label, other.label)) && sameNumbers(item.label, other.label);
+  const said = (a: string, b: string) => wordOverlap(a, b) >= RESTATED || clippedWord(a, b);
+  if (!sameNumbers(item.label, other.label)) return false;
+  if (!TASK_SECTIONS.has(section)) return said(item.label, other.label);
+  // A task is what it works on: two that share only their verb ("Update logger_test.go ...",
+  // "Update logging.md ...") are two pieces of work; "Add refresh tokens" restates "refresh tokens".
+  const [a, b] = [withoutWorkVerb(item.label), withoutWorkVerb(other.label)];
+  if (a !== item.label && b !== other.label) return said(a, b);
+  return said(dropMakingVerb(item.label), dropMakingVerb(other.label));
+}
+
+const TASK_SECTIONS = new Set<SectionName>(['inProgress', 'pending', 'done']);
+
+/** "Updated logging.md documentation" -> "logging.md documentation". */
+function withoutWorkVerb(label: string): string {
+  const [first, ...rest] = label.split(/\s+/);
+  const verb = first.toLowerCase().replace(/:$/, '');
+  const base = [verb, verb.replace(/e?d$/, ''), verb.replace(/d$/, ''), verb.replace(/ied$/, 'y'), verb.replace(/(\w)\1ed$/, '$1')];
+  return rest.length > 0 && base.some((v) => INSTRUCTION_VERBS.has(v)) ? rest.join(' ') : label;
 }
 
 /** "dedup" and "Deduplication": a one-word label that is the clipped form of the other's only word. */

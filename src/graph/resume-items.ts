@@ -28,6 +28,8 @@ export interface Item {
   pinned?: boolean;
   /** A goal the session carried out: the block marks it done and counts it among done tasks. */
   done?: boolean;
+  /** The log records the goal's finished work item by item: the goal is their heading, not one more done task. */
+  recordedWork?: boolean;
 }
 
 /** Rules that read prose, not the log's own records. */
@@ -75,9 +77,12 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   // instruction, a phrase of a reply) is left out when the log's own records name tasks.
   const grounded = (n: GraphNode) => !toolsChanged || (n.rules ?? []).some((r) => !PROSE_RULES.has(r)) || !hasGroundedTasks;
   const hasGroundedTasks = graph.nodes.some((n) => n.type === 'TASK' && (n.rules ?? []).some((r) => !PROSE_RULES.has(r)));
-  const doing = of('TASK', (n) => n.status === 'in_progress' && grounded(n));
-  const todo = of('TASK', (n) => n.status === 'pending' && grounded(n));
-  const done = of('TASK', (n) => n.status === 'completed' && grounded(n));
+  // Where tools did the work, tasks the log records (task lists, commits, pushes, PRs, the tracker,
+  // plans, summaries) before those a reply's report lists, before those only the prose reads.
+  const byRecord = (list: GraphNode[]) => (toolsChanged ? list.sort((a, b) => taskSource(a) - taskSource(b)) : list);
+  const doing = byRecord(of('TASK', (n) => n.status === 'in_progress' && grounded(n)));
+  const todo = byRecord(of('TASK', (n) => n.status === 'pending' && grounded(n)));
+  const done = byRecord(of('TASK', (n) => n.status === 'completed' && grounded(n)));
   // A bare name the prose called chosen ("PostHog", "paths") says nothing where tools did the work.
   const decisions = of('DECISION', (n) => !superseded.has(n.id) && !(toolsChanged && (n.rules ?? []).every((r) => PROSE_RULES.has(r)) && wordCount(n.label) <= 2));
   // Changed files before read ones, the latest changed first: the work resumes where it stopped,
@@ -96,7 +101,7 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   const ask = graph.lastAsk;
   const asked = ask && ![...doing, ...todo, ...done].some((t) => sameThing(t.label, ask) || wordOverlap(t.label, ask) >= 0.9) && goal?.label !== ask;
   return {
-    goal: goal ? [{ label: goalText, text: goalText, level: 1, done: goal.status === 'completed' }] : [],
+    goal: goal ? [{ label: goalText, text: goalText, level: 1, done: goal.status === 'completed', recordedWork: recordsDoneWork(graph) }] : [],
     inProgress: byLevel(doing.map((n) => task(n))),
     pending: byLevel(todo.map((n) => task(n))),
     errors: byLevel(errors.map((n) => plain(n, n.confidence >= 0.9 ? 1 : 2))),
@@ -111,6 +116,25 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
     env: byLevel(env.map((n) => ({ label: n.label, text: withDetail(n.label, withWhy && n.type !== 'DEPENDENCY' ? n.detail : undefined), level: n.type === 'PROJECT' ? 1 : 2 }))),
     lastAsk: asked ? [{ label: ask, text: ask, level: 1 }] : [],
   };
+}
+
+/**
+ * The log records the session's finished work item by item (a task list, commits, the tracker, a
+ * plan): a goal carried out is then the heading of that work, not a done task of its own.
+ */
+export function recordsDoneWork(graph: SessionGraph): boolean {
+  // A compaction summary retells the work in its own words; it records no item of it.
+  return graph.nodes.some((n) => n.type === 'TASK' && n.status === 'completed' && taskSource(n) === 0 && !(n.rules ?? []).every((r) => r.startsWith('summary.')));
+}
+
+/** Rules that read a reply's own list of work done or left. */
+const REPORT_RULES = new Set(['report.done-list', 'report.open-list']);
+
+/** 0: a task the log records; 1: one a reply's report lists; 2: one only the prose reads. */
+function taskSource(n: GraphNode): number {
+  const rules = n.rules ?? [];
+  if (rules.some((r) => !PROSE_RULES.has(r) && !REPORT_RULES.has(r))) return 0;
+  return rules.some((r) => REPORT_RULES.has(r)) ? 1 : 2;
 }
 
 /** At the critical tier a file is named by its base name when no other file of the session has it. */
@@ -143,7 +167,7 @@ function goalLine(goal: GraphNode | undefined, decisions: GraphNode[], compact: 
 
 /** A task as the block shows it: no verb of making, no fillers; at the critical tier only what was made. */
 function shortTask(label: string, compact: boolean): string {
-  return denseLabel(compact ? compactTask(label) : dropMakingVerb(label));
+  return denseLabel(compact ? compactTask(label) : label);
 }
 
 /**
@@ -234,7 +258,7 @@ function mainClause(text: string): string {
 }
 
 /** "Add rate limiting" -> "rate limiting", "added chunking strategies" -> "chunking strategies": the section says the rest. */
-function dropMakingVerb(label: string): string {
+export function dropMakingVerb(label: string): string {
   const m = /^(?:add|added|create|created|write|wrote|build|built|design|designed|implement|implemented|set up|setup|make|made|put in)\s+(?:me |us )?(?:a |an |the )?(.+)$/i.exec(label);
   if (!m || /^(?:to|for|in|on|at|with|from|into|it|this|that|them|up|sure|out)\b/i.test(m[1]) || contentWords(m[1]).size === 0) return label;
   return m[1];

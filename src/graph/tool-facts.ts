@@ -4,6 +4,7 @@
 
 import type { ToolStep } from './session-turns.js';
 import type { NodeStatus } from './model.js';
+import type { DraftNode } from './graph-builder.js';
 import { bashFacts, errorLine } from './bash-facts.js';
 import { clipWords, normaliseLabel, sentences } from './labels.js';
 import { closeError, noteChange, parentTask, pathLabel, type ExtractState } from './extract-state.js';
@@ -83,6 +84,7 @@ export function fileFacts(step: ToolStep, paths: string[], state: ExtractState):
 export function todoFacts(step: ToolStep, state: ExtractState): void {
   const todos = Array.isArray(step.input.todos) ? (step.input.todos as Record<string, unknown>[]) : [];
   state.signals.openTodos = todos.filter((t) => t && t.status !== 'completed').length;
+  const listed: DraftNode[] = [];
   for (const todo of todos) {
     if (!todo || typeof todo.content !== 'string') continue;
     const status = TODO_STATUS[String(todo.status)] ?? 'pending';
@@ -94,7 +96,13 @@ export function todoFacts(step: ToolStep, state: ExtractState): void {
     if (known) known.mentions.push(state.turn);
     if (id) state.tasksById.set(id, task);
     state.builder.link(task, parentTask(state), 'PART_OF');
+    listed.push(task);
   }
+  // TodoWrite sends the whole list: an open todo a later list leaves out was dropped, not left to do.
+  for (const old of state.todoList ?? []) {
+    if (!listed.includes(old) && (old.status === 'pending' || old.status === 'in_progress') && old.rules.every((r) => r === 'task.todowrite')) state.builder.remove(old);
+  }
+  state.todoList = listed;
 }
 
 export function taskToolFacts(step: ToolStep, state: ExtractState): void {

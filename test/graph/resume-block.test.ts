@@ -62,10 +62,11 @@ describe('what a block holds', () => {
     const order = ['Goal✓', 'Doing:', 'Done:', 'Chosen:', 'Files:'].map((h) => block.text.indexOf(h));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    // Telegraphic: no articles, no verb of making (the section says it).
+    // Telegraphic: no articles; the verb of work only where the budget is tightest (the critical tier).
     expect(block.sections.goal).toEqual(['Build FastAPI authentication service with JWT']);
-    expect(block.sections.inProgress[0]).toBe('rate limiting');
-    expect(block.sections.done).toEqual(expect.arrayContaining(['Build FastAPI authentication service with JWT', 'auth endpoints']));
+    expect(block.sections.inProgress[0]).toBe('Add rate limiting');
+    expect(buildResume(graph, { tier: 'critical' }).sections.inProgress[0]).toBe('rate limiting');
+    expect(block.sections.done).toEqual(expect.arrayContaining(['Build FastAPI authentication service with JWT', 'Add auth endpoints']));
     expect(block.sections.decisions).toEqual(expect.arrayContaining(['bcrypt', 'JWT']));
     // The why of a decision at the standard tier, not at the critical one.
     expect(block.text).toContain('bcrypt (password hashing)');

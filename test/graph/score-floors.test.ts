@@ -22,9 +22,11 @@ const SETS: { name: string; dir: string; floors: Floors }[] = [
     name: 'realgraph',
     dir: join(SHARED_DIR, 'bench', 'realgraph'),
     floors: {
-      block100: { macro: 40, completed: 35, pending: 25.5, decisions: 19.5, files: 90, errors: 12 },
-      block300: { macro: 49, completed: 46, pending: 39.5, decisions: 24, files: 93.5, errors: 30.5 },
-      graph: { macro: 52.5, completed: 53, pending: 43.5, decisions: 24, files: 97, errors: 34.5 },
+      block100: { macro: 42.5, completed: 40, pending: 41.5, decisions: 19.5, files: 90, errors: 12 },
+      // errors at <= 300 went from 31.7 to 29.4 when the done tasks the log records (task lists,
+      // commits, pushes, PRs) took their room in the budget: done 47.0 -> 61.3, pending 40.4 -> 67.5.
+      block300: { macro: 54.5, completed: 60.5, pending: 67, decisions: 24, files: 94, errors: 29 },
+      graph: { macro: 57, completed: 61.5, pending: 67, decisions: 24, files: 97, errors: 34.5 },
     },
   },
   {

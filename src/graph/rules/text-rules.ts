@@ -4,7 +4,7 @@
 
 import { textFacts } from '../text-facts.js';
 import { promptFacts } from '../prompt-facts.js';
-import { normaliseLabel } from '../labels.js';
+import { clipWords, normaliseLabel } from '../labels.js';
 import { parentTask, type ExtractState } from '../extract-state.js';
 import { promptStep, textStep, type PromptInput, type Rule, type TextInput } from './engine.js';
 
@@ -56,22 +56,54 @@ const doneList: Rule<TextInput> = {
   id: 'report.done-list',
   on: 'text',
   matches: 'a reply that lists finished work: two list items or more opening with a verb of work done ("Added", "Fixed", "Updated" ...), or one under a heading such as "## Summary" or "## Changes"',
-  makes: 'a done TASK per item: its first sentence, without markup or the file it went into',
+  makes: 'a done TASK per item: its first sentence, without markup or the file it went into; nothing in a turn that moved the session\'s own task list (the report restates it)',
   why: 'the reply\'s own report of what it did names the work as a person would at a standup',
   match: ({ step }) => {
     const items = doneItems(step.text);
     return items.length >= 2 || (items.length === 1 && REPORT_HEADING.test(step.text));
   },
   make: ({ step }, state: ExtractState) => {
+    state.signals.completed = true;
+    // In a turn that moved the session's own task list, the report restates that list's items in finer steps.
+    if (state.taskListTurn === state.turn) return;
     for (const label of doneItems(step.text)) {
       const task = state.builder.mention('TASK', label, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed' });
       state.builder.link(task, parentTask(state), 'PART_OF');
     }
-    state.signals.completed = true;
   },
   examples: {
     yes: [textStep('All tests pass. Here is a summary:\n\n1. **`strategy/common.go`** - Added two helpers\n2. Fixed `SaveChanges` to use `resolveAgentType`. Now it works.')],
     no: [textStep('Next steps:\n- Add a retry\n- Check the logs'), textStep('I will:\n1. Added? no\n2. look at it')],
+  },
+};
+
+/** "Done. Updated `docs/x.md` with:" -> "Updated docs/x.md": a reply that opens by saying it finished, then what. */
+export function doneLead(text: string): string | undefined {
+  const first = text.trim().split('\n')[0].replace(/\*\*|__|`/g, '');
+  const m = /^(?:all done|done|finished|complete[d]?)[.!:]\s+(?:I've\s+|I have\s+)?(.+)$/i.exec(first);
+  if (!m || !DONE_VERB.test(m[1]) || /^now\b/i.test(m[1])) return undefined;
+  const clause = m[1].split(/\s+with:?\s*$|:\s*$|(?<=[a-z0-9)"'])\.(?:\s+|$)/)[0];
+  const words = clause.split(/\s+/);
+  return words.length >= 2 ? normaliseLabel(words.slice(0, 14).join(' ').replace(/[,:;]$/, '')) : undefined;
+}
+
+const doneLeadRule: Rule<TextInput> = {
+  id: 'report.done-lead',
+  on: 'text',
+  matches: 'a turn\'s last reply that opens by saying it finished, then what: "Done. Updated docs/x.md with:", "Done. Increased the timeout from 20m to 45m."',
+  makes: 'a done TASK with what it says it did (up to 14 words); nothing in a turn that moved the session\'s own task list',
+  why: 'a reply that reports its work in one line names it as a person would',
+  toolSessionsOnly: true,
+  match: ({ step, final }) => final && step.role === 'assistant' && doneLead(step.text) !== undefined,
+  make: ({ step }, state) => {
+    state.signals.completed = true;
+    if (state.taskListTurn === state.turn) return;
+    const task = state.builder.mention('TASK', doneLead(step.text)!, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed' });
+    state.builder.link(task, parentTask(state), 'PART_OF');
+  },
+  examples: {
+    yes: [textStep('Done. Updated `docs/architecture/sessions.md` with:\n\n1. **Rewind section** - added a note')],
+    no: [textStep('Done. Now let me run the tests.'), textStep('Updated the plan:', false)],
   },
 };
 
@@ -103,22 +135,59 @@ const prompt: Rule<PromptInput> = {
 const OPEN_LEAD =
   /\b(?:next steps?|remaining|still (?:to do|needed|pending|open)|to ?do|follow[- ]ups?|suggest(?:ions|ed)?|recommendations?|findings|opportunit(?:y|ies)|could (?:also )?(?:be )?(?:improved|simplified|cleaned)|left to do|not (?:yet )?(?:done|implemented)|pending|what's left|would you like me to|want me to|should i)\b/i;
 
-/** The items of a reply that lists what is still to do (after a lead-in such as "Next steps:" or "Findings:"). */
+/** A labelled line naming the one thing left: "**Recommended Fix:** Implement X", "Next step: run the migration". */
+const OPEN_INLINE = /^(?:recommended (?:fix|next step|action)|suggested (?:fix|next step)|next step|remaining work|still to do|left to do)\s*:\s*(\S.{8,})?$/i;
+
+/** A lead-in that asks the user to pick: "should I:", "Would you like me to:". */
+const ASKING_LEAD = /\b(?:should i|shall i|would you like(?: me)? to|want me to|do you want(?: me)? to|which (?:one|option)|prefer)\b/i;
+
+/**
+ * The items of a reply that lists what is still to do (after a lead-in such as "Next steps:" or
+ * "Findings:"). Options the user is asked to pick from ("should I: 1. Delete X? 2. Or update it?")
+ * are one open question, not work for each: one item "Decide: X, or Y, or Z".
+ */
 export function openItems(text: string): string[] {
   const out: string[] = [];
+  const options: string[][] = [];
   let open = false;
+  let asking = false;
+  let carried = false;
   for (const line of text.replace(/```[\s\S]*?```/g, '').split('\n')) {
     if (line.trim() === '') continue;
     const m = ITEM.exec(line);
-    if (!m) {
-      open = OPEN_LEAD.test(line);
+    const plain = line.replace(/\*\*|__/g, '').trim();
+    const inline = m ? undefined : OPEN_INLINE.exec(plain);
+    // "**Recommended Fix:**" alone on its line names what the next line says.
+    const named = inline?.[1] || (carried && !m ? plain : '');
+    carried = inline !== null && inline !== undefined && !inline[1];
+    if (named) {
+      const label = normaliseLabel(clipWords(named.replace(/`/g, '').split(/(?<=[a-z0-9)])\.\s+/)[0], 12));
+      if (label.split(/\s+/).length >= 3 && !out.includes(label)) out.push(label);
+    }
+    if (inline || named) {
+      open = false;
       continue;
     }
+    if (!m) {
+      open = OPEN_LEAD.test(line);
+      asking = open && ASKING_LEAD.test(line);
+      if (asking) options.push([]);
+      continue;
+    }
+    if (asking && !/^\s{2,}/.test(line)) options.at(-1)!.push(m[1].replace(/\*\*|`/g, '').trim());
     if (!open || /^\s{2,}/.test(line)) continue;
     const item = m[1].replace(/\*\*|`/g, '').trim();
     if (DONE_VERB.test(item) || /[✓✅]/.test(item)) continue;
     const label = normaliseLabel(item.split(/\s+[—–-]\s+|(?<=[a-z0-9)])\.\s+/)[0].split(/\s+/).slice(0, 12).join(' '));
     if (label.split(/\s+/).length >= 2 && !out.includes(label)) out.push(label);
+  }
+  for (const group of options) {
+    if (group.length < 2 || !group.slice(1).some((o) => /^or\b/i.test(o))) continue;
+    const parts = group.map((o) => clipWords(o.replace(/^or\s+/i, '').replace(/\?\s*$/, ''), 8));
+    const asked = new Set(group.map((o) => normaliseLabel(o.split(/\s+[—–-]\s+|(?<=[a-z0-9)])\.\s+/)[0].split(/\s+/).slice(0, 12).join(' '))));
+    const kept = out.filter((l) => !asked.has(l));
+    out.length = 0;
+    out.push(...kept, normaliseLabel(`Decide: ${parts.join(', or ')}`));
   }
   return out;
 }
@@ -126,8 +195,8 @@ export function openItems(text: string): string[] {
 const openList: Rule<TextInput> = {
   id: 'report.open-list',
   on: 'text',
-  matches: 'the session\'s last reply, its list items after a lead-in naming work still to do ("Next steps:", "Remaining:", "Findings:", "Want me to ...")',
-  makes: 'a pending TASK per item',
+  matches: 'the session\'s last reply, its list items after a lead-in naming work still to do ("Next steps:", "Remaining:", "Findings:", "Want me to ..."), or a labelled line naming it ("**Recommended Fix:** X", "Next step: X")',
+  makes: 'a pending TASK per item; options the user is asked to pick from ("should I: 1. X? 2. Or Y?") one pending TASK "Decide: X, or Y"',
   why: 'where the session stopped, the reply\'s own list says what was left',
   toolSessionsOnly: true,
   match: ({ step, last }) => last === true && openItems(step.text).length > 0,
@@ -135,10 +204,14 @@ const openList: Rule<TextInput> = {
     for (const label of openItems(step.text)) state.builder.mention('TASK', label, { confidence: 0.9, turn: state.turn, uuid: step.uuid, status: 'pending' });
   },
   examples: {
-    yes: [textStep('Found 3 opportunities:\n\n1. **Move timestamp utilities** to a shared location\n2. Simplify the multi-session prompt\n\nWant me to apply these?', true, true)],
+    yes: [
+      textStep('Found 3 opportunities:\n\n1. **Move timestamp utilities** to a shared location\n2. Simplify the multi-session prompt\n\nWant me to apply these?', true, true),
+      textStep('Since you could not reproduce it, should I:\n\n1. Delete the `ISSUE.md` file?\n2. Or update it to cover only the batching?\n3. Or leave it as-is?', true, true),
+      textStep('The CLI sends base64, not ciphertext.\n\n**Recommended Fix:** Implement `tweetnacl.secretbox` encryption in the session service.', true, true),
+    ],
     no: [textStep('Next steps:\n- Add a retry', true, false), textStep('Done:\n- Added a retry\n- Fixed the test', true, true)],
   },
 };
 
-export const TEXT_RULES: Rule<TextInput>[] = [doneList, openList, prose];
+export const TEXT_RULES: Rule<TextInput>[] = [doneList, doneLeadRule, openList, prose];
 export const PROMPT_RULES: Rule<PromptInput>[] = [prompt];

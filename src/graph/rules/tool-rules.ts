@@ -67,13 +67,18 @@ const planWritten: Rule<ToolInput> = {
   on: 'tool',
   client: 'from 2.1.x plan mode writes the plan to a file (~/.claude/plans/<slug>.md or one the session names) and ExitPlanMode carries no plan (seen in 2.1.38 logs)',
   matches: 'a Write of a plan file (under plans/, or plan.md)',
-  makes: 'the FILE as file.changed does; the plan is kept until ExitPlanMode approves it (plan.approved reads it then)',
-  why: 'a plan counts once the user approved it',
+  makes: 'the FILE as file.changed does, and a done TASK "Plan written to <path>" (the plan\'s title after it once ExitPlanMode approves it); the plan is kept for plan.approved',
+  why: 'a written plan or design doc is finished work; its choices and steps count once the user approved it',
   final: true,
   match: ({ step }) => step.name === 'Write' && typeof step.input.file_path === 'string' && isPlanFile(step.input.file_path) && typeof step.input.content === 'string',
   make: ({ step }, state) => {
     state.planText = step.input.content as string;
     fileFacts(step, toolPaths(step.name, step.input), state);
+    if (!ok(step)) return;
+    const path = pathLabel(step.input.file_path as string, step.cwd ?? state.cwd);
+    // Plan mode writes under ~/.claude/plans: the file's name says nothing to whoever resumes.
+    const where = path.startsWith('/') || path.startsWith('~') ? '' : ` to ${path}`;
+    state.planTask = state.builder.mention('TASK', `Plan written${where}`, { confidence: 1, turn: state.turn, uuid: step.uuid, status: 'completed', fuzzy: false });
   },
   examples: {
     yes: [toolStep('Write', { file_path: '/repo/plan.md', content: '# Plan: X\n' }, 'File created successfully', { sidecar: { type: 'create' } })],
@@ -179,13 +184,17 @@ const planApproved: Rule<ToolInput> = {
   on: 'tool',
   client: 'ExitPlanMode carries the plan in its input up to 2.1.x; later clients name the plan file in toolUseResult.filePath (seen in 2.1.38 logs)',
   matches: 'ExitPlanMode the user approved',
-  makes: 'a done TASK "Plan approved: <the plan\'s title>"',
+  makes: 'a done TASK "Plan approved: <the plan\'s title>" ("Plan written to <path> and approved: <title>" when plan.written made one)',
   why: 'an approved plan settles what the session will do',
   match: ({ step }) => step.name === 'ExitPlanMode' && step.answered && !step.isError && !REJECTED.test(step.result),
   make: ({ step }, state) => {
     const text = typeof step.input.plan === 'string' ? step.input.plan : (state.planText ?? '');
     const plan = parsePlan(text);
-    state.builder.mention('TASK', normaliseLabel(`Plan approved${plan.title ? `: ${clipWords(plan.title, 10)}` : ''}`), { confidence: 1, turn: state.turn, uuid: step.uuid, status: 'completed', fuzzy: false });
+    const title = plan.title ? `: ${clipWords(plan.title, 10)}` : '';
+    // The plan file written for it and its approval are one piece of work.
+    const written = typeof step.input.plan === 'string' ? undefined : state.planTask;
+    if (written) written.label = normaliseLabel(`${written.label} and approved${title}`);
+    else state.builder.mention('TASK', normaliseLabel(`Plan approved${title}`), { confidence: 1, turn: state.turn, uuid: step.uuid, status: 'completed', fuzzy: false });
     // The plan the user approved: its choices are decisions, its steps the work to do.
     for (const choice of plan.choices) state.builder.mention('DECISION', choice, { confidence: 0.85, turn: state.turn, uuid: step.uuid });
     for (const task of plan.steps) state.builder.mention('TASK', task, { confidence: 0.85, turn: state.turn, uuid: step.uuid, status: 'pending' });
@@ -234,8 +243,11 @@ function trackerFacts(step: ToolStep, state: ExtractState): void {
   }
   for (const m of out.matchAll(/Closed\s+([\w-]+-[\w]+(?:\.\d+)*):/g)) {
     const known = state.tasksById.get(`issue:${m[1]}`);
-    if (known) state.builder.advance(known, 'completed', state.turn, step.uuid);
-    else task(`${m[1]}: ${issues.get(m[1]) ?? ''}`, 'completed', m[1]);
+    if (known) {
+      state.builder.advance(known, 'completed', state.turn, step.uuid);
+      // "spotter-dov: Unified transcript ..." once closed says so, as the tracker did.
+      if (known.label.startsWith(`${m[1]}:`)) known.label = `Closed ${known.label}`;
+    } else task(`Closed ${m[1]}: ${issues.get(m[1]) ?? ''}`, 'completed', m[1]);
   }
 }
 
@@ -243,7 +255,7 @@ const tracker: Rule<ToolInput> = {
   id: 'work.issue-tracker',
   on: 'tool',
   matches: 'a successful issue-tracker command (beads `bd create`, `bd update --status in_progress`, `bd close`, `bd dep add`)',
-  makes: 'a done TASK "Created <type> <id>: <title>" and a pending TASK "<title> (<id>)" that update and close move on; "Added dependency: A depends on B"',
+  makes: 'a done TASK "Created <type> <id>: <title>" and a pending TASK "<title> (<id>)" that update and close move on ("Closed <id>: <title>" for one first seen in progress or closed); "Added dependency: A depends on B"',
   why: 'the tracker is the session\'s task list when it keeps one outside the client',
   match: ({ step }) => ok(step) && /\bbd\s+(?:create|update|close|dep\s+add|show)\b/.test(command(step)),
   make: ({ step }, state) => trackerFacts(step, state),
@@ -273,11 +285,14 @@ const todoWrite: Rule<ToolInput> = {
   on: 'tool',
   client: 'TodoWrite is the task list up to 2.1.x; off by default in 2.1.332',
   matches: 'TodoWrite',
-  makes: 'a TASK per todo, with its latest status',
+  makes: 'a TASK per todo, with its latest status; an open todo a later list leaves out is dropped (each call sends the whole list)',
   why: 'the session\'s own task list is first-hand',
   final: true,
   match: ({ step }) => step.name === 'TodoWrite',
-  make: ({ step }, state) => todoFacts(step, state),
+  make: ({ step }, state) => {
+    todoFacts(step, state);
+    state.taskListTurn = state.turn;
+  },
   examples: {
     yes: [toolStep('TodoWrite', { todos: [{ content: 'Port math_utils module', status: 'completed', activeForm: 'Porting' }] })],
     no: [toolStep('TodoWrite', { todos: [] })],
@@ -293,7 +308,10 @@ const taskTools: Rule<ToolInput> = {
   why: 'the session\'s own task list is first-hand',
   final: true,
   match: ({ step }) => step.name === 'TaskCreate' || step.name === 'TaskUpdate',
-  make: ({ step }, state) => taskToolFacts(step, state),
+  make: ({ step }, state) => {
+    taskToolFacts(step, state);
+    state.taskListTurn = state.turn;
+  },
   examples: {
     yes: [toolStep('TaskCreate', { subject: 'Add mix quality alias', description: 'x' }, 'Task #2 created successfully: Add mix quality alias')],
     no: [toolStep('TaskUpdate', { taskId: '9', status: 'completed' }, 'Updated task #9 status')],
