@@ -60,6 +60,7 @@ export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gi
   resolveSummaryPaths(builder);
   validateGraph(builder);
   if (state.toolSession) dropProseTasks(builder);
+  if (state.toolSession) dropProseChoices(builder);
   return builder.finish(sessionId, turns.length - 1, lastAsk);
 }
 
@@ -77,6 +78,18 @@ function dropProseTasks(builder: GraphBuilder): void {
   // One with its why, or one a later choice replaced, is kept.
   for (const decision of builder.all('DECISION')) {
     if (prose(decision) && decision.label.split(/\s+/).length <= 2 && !decision.detail && !builder.linked(decision, 'SUPERSEDES')) builder.remove(decision);
+  }
+}
+
+/**
+ * Where tools did the work, a choice or a problem only the older prose rules read (a name the
+ * reply called chosen, a prompt read as a problem report) is noise beside what the log's records
+ * and the stated-choice and stated-problem rules say: on the real-log set none of them was a
+ * choice or a problem a person listed.
+ */
+function dropProseChoices(builder: GraphBuilder): void {
+  for (const node of [...builder.all('DECISION'), ...builder.all('ERROR')]) {
+    if (node.rules.every((r) => PROSE_RULE_IDS.has(r)) && !builder.linked(node, 'SUPERSEDES')) builder.remove(node);
   }
 }
 

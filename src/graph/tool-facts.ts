@@ -42,6 +42,14 @@ export function toolFacts(step: ToolStep, state: ExtractState): void {
   else if (!step.answered) state.signals.unanswered++;
 }
 
+/**
+ * A tool call the client refused for how it was made ("File has not been read yet", "String to
+ * replace not found", "No changes to make"): the model retries at once, nothing of the project
+ * went wrong. Wordings of Claude Code's file tools (seen in 1.0.x to 2.1.x logs).
+ */
+export const TOOL_PROTOCOL =
+  /File has not been read yet|String to replace not found|No changes to make|Found \d+ matches of the string|File has been (?:unexpectedly )?modified since|File does not exist|exceeds maximum allowed (?:tokens|size)|File content \(\d+/i;
+
 export function fileFacts(step: ToolStep, paths: string[], state: ExtractState): void {
   const { builder, turn } = state;
   const changing = CHANGE_TOOLS.has(step.name);
@@ -66,7 +74,7 @@ export function fileFacts(step: ToolStep, paths: string[], state: ExtractState):
     }
     if (ok) {
       for (const open of state.openErrors.filter((o) => o.file === label)) closeError(state, open, file, step.uuid);
-    } else if (step.isError && !rejected) {
+    } else if (step.isError && !rejected && !TOOL_PROTOCOL.test(step.result)) {
       const error = builder.mention('ERROR', `${step.name} ${label}: ${errorLine(step.result.replace(/<\/?tool_use_error>/g, ''))}`, {
         confidence: 0.7,
         turn,

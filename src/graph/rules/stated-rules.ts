@@ -20,13 +20,24 @@ export function statedLabel(sentence: string): string {
 
 /** A reply's sentence that settles how: a choice against an alternative, a recommendation, the approach. */
 const CHOICE =
-  /\b(?:instead of|rather than|(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|fix|decision) is|decided|went with|go with|going with|chose|opted)\b/i;
-/** Not a choice: a question, a hedge, or an offer. */
-const NOT_CHOICE = /\?\s*$|^(?:maybe|perhaps|if you|would you|do you|should i|shall i|want me|how about)\b|\b(?:could|might) (?:also )?(?:use|go)\b/i;
+  /\b(?:(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|fix|decision) is|decided|went with|go with|going with|chose|opted)\b/i;
+/** "X instead of Y" settles how only when a verb of choosing comes before it ("use X instead of Y"), not when it tells what went wrong ("outputs X instead of Y"). */
+const INSTEAD = /\b(?:instead of|rather than)\b/i;
+const CHOOSING_VERB = /\b(?:use[ds]?|using|switch(?:ed|ing)?|show(?:s|ing)?|pass(?:es|ed|ing)?|keep(?:s|ing)?|kept|prefer(?:red)?|cho(?:o)?se|chosen|go|went|move[ds]?|store[ds]?|put|replace[ds]?|add(?:ed)?|write|wrote|treat(?:ed)?|make|made|rely|relies|call(?:ed)?|create[ds]?|return(?:ed)?|read(?:s)?|retried|retry)\b/i;
+/** Not a choice: a question, a hedge, an offer, looking around first, or a report of what went wrong. */
+const NOT_CHOICE =
+  /\?\s*$|^(?:maybe|perhaps|if you|would you|do you|should i|shall i|want me|how about)\b|\b(?:could|might) (?:also )?(?:use|go)\b|\bfirst (?:understand|read|look|check|explore|examine|investigate|see|review|find|search|get|trace)\b|\b(?:is failing|are failing|failing because|fails because|broken|user reported|the fix (?:is )?work(?:s|ing))\b/i;
+
+function isChoice(s: string): boolean {
+  if (NOT_CHOICE.test(s.trim())) return false;
+  if (CHOICE.test(s)) return true;
+  const at = s.search(INSTEAD);
+  return at > 0 && CHOOSING_VERB.test(s.slice(0, at));
+}
 
 function choiceSentences(text: string): string[] {
   return sentences(text.replace(/```[\s\S]*?```/g, ' '))
-    .filter((s) => CHOICE.test(s) && !NOT_CHOICE.test(s.trim()) && s.split(/\s+/).length >= 4 && s.length < 400)
+    .filter((s) => isChoice(s) && s.split(/\s+/).length >= 4 && s.length < 400)
     .map(statedLabel)
     .filter((l) => l.split(/\s+/).length >= 3);
 }
@@ -47,8 +58,8 @@ const replyChoice: Rule<TextInput> = {
     for (const label of choiceSentences(step.text)) decide(state, label, step.uuid, 0.8);
   },
   examples: {
-    yes: [textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false), textStep('Let me first write tests to surface the bug, then fix it.', false)],
-    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.')],
+    yes: [textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false), textStep('Let me first write tests to surface the bug, then fix it.', false), textStep('I need to use GitCommitWithShadowHooks instead of GitCommit to trigger the hooks.', false)],
+    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.'), textStep('The test is failing because RestoreLogsOnly outputs "Writing transcript to:" instead of "Session restored to:".'), textStep('Let me first understand how the CLI is structured to recommend the lightest-weight approach.')],
   },
 };
 
@@ -87,7 +98,16 @@ const userDirective: Rule<PromptInput> = {
 const NOT_SUMMARY_CHOICE = /^\s*(?:[-*]|\d+\.)\s+(?:\*\*[^*]+\*\*:?\s*)?(?:original request|(?:the )?conversation|initial|user asked|user's request|user requested|how about)\b/i;
 
 /** Lines of a compaction summary that record a choice ("User wanted tests alongside source files"). */
-const SUMMARY_CHOICE = /\b(?:user (?:wanted|wants|prefers|preferred|decided|chose|hates|asked for)|recommended|decided|instead of|rather than)\b/i;
+const SUMMARY_CHOICE = /\b(?:user (?:wanted|wants|prefers|preferred|decided|chose|hates|asked for)|recommended|decided)\b/i;
+/** Lines that say what went wrong or what is being looked into, not what was chosen. */
+const SUMMARY_NOT_CHOICE = /\b(?:why|wrong|bug|reported|identified|proposed|investigat\w*)\b|^\s*(?:[-*]|\d+\.)\s+(?:\*\*)?(?:solved|ongoing|then|in progress)\s*:/i;
+
+function summaryChoiceLine(line: string): boolean {
+  if (SUMMARY_NOT_CHOICE.test(line)) return false;
+  if (SUMMARY_CHOICE.test(line)) return true;
+  const at = line.search(INSTEAD);
+  return at > 0 && CHOOSING_VERB.test(line.slice(0, at));
+}
 
 const summaryChoice: Rule<SummaryInput> = {
   id: 'decision.summary-choice',
@@ -101,7 +121,7 @@ const summaryChoice: Rule<SummaryInput> = {
   },
   examples: {
     yes: [summaryStep('This session is being continued from a previous conversation.\n- User wanted tests alongside source files, not in separate test/ directory')],
-    no: [summaryStep('This session is being continued from a previous conversation.\n- Added a test for the parser')],
+    no: [summaryStep('This session is being continued from a previous conversation.\n- Added a test for the parser'), summaryStep('This session is being continued from a previous conversation.\n- User reported 4 commits on entire/sessions instead of 2')],
   },
 };
 
@@ -109,7 +129,7 @@ function summaryChoices(text: string): string[] {
   if (!/^This session is being continued/.test(text)) return [];
   return text
     .split('\n')
-    .filter((l) => /^\s*(?:[-*]|\d+\.)\s+/.test(l) && SUMMARY_CHOICE.test(l) && !/^\s*[-*]\s*"/.test(l) && !NOT_SUMMARY_CHOICE.test(l))
+    .filter((l) => /^\s*(?:[-*]|\d+\.)\s+/.test(l) && summaryChoiceLine(l) && !/^\s*[-*]\s*"/.test(l) && !NOT_SUMMARY_CHOICE.test(l))
     .map((l) => statedLabel(l.replace(/^\s*(?:[-*]|\d+\.)\s+(?:\*\*[^*]+\*\*:?\s*)?/, '')))
     .filter((l) => l.split(/\s+/).length >= 3);
 }
@@ -176,7 +196,8 @@ export function hookFeedback(text: string): string[] {
   const lines = m[2]
     .split('\n')
     .map((l) => l.replace(/^\[[^\]]*\]:\s*/, '').replace(/^#+\s*/, '').trim())
-    .filter((l) => /\b(?:cannot|can't|error|fail(?:ed|s)?|blocked|not allowed|must)\b/i.test(l) && l.length < 200);
+    // "If you've hit a problem you cannot solve ...": what to do if, not what blocked.
+    .filter((l) => /\b(?:cannot|can't|error|fail(?:ed|s)?|blocked|not allowed|must)\b/i.test(l) && !/^(?:if|when|"|')\b|^["']/i.test(l) && l.length < 200);
   return [...new Set(lines)].slice(0, 3).map((l) => normaliseLabel(`${m[1]} hook: ${l}`));
 }
 
@@ -194,7 +215,7 @@ const hookBlocked: Rule<TextInput> = {
   },
   examples: {
     yes: [{ ...textStep(''), step: { kind: 'text', role: 'user', uuid: 'u1', text: 'Stop hook feedback:\n[${CLAUDE_PLUGIN_ROOT}/scripts/hooks/stop.sh]: # Running Quality Checks...\n\n# Uncommitted Changes Detected\n\nCannot exit with unstaged changes.' } }],
-    no: [textStep('Stop hook feedback: I will look at it.')],
+    no: [textStep('Stop hook feedback: I will look at it.'), { ...textStep(''), step: { kind: 'text', role: 'user', uuid: 'u1', text: 'Stop hook feedback:\nIf you\'ve hit a problem you cannot solve without user input:\n  "I have run into a problem I can\'t solve without user input."' } }],
   },
 };
 
