@@ -134,22 +134,32 @@ function summaryChoices(text: string): string[] {
     .filter((l) => l.split(/\s+/).length >= 3);
 }
 
-/** A reply's sentence that names a problem found: the root cause, a failing test, a wrong default. */
+/** A reply's sentence that names a problem found: the root cause, a failing test, a wrong default, code that does not do what it should. */
 const PROBLEM =
-  /\b(?:root cause|the (?:issue|problem|bug|culprit) (?:is|was)|that's (?:likely |probably |the )?(?:the )?(?:issue|problem|bug|culprit)|(?:secondary|another|real|actual|main) (?:issue|problem|bug)|(?:is|are) (?:still )?failing|fails? because|failing because|is broken|doesn't check|does not check|rejects?|ignoring|ignores|only fixes|no longer supported|not supported|can only be|wait(?:s)? indefinitely|my (?:assumption|timeline) (?:is|was) wrong|haven't created|never (?:called|set|used))\b/i;
+  /\b(?:root cause|the (?:real |actual |main )?(?:issue|problem|bug|culprit) (?:is|was)|that's (?:likely |probably |the )?(?:the )?(?:issue|problem|bug|culprit)|(?:secondary|another|real|actual|main) (?:issue|problem|bug)|(?:is|are) (?:still )?failing|fails? because|failing because|is broken|doesn't check|does not check|rejects?|ignoring|ignores|only fixes|no longer supported|not supported|can only be|wait(?:s)? indefinitely|my (?:assumption|timeline) (?:is|was) wrong|haven't created|never (?:called|set|used)|(?:doesn't|does not|don't|do not|isn't|aren't|won't|can't|cannot) (?:\w+ )?(?:clean(?: up)?|work|handle|support|respect|trigger|compile|exist|match|persist|reach|recover|restore)|(?:is|are) (?:fully )?duplicated|(?:uses|takes) a different (?:code )?path|(?:was|is) (?:just )?(?:barely )?insufficient|incorrectly|must come first|wrong (?:argument|order|path|type|expectations?|assumption|default|branch)|(?:is|are|was|were) (?:still )?(?:hanging|stuck|timing out|undefined|missing)|(?:creates?|makes?) a separate|(?:i|we) (?:couldn't|could not|can't) (?:replicate|reproduce)|(?:there (?:are|is|were|was)|we have) (?:two|2|three|3) separate|(?:one|an?) uncovered|no \w+ (?:installers?|support|handlers?) exists?)\b/i;
+/** Not a problem: a plan to check, a hope, a condition, or a negated one ("nothing is broken"). */
+const NOT_PROBLEM = /\?\s*$|^(?:let me|let's|i'll|i will|now|next|to |if |once |when |make sure)\b|\b(?:make sure|to ensure|to verify|nothing (?:is |else )?broken|no longer (?:fails|failing)|won't (?:happen|matter))\b/i;
 
-function problemSentences(text: string, words = 12): string[] {
+/** A problem sentence as a label: no lead-in ("The issue is that", "There's also a secondary issue:"), no line numbers. */
+function problemLabel(sentence: string, words: number): string {
+  let text = statedLabel(sentence);
+  text = text.replace(/\s*\((?:lines?|L)\s*\d+(?:\s*[-–]\s*\d+)?\)/gi, '');
+  text = text.replace(/^(?:i see,?\s*)?(?:there's also |there is also )?(?:the |a |an )?(?:real |actual |main |secondary |other )?(?:issue|problem|bug|culprit|root cause)(?: here)?(?: is| was)?(?: that)?[:,]?\s+(?=\S)/i, '');
+  return normaliseLabel(text.split(/\s+/).slice(0, words).join(' ').replace(/[,:;(\-–—]+$/, ''));
+}
+
+function problemSentences(text: string, words = 14): string[] {
   return sentences(text.replace(/```[\s\S]*?```/g, ' '))
-    .filter((s) => PROBLEM.test(s) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 4 && s.length < 400)
-    .map((s) => statedLabel(s).split(/\s+/).slice(0, words).join(' '))
+    .filter((s) => PROBLEM.test(s) && !NOT_PROBLEM.test(statedLabel(s)) && s.split(/\s+/).length >= 4 && s.length < 400)
+    .map((s) => problemLabel(s, words))
     .filter((l) => l.split(/\s+/).length >= 3);
 }
 
 const replyProblem: Rule<TextInput> = {
   id: 'error.stated-problem',
   on: 'text',
-  matches: 'a sentence of a reply naming a problem found: "the root cause is X", "X is failing because Y", "X rejects Y", "X ignores Y", "that\'s likely the issue" (not a question)',
-  makes: 'an ERROR labelled with the sentence (up to 12 words), settled (met, not left open)',
+  matches: 'a sentence of a reply naming a problem found: "the root cause is X", "X is failing because Y", "X rejects Y", "X ignores Y", "that\'s likely the issue", "X doesn\'t clean up Y", "three functions are fully duplicated", "I couldn\'t reproduce X" (not a question, a plan to check, or "nothing is broken")',
+  makes: 'an ERROR labelled with the sentence (up to 14 words, lead-in such as "The issue is that" and line numbers dropped), settled (met, not left open)',
   why: 'the problems a session found are what the resuming engineer must not rediscover',
   toolSessionsOnly: true,
   match: ({ step }) => step.role === 'assistant' && problemSentences(step.text).length > 0,
@@ -157,8 +167,8 @@ const replyProblem: Rule<TextInput> = {
     for (const label of problemSentences(step.text)) state.builder.mention('ERROR', label, { confidence: 0.85, turn: state.turn, uuid: step.uuid, status: 'completed' });
   },
   examples: {
-    yes: [textStep('The session ID validation rejects empty strings.', false), textStep("There's BatchUploadTimeout (defaults to 10 seconds!) - that's likely the issue.", false)],
-    no: [textStep('All tests pass.'), textStep('Is the test failing because of the timeout?')],
+    yes: [textStep('The session ID validation rejects empty strings.', false), textStep("There's BatchUploadTimeout (defaults to 10 seconds!) - that's likely the issue.", false), textStep("`git reset` doesn't clean up Entire state.", false), textStep('Three timestamp functions are fully duplicated between resume.go and rewind.go.', false)],
+    no: [textStep('All tests pass.'), textStep('Is the test failing because of the timeout?'), textStep('Let me run the full test suite to make sure nothing is broken elsewhere.'), textStep('Let me check why the hook does not trigger.')],
   },
 };
 
