@@ -173,9 +173,13 @@ export function answerFacts(step: ToolStep, state: ExtractState): void {
     const asked = questions.find((q) => q && q.question === m[1]);
     const header = typeof asked?.header === 'string' ? asked.header : '';
     const options = Array.isArray(asked?.options) ? (asked.options as Record<string, unknown>[]) : [];
-    const description = options.find((o) => o && o.label === m[2])?.description;
+    const picked = options.find((o) => o && o.label === m[2]);
+    const description = picked?.description;
     const why = typeof description === 'string' && description.split(/\s+/).length <= 10 ? ` (${description})` : '';
-    const label = `${header && !m[2].toLowerCase().includes(header.toLowerCase()) ? `${header}: ` : ''}${m[2]}${why}`;
+    // What it was chosen over: an answer of the user's own words turned down every option offered.
+    const others = picked ? [] : options.map((o) => o?.label).filter((l): l is string => typeof l === 'string' && l.split(/\s+/).length <= 6);
+    const over = others.length > 0 && others.length <= 3 ? ` instead of ${others.join(' or ')}` : '';
+    const label = `${header && !m[2].toLowerCase().includes(header.toLowerCase()) ? `${header}: ` : ''}${m[2]}${why}${over}`;
     const decision = state.builder.mention('DECISION', label, { confidence: 0.95, turn: state.turn, uuid: step.resultUuid ?? step.uuid, detail: clipWords(m[1], 12) });
     state.builder.link(decision, parentTask(state), 'RELATED_TO');
   }

@@ -14,8 +14,15 @@ export function statedLabel(sentence: string): string {
   let text = sentence.replace(/\*\*|`/g, '').replace(/^\s*(?:[-*•]|\d+[.)]|[A-H]\))\s+/, '').trim();
   text = text.replace(/^(?:so|ok(?:ay)?|yes|great|good|right|also|then|now|but|and|actually|alright)[,!.]?\s+/i, '');
   text = text.replace(/^(?:I'll|I will|I'm going to|we'll|we will|let me|let's|I think|I'd)\s+/i, '');
-  const words = text.split(/\s+/);
-  return normaliseLabel(words.slice(0, WORDS).join(' ').replace(/[:,;]$/, ''));
+  return normaliseLabel(closeClipped(text, WORDS).replace(/[:,;]$/, ''));
+}
+
+/** The first `words` words; a parenthesis the cut left open is closed, so the label keeps what it holds. */
+export function closeClipped(text: string, words: number): string {
+  let out = text.split(/\s+/).slice(0, words).join(' ').replace(/[:,;]$/, '');
+  const open = (out.match(/\(/g) ?? []).length - (out.match(/\)/g) ?? []).length;
+  if (open > 0) out = `${out.replace(/[\s,;:]+$/, '')}${')'.repeat(open)}`;
+  return out;
 }
 
 /** A reply's sentence that settles how: a choice against an alternative, a recommendation, the approach. */
@@ -23,13 +30,17 @@ const CHOICE =
   /\b(?:(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|fix|decision) is|decided|went with|go with|going with|chose|opted)\b/i;
 /** "X instead of Y" settles how only when a verb of choosing comes before it ("use X instead of Y"), not when it tells what went wrong ("outputs X instead of Y"). */
 const INSTEAD = /\b(?:instead of|rather than)\b/i;
-const CHOOSING_VERB = /\b(?:use[ds]?|using|switch(?:ed|ing)?|show(?:s|ing)?|pass(?:es|ed|ing)?|keep(?:s|ing)?|kept|prefer(?:red)?|cho(?:o)?se|chosen|go|went|move[ds]?|store[ds]?|put|replace[ds]?|add(?:ed)?|write|wrote|treat(?:ed)?|make|made|rely|relies|call(?:ed)?|create[ds]?|return(?:ed)?|read(?:s)?|retried|retry)\b/i;
+const CHOOSING_VERB = /\b(?:use[ds]?|using|switch(?:ed|ing)?|show(?:s|ing)?|pass(?:es|ed|ing)?|keep(?:s|ing)?|kept|prefer(?:red)?|cho(?:o)?se|chosen|go|went|move[ds]?|store[ds]?|put|replace[ds]?|add(?:ed)?|write|wrote|treat(?:ed)?|make|made|rely|relies|call(?:ed)?|create[ds]?|return(?:ed)?|retried|retry)\b/i;
 /** Not a choice: a question, a hedge, an offer, looking around first, or a report of what went wrong. */
 const NOT_CHOICE =
   /\?\s*$|^(?:maybe|perhaps|if you|would you|do you|should i|shall i|want me|how about)\b|\b(?:could|might) (?:also )?(?:use|go)\b|\bfirst (?:understand|read|look|check|explore|examine|investigate|see|review|find|search|get|trace)\b|\b(?:is failing|are failing|failing because|fails because|broken|user reported|the fix (?:is )?work(?:s|ing))\b/i;
 
+/** A line reporting work done ("strategy/x.go - Fixed X to use Y instead of Z"): a task, not a choice. */
+const DONE_REPORT = /^(?:[\w./-]+\.\w+\s*[-–—:]\s*)?(?:[✅✓]\s*)?(?:fixed|added|updated|created|removed|changed|moved|implemented|refactored|renamed|extracted|wrote|converted|ported|adjusted|restored|replaced)\b/i;
+
 function isChoice(s: string): boolean {
-  if (NOT_CHOICE.test(s.trim())) return false;
+  const plain = s.replace(/\*\*|`/g, '').trim();
+  if (NOT_CHOICE.test(s.trim()) || DONE_REPORT.test(plain)) return false;
   if (CHOICE.test(s)) return true;
   const at = s.search(INSTEAD);
   return at > 0 && CHOOSING_VERB.test(s.slice(0, at));
@@ -59,7 +70,7 @@ const replyChoice: Rule<TextInput> = {
   },
   examples: {
     yes: [textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false), textStep('Let me first write tests to surface the bug, then fix it.', false), textStep('I need to use GitCommitWithShadowHooks instead of GitCommit to trigger the hooks.', false)],
-    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.'), textStep('The test is failing because RestoreLogsOnly outputs "Writing transcript to:" instead of "Session restored to:".'), textStep('Let me first understand how the CLI is structured to recommend the lightest-weight approach.')],
+    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.'), textStep('The test is failing because RestoreLogsOnly outputs "Writing transcript to:" instead of "Session restored to:".'), textStep('Let me first understand how the CLI is structured to recommend the lightest-weight approach.'), textStep('strategy/manual_commit_git.go - Fixed SaveChanges to use resolveAgentType() instead of DefaultAgentType')],
   },
 };
 
@@ -68,11 +79,14 @@ const DIRECTIVE =
   /^(?:(?:ok|okay|yes|great|good|and|also|but|so|please)[,!.]?\s+)*(?:let's not|don't|do not|no need|never|always|keep|use|only|simply|just|make sure|we should(?:n't)?|i want (?:it|this|to)|assume|put (?:it|them)|focus on|go straight|[A-H]\)\s+\S)/i;
 
 /** Directive words that settle an approach wherever they stand in the sentence. */
-const DIRECTIVE_ANYWHERE = /\b(?:let's not|don't|do not|no need to|never|always|simply|make sure|we should(?:n't)?|assume|instead of|rather than)\b/i;
+const DIRECTIVE_ANYWHERE = /\b(?:let's not|don't|do not|no need to|never|always|simply|we should(?:n't)?|assume|instead of|rather than)\b/i;
+
+/** Not a directive: a request for an answer ("just tell me X", "explain how"), a reminder, or the user's own doubt. */
+const NOT_DIRECTIVE = /^(?:(?:ok|okay|yes|and|also|but|so|please|just|lets|let's)[,!.]?\s+)*(?:tell me|give me|show me|explain|describe|don't forget|remember|i'm (?:quite |pretty )?sure|i think)\b|\b(?:tell me|give me an?|explain to me)\b/i;
 
 function directives(text: string): string[] {
   return sentences(text)
-    .filter((s) => (DIRECTIVE.test(s.trim()) || DIRECTIVE_ANYWHERE.test(s)) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 4 && s.length < 300)
+    .filter((s) => (DIRECTIVE.test(s.trim()) || DIRECTIVE_ANYWHERE.test(s)) && !NOT_DIRECTIVE.test(s.trim()) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 4 && s.length < 300)
     .map(statedLabel)
     .filter((l) => l.split(/\s+/).length >= 3);
 }
@@ -90,7 +104,7 @@ const userDirective: Rule<PromptInput> = {
   },
   examples: {
     yes: [promptStep('keep each commit with working code please (no micro-committing broken state)'), promptStep('A) it is when we know that the user closed the chat session.')],
-    no: [promptStep('keep going'), promptStep('Do you think we should use Redis?')],
+    no: [promptStep('keep going'), promptStep('Do you think we should use Redis?'), promptStep('Just tell me the directory name, do not run anything else.'), promptStep("Don't forget this is our auth code on the client.")],
   },
 };
 
@@ -145,7 +159,7 @@ function problemLabel(sentence: string, words: number): string {
   let text = statedLabel(sentence);
   text = text.replace(/\s*\((?:lines?|L)\s*\d+(?:\s*[-–]\s*\d+)?\)/gi, '');
   text = text.replace(/^(?:i see,?\s*)?(?:there's also |there is also )?(?:the |a |an )?(?:real |actual |main |secondary |other )?(?:issue|problem|bug|culprit|root cause)(?: here)?(?: is| was)?(?: that)?[:,]?\s+(?=\S)/i, '');
-  return normaliseLabel(text.split(/\s+/).slice(0, words).join(' ').replace(/[,:;(\-–—]+$/, ''));
+  return normaliseLabel(closeClipped(text, words).replace(/[,:;(\-–—]+$/, ''));
 }
 
 function problemSentences(text: string, words = 14): string[] {
@@ -258,6 +272,40 @@ const settingChosen: Rule<TextInput> = {
   },
 };
 
-export const STATED_TEXT_RULES: Rule<TextInput>[] = [hookBlocked, settingChosen, replyChoice, replyProblem];
+
+/** A report's line that names a choice made: "Used X instead of Y", "Made X optional (because ...)", "Kept X". */
+const CHOICE_REPORT = /^(?:used|chose|went with|opted for|switched to|made\s+.{3,60}?\s+(?:optional|allowed|required|the default|configurable|explicit|private|public))\b/i;
+
+function choiceReports(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.replace(/```[\s\S]*?```/g, ' ').split('\n')) {
+    const m = /^\s*(?:[-*•]|\d+[.)])\s+(.+)$/.exec(line);
+    if (!m) continue;
+    const item = m[1].replace(/\*\*|`/g, '').replace(/^[\w./-]+\.\w+\s*[-–—:]\s+/, '').trim();
+    if (!CHOICE_REPORT.test(item) || item.split(/\s+/).length < 3) continue;
+    const label = normaliseLabel(closeClipped(item, WORDS));
+    if (!out.includes(label)) out.push(label);
+  }
+  return out;
+}
+
+const reportedChoice: Rule<TextInput> = {
+  id: 'decision.report-choice',
+  on: 'text',
+  matches: 'a list item of a reply reporting a choice made: "Used generics with trait bounds for invert_dict()", "Made empty session ID allowed (validation only ...)", "Switched to X"',
+  makes: 'a DECISION labelled with the item (up to 16 words)',
+  why: 'a report of work names its choices with the same verbs a person would use for them',
+  toolSessionsOnly: true,
+  match: ({ step }) => step.role === 'assistant' && choiceReports(step.text).length > 0,
+  make: ({ step }, state) => {
+    for (const label of choiceReports(step.text)) decide(state, label, step.uuid, 0.7);
+  },
+  examples: {
+    yes: [textStep('Key changes:\n- Used generics with trait bounds for `invert_dict()` to work with any hashable types\n- Made empty session ID allowed (validation only runs for non-empty IDs)')],
+    no: [textStep('- Added a retry\n- Used it'), textStep('Used generics everywhere, as planned.')],
+  },
+};
+
+export const STATED_TEXT_RULES: Rule<TextInput>[] = [hookBlocked, settingChosen, reportedChoice, replyChoice, replyProblem];
 export const STATED_PROMPT_RULES: Rule<PromptInput>[] = [userDirective, userProblem];
 export const STATED_SUMMARY_RULES: Rule<SummaryInput>[] = [summaryChoice];
