@@ -13,6 +13,8 @@ const WORDS = 16;
 export function statedLabel(sentence: string): string {
   let text = sentence.replace(/\*\*|`/g, '').replace(/^\s*(?:[-*•]|\d+[.)]|[A-H]\))\s+/, '').trim();
   text = text.replace(/^(?:so|ok(?:ay)?|yes|great|good|right|also|then|now|but|and|actually|alright)[,!.]?\s+/i, '');
+  // "Since no custom commands are available, I'll decompose ...": the reason clause goes, the choice stays.
+  text = text.replace(/^(?:since|because|as|given that|now that)\s+[^,]{3,80},\s+(?=(?:I'll|I will|I'm going to|we'll|we will|let me|let's|I need to|we need to)\b)/i, '');
   text = text.replace(/^(?:I'll|I will|I'm going to|we'll|we will|let me|let's|I think|I'd)\s+/i, '');
   return normaliseLabel(closeClipped(text, WORDS).replace(/[:,;]$/, ''));
 }
@@ -20,6 +22,8 @@ export function statedLabel(sentence: string): string {
 /** The first `words` words; a parenthesis the cut left open is closed, so the label keeps what it holds. */
 export function closeClipped(text: string, words: number): string {
   let out = text.split(/\s+/).slice(0, words).join(' ').replace(/[:,;]$/, '');
+  // A cut that ends on a word needing more ("... subtasks and") ends before it: the label stays a phrase.
+  if (text.split(/\s+/).length > words) out = out.replace(/(?:\s+(?:a|an|the|to|of|for|with|and|or|in|on|at|by|from|as|is|are|was|that|which|when|if|into|via|than|then|but|so|we|it|its|this|our|their|not|be|can|will|would))+[,;:]?$/i, '');
   const open = (out.match(/\(/g) ?? []).length - (out.match(/\)/g) ?? []).length;
   if (open > 0) out = `${out.replace(/[\s,;:]+$/, '')}${')'.repeat(open)}`;
   return out;
@@ -173,7 +177,7 @@ const replyProblem: Rule<TextInput> = {
   id: 'error.stated-problem',
   on: 'text',
   matches: 'a sentence of a reply naming a problem found: "the root cause is X", "X is failing because Y", "X rejects Y", "X ignores Y", "that\'s likely the issue", "X doesn\'t clean up Y", "three functions are fully duplicated", "I couldn\'t reproduce X" (not a question, a plan to check, or "nothing is broken")',
-  makes: 'an ERROR labelled with the sentence (up to 14 words, lead-in such as "The issue is that" and line numbers dropped), settled (met, not left open)',
+  makes: 'an ERROR labelled with the sentence (up to 16 words, lead-in such as "The issue is that" and line numbers dropped), settled (met, not left open)',
   why: 'the problems a session found are what the resuming engineer must not rediscover',
   toolSessionsOnly: true,
   match: ({ step }) => step.role === 'assistant' && problemSentences(step.text).length > 0,
