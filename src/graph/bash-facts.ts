@@ -80,7 +80,8 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
     const found = failureLines(step.result);
     // A first line such as "# example.com/pkg [example.com/pkg.test]" names a package, not a problem.
     if (!found.length && /^#\s/.test(reason)) return;
-    const labels = found.length ? found : [runner ? `${clipCommand(tests[0])} failed${reason ? `: ${reason}` : ''}` : `${clipCommand(displayCommand(raw))}: ${reason || `exit ${exitCode(step.result) ?? 'error'}`}`];
+    // "# example.com/pkg [example.com/pkg.test]" heads the errors of one package: it names no problem.
+    const labels = (found.length ? found : [runner ? `${clipCommand(tests[0])} failed${reason ? `: ${reason}` : ''}` : `${clipCommand(displayCommand(raw))}: ${reason || `exit ${exitCode(step.result) ?? 'error'}`}`]).filter((l) => !/^[:#\s]*[\w.@/-]+ \[[\w.@/-]+\.test\]$/.test(l));
     for (const label of labels) {
       const error = builder.mention('ERROR', label, { ...mention, status: 'failed', fuzzy: false });
       if (error && !state.openErrors.some((o) => o.node === error)) {

@@ -310,6 +310,32 @@ const reportedChoice: Rule<TextInput> = {
   },
 };
 
-export const STATED_TEXT_RULES: Rule<TextInput>[] = [hookBlocked, settingChosen, reportedChoice, replyChoice, replyProblem];
+/** "API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}" -> "API Error: 529 overloaded". */
+export function apiErrorLabel(text: string): string | undefined {
+  const m = /^API Error:\s*(\d{3})?\s*([\s\S]*)$/.exec(text.trim());
+  if (!m) return undefined;
+  const message = /"message"\s*:\s*"([^"]{1,80})"/.exec(m[2])?.[1] ?? /^[^{\n]{1,80}/.exec(m[2])?.[0] ?? '';
+  return normaliseLabel(`API Error: ${m[1] ?? ''} ${message.toLowerCase()}`.replace(/\s+/g, ' '));
+}
+
+const apiError: Rule<TextInput> = {
+  id: 'error.api',
+  on: 'text',
+  client: 'Claude Code writes a failed API call as a synthetic assistant line (model "<synthetic>", isApiErrorMessage) whose text opens "API Error: <status>" (seen in 2.1.5 logs)',
+  matches: 'an assistant text that is the client\'s report of a failed API call ("API Error: 529 {...overloaded...}")',
+  makes: 'an ERROR "API Error: <status> <message>", settled (the session went on)',
+  why: 'an overloaded or failing API interrupted the work; it is not the model speaking',
+  final: true,
+  match: ({ step }) => step.role === 'assistant' && apiErrorLabel(step.text) !== undefined,
+  make: ({ step }, state) => {
+    state.builder.mention('ERROR', apiErrorLabel(step.text)!, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed', fuzzy: false });
+  },
+  examples: {
+    yes: [textStep('API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":null}')],
+    no: [textStep('The API returns an error when the token expires.')],
+  },
+};
+
+export const STATED_TEXT_RULES: Rule<TextInput>[] = [apiError, hookBlocked, settingChosen, reportedChoice, replyChoice, replyProblem];
 export const STATED_PROMPT_RULES: Rule<PromptInput>[] = [userDirective, userProblem];
 export const STATED_SUMMARY_RULES: Rule<SummaryInput>[] = [summaryChoice];
