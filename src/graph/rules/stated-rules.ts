@@ -34,7 +34,8 @@ const CHOICE =
   /\b(?:(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|fix|decision) is|decided|went with|go with|going with|chose|opted)\b/i;
 /** "X instead of Y" settles how only when a verb of choosing comes before it ("use X instead of Y"), not when it tells what went wrong ("outputs X instead of Y"). */
 const INSTEAD = /\b(?:instead of|rather than)\b/i;
-const CHOOSING_VERB = /\b(?:use[ds]?|using|switch(?:ed|ing)?|show(?:s|ing)?|pass(?:es|ed|ing)?|keep(?:s|ing)?|kept|prefer(?:red)?|cho(?:o)?se|chosen|go|went|move[ds]?|store[ds]?|put|replace[ds]?|add(?:ed)?|write|wrote|treat(?:ed)?|make|made|rely|relies|call(?:ed)?|create[ds]?|return(?:ed)?|retried|retry)\b/i;
+/** Verbs that choose (what a sentence reports about the code's behaviour, "shows X instead of Y", "made a commit", is no choice). */
+const CHOOSING_VERB = /\b(?:use[ds]?|using|switch(?:ed|ing)?|show|pass(?:ed|ing)?|keep|kept|prefer(?:red)?|cho(?:o)?se|chosen|go|went|move[ds]?|store|put|replace[ds]?|add(?:ed)?|write|wrote|treat(?:ed)?|rely|call|retried|retry)\b/i;
 /** Not a choice: a question, a hedge, an offer, looking around first, or a report of what went wrong. */
 const NOT_CHOICE =
   /\?\s*$|^(?:maybe|perhaps|if you|would you|do you|should i|shall i|want me|how about)\b|\b(?:could|might) (?:also )?(?:use|go)\b|\bfirst (?:understand|read|look|check|explore|examine|investigate|see|review|find|search|get|trace)\b|\b(?:is failing|are failing|failing because|fails because|broken|user reported|the fix (?:is )?work(?:s|ing))\b/i;
