@@ -105,11 +105,14 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
 const CHECK =
   /^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?[\w:-]*(?:build|lint|test|check|format|fmt|compile|typecheck|verify)|npx\s+(?:tsc|eslint|prettier|biome|next\s+build)|tsc|eslint|go\s+(?:build|vet|test|run|install|mod\s+tidy)|golangci-lint|gofmt|staticcheck|cargo\s+(?:build|check|clippy|test|fmt|llvm-cov|run)|make|just|mise\s+run|mix\s+(?:compile|test|credo|dialyzer|format|precommit|quality|deps\.audit)|(?:uv\s+run\s+)?python3?\s+(?:-m\s+(?:pytest|mypy|ruff|unittest)|\S+\.py)|ruff|mypy|flake8|black|pre-commit|git\s+(?:commit|push|merge|rebase)|gh\s+pr\s+create|mvn|gradle|dotnet\s+build|swift\s+build|node\s+\S+\.m?js|\.\/\S+)\b/;
 
+/** A warning or a log line at INFO/DEBUG level (a test's own logging): nothing failed there. */
+const NOT_FAILURE = /^(?:npm |yarn |pnpm )?warn(?:ing)?\b|^\(node:\d+\) \w*Warning\b|\b(?:INFO|DEBUG|TRACE)\s+\S+.*\b(?:component|hook|level)=/i;
+
 /** The lines of a failed check that say what failed, one per problem (at most three). */
 export function failureLines(output: string): string[] {
   const found: string[] = [];
   const add = (text: string | undefined) => {
-    if (!text) return;
+    if (!text || NOT_FAILURE.test(text)) return;
     const label = clipWords(text.replace(/`/g, '').replace(/\s+/g, ' ').trim(), 14).slice(0, 140);
     if (label.length > 3 && !found.includes(label)) found.push(label);
   };
@@ -149,7 +152,11 @@ function clipCommand(command: string): string {
 
 /** The line of a failure that says what went wrong. */
 export function errorLine(output: string): string {
-  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^Exit code \d+$/.test(l));
+  // A warning ("npm warn exec ...", "ExperimentalWarning: ...") or a log line at INFO/DEBUG level says nothing failed.
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !/^Exit code \d+$/.test(l) && !NOT_FAILURE.test(l));
   const pick =
     lines.find((l) => /^(?:FAIL(?:ED)?|ERROR|not ok)\b[: ]/.test(l)) ??
     [...lines].reverse().find((l) => /^[\w.]*(?:Error|Exception)\b:/.test(l)) ??
