@@ -155,7 +155,7 @@ function summaryChoices(text: string): string[] {
 
 /** A reply's sentence that names a problem found: the root cause, a failing test, a wrong default, code that does not do what it should. */
 const PROBLEM =
-  /\b(?:root cause|the (?:real |actual |main )?(?:issue|problem|bug|culprit) (?:is|was)|that's (?:likely |probably |the )?(?:the )?(?:issue|problem|bug|culprit)|(?:secondary|another|real|actual|main) (?:issue|problem|bug)|(?:is|are) (?:still )?failing|fails? because|failing because|is broken|doesn't check|does not check|rejects?|ignoring|ignores|only fixes|no longer supported|not supported|can only be|wait(?:s)? indefinitely|my (?:assumption|timeline) (?:is|was) wrong|haven't created|never (?:called|set|used)|(?:doesn't|does not|don't|do not|isn't|aren't|won't|can't|cannot) (?:\w+ )?(?:clean(?: up)?|work|handle|support|respect|trigger|compile|exist|match|persist|reach|recover|restore)|(?:is|are) (?:fully )?duplicated|(?:uses|takes) a different (?:code )?path|(?:was|is) (?:just )?(?:barely )?insufficient|incorrectly|must come first|wrong (?:argument|order|path|type|expectations?|assumption|default|branch)|(?:is|are|was|were) (?:still )?(?:hanging|stuck|timing out|undefined|missing)|(?:creates?|makes?) a separate|(?:i|we) (?:couldn't|could not|can't) (?:replicate|reproduce)|(?:there (?:are|is|were|was)|we have) (?:two|2|three|3) separate|(?:one|an?) uncovered|no \w+ (?:installers?|support|handlers?) exists?)\b/i;
+  /\b(?:root cause|the (?:real |actual |main )?(?:issue|problem|bug|culprit) (?:is|was)|that's (?:likely |probably |the )?(?:the )?(?:issue|problem|bug|culprit)|(?:secondary|another|real|actual|main) (?:issue|problem|bug)|(?:is|are) (?:still )?failing|fails? because|failing because|is broken|doesn't check|does not check|rejects?|ignoring|ignores|only fixes|no longer supported|not supported|can only be|wait(?:s)? indefinitely|my (?:assumption|timeline) (?:is|was) wrong|haven't created|never (?:called|set|used)|(?:doesn't|does not|don't|do not|isn't|aren't|won't|can't|cannot) (?:\w+ )?(?:clean(?: up)?|work|handle|support|respect|trigger|compile|exist|match|persist|reach|recover|restore)|(?:is|are) (?:fully )?duplicated|(?:uses|takes) a different (?:code )?path|(?:was|is) (?:just )?(?:barely )?insufficient|incorrectly|must come first|wrong (?:argument|order|path|type|expectations?|assumption|default|branch)|(?:is|are|was|were) (?:still )?(?:hanging|stuck|timing out|undefined|missing)|(?:creates?|makes?) a separate|(?:i|we) (?:couldn't|could not|can't) (?:replicate|reproduce)|(?:there (?:are|is|were|was)|we have) (?:two|2|three|3) separate|(?:one|an?) uncovered|no \w+ (?:installers?|support|handlers?) exists?|\d+ (?:test )?failures?|\d+ tests? (?:fail|are failing))\b/i;
 /** Not a problem: a plan to check, a hope, a condition, or a negated one ("nothing is broken"). */
 const NOT_PROBLEM = /\?\s*$|^(?:let me|let's|i'll|i will|now|next|to |if |once |when |make sure)\b|\b(?:make sure|to ensure|to verify|nothing (?:is |else )?broken|no longer (?:fails|failing)|won't (?:happen|matter)|(?:check|see|find out|investigate|understand|look at) (?:why|whether|if|how))\b/i;
 
@@ -186,13 +186,13 @@ const replyProblem: Rule<TextInput> = {
     for (const label of problemSentences(step.text)) state.builder.mention('ERROR', label, { confidence: 0.85, turn: state.turn, uuid: step.uuid, status: 'completed' });
   },
   examples: {
-    yes: [textStep('The session ID validation rejects empty strings.', false), textStep("There's BatchUploadTimeout (defaults to 10 seconds!) - that's likely the issue.", false), textStep("`git reset` doesn't clean up Entire state.", false), textStep('Three timestamp functions are fully duplicated between resume.go and rewind.go.', false)],
+    yes: [textStep('The session ID validation rejects empty strings.', false), textStep("There's BatchUploadTimeout (defaults to 10 seconds!) - that's likely the issue.", false), textStep("`git reset` doesn't clean up Entire state.", false), textStep('Three timestamp functions are fully duplicated between resume.go and rewind.go.', false), textStep('The logging package tests pass but there are 3 test failures in the cli package where tests expect the old paths.', false)],
     no: [textStep('All tests pass.'), textStep('Is the test failing because of the timeout?'), textStep('Let me run the full test suite to make sure nothing is broken elsewhere.'), textStep('Let me check why the hook does not trigger.')],
   },
 };
 
 /** A user's sentence reporting a problem: "I've noticed X", "I can't see any usage of X", "I couldn't replicate X". */
-const REPORTED = /\b(?:i(?:'ve| have)? noticed|i can't see|i couldn't|nothing obvious|doesn't work|isn't working|not working|still (?:got|get|see|have)|but (?:also|now) \d+|is broken)\b/i;
+const REPORTED = /\b(?:i(?:'ve| have)? noticed|i can't see|i couldn't|nothing obvious|doesn't work|isn't working|not working|still (?:got|get|see|have)|but (?:also|now) \d+|is broken|(?:is|are|was) not (?:correct|right)|(?:isn't|aren't|wasn't) (?:correct|right)|(?:is|that's) wrong)\b/i;
 
 const userProblem: Rule<PromptInput> = {
   id: 'error.user-report',
@@ -206,7 +206,7 @@ const userProblem: Rule<PromptInput> = {
     for (const label of reported(prompt.text)) state.builder.mention('ERROR', label, { confidence: 0.85, turn: state.turn, uuid: prompt.uuid, status: 'completed' });
   },
   examples: {
-    yes: [promptStep("Hm, ok, nothing obvious in the trace. Could it be a timeout?")],
+    yes: [promptStep("Hm, ok, nothing obvious in the trace. Could it be a timeout?"), promptStep("claude stop is not correct, that is at the end of the assistant's turn.")],
     no: [promptStep('Please add a retry.')],
   },
 };
