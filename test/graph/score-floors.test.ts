@@ -22,9 +22,9 @@ const SETS: { name: string; dir: string; floors: Floors }[] = [
     name: 'realgraph',
     dir: join(SHARED_DIR, 'bench', 'realgraph'),
     floors: {
-      block100: { macro: 40, completed: 35, pending: 25.5, decisions: 19.5, files: 90, errors: 12 },
-      block300: { macro: 49, completed: 46, pending: 39.5, decisions: 24, files: 93.5, errors: 30.5 },
-      graph: { macro: 52.5, completed: 53, pending: 43.5, decisions: 24, files: 97, errors: 34.5 },
+      block100: { macro: 42.5, completed: 35, pending: 25.5, decisions: 23.5, files: 90, errors: 16.5 },
+      block300: { macro: 53.5, completed: 46, pending: 39.5, decisions: 34.5, files: 93.5, errors: 41 },
+      graph: { macro: 58, completed: 53, pending: 43.5, decisions: 35, files: 97, errors: 47.5 },
     },
   },
   {
