@@ -73,7 +73,8 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
 
   if (failed) {
     // An exploratory command that found nothing (grep, find, a shell parse error) is no problem.
-    if (!segments.some((seg) => TEST_RUNNER.test(seg) || CHECK.test(seg)) && !/command not found/.test(step.result)) return;
+    // A failed install (a package not in the registry) is a problem too.
+    if (!segments.some((seg) => TEST_RUNNER.test(seg) || CHECK.test(seg) || INSTALL.test(seg)) && !/command not found/.test(step.result)) return;
     // The shell could not parse the command: nothing was checked.
     if (/\bparse error near\b|syntax error near unexpected token|unexpected EOF while looking for/.test(step.result)) return;
     const reason = errorLine(step.result);
@@ -134,6 +135,7 @@ export function failureLines(output: string): string[] {
     }
     else if ((m = /^E\s+(\w*(?:Error|Exception)\b.*)$/.exec(line))) add(m[1]);
     else if ((m = /\*\* \((\w+)\) (.+)$/.exec(line))) add(`${m[1]}: ${m[2]}`);
+    else if ((m = /^(?:npm error \d{3}\s+)(.+)$/.exec(line))) add(m[1]);
     else if ((m = /^(?:error(?:\[E\d+\])?|fatal|npm ERR!|ERROR):?\s+(.+)$/.exec(line))) add(m[1]);
     else if ((m = /^(?:\S+: )?(?:line \d+: )?(\S+: command not found)/.exec(line))) add(m[1]);
   }

@@ -337,6 +337,46 @@ const apiError: Rule<TextInput> = {
   },
 };
 
+/**
+ * The lines of a prompt that paste a tool's failure: "⨯ release failed after 22m5s  error=notarize: macos: ...: context deadline exceeded",
+ * "Error: Cannot find module 'x'". A wrapped error chain ("a: b: c: d") is said by its head and its last link.
+ */
+export function pastedErrors(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim().replace(/^[⨯✗×•]\s*/, '');
+    const m = /^(.{4,120}?)\s+error="?(.+?)"?$/.exec(line) ?? /^(?:Error|error|ERROR|FAIL(?:ED)?)\b:?\s+(.+)$/.exec(line);
+    // "The process '/x/goreleaser' failed with exit code 1" says only that something failed.
+    if (!m || !/^[⨯✗×]|\berror[=:]|^(?:error|FAIL)/i.test(raw.trim()) || /\b(?:failed|exited) with (?:exit )?(?:code|status) \d+\.?$/i.test(line)) continue;
+    const chain = (m[2] ?? m[1]).split(/:\s+/);
+    const said = chain.length > 2 ? `${chain[0]}: ${chain[chain.length - 1]}` : chain.join(': ');
+    const label = normaliseLabel(m[2] ? `${clipWords14(m[1])}: ${clipWords14(said)}` : clipWords14(said));
+    if (label.split(/\s+/).length >= 2 && !out.includes(label)) out.push(label);
+  }
+  return out.slice(0, 3);
+}
+
+function clipWords14(text: string): string {
+  return closeClipped(text.replace(/"https?:\/\/[^"]*"/g, '').replace(/\s+/g, ' ').trim(), 14);
+}
+
+const userPasted: Rule<PromptInput> = {
+  id: 'error.user-pasted',
+  on: 'prompt',
+  matches: 'a line of a prompt that pastes a tool\'s failure ("⨯ release failed after 22m5s error=notarize: ...: context deadline exceeded", "Error: Cannot find module \'x\'")',
+  makes: 'an ERROR per pasted failure: the line\'s head and the error said by the first and last links of its chain ("release failed after 22m5s: notarize: context deadline exceeded")',
+  why: 'what the user saw fail, pasted from their terminal, is the problem the session works on',
+  toolSessionsOnly: true,
+  match: ({ prompt }) => pastedErrors(prompt.text).length > 0,
+  make: ({ prompt }, state) => {
+    for (const label of pastedErrors(prompt.text)) state.builder.mention('ERROR', label, { confidence: 0.85, turn: state.turn, uuid: prompt.uuid, status: 'completed', fuzzy: false });
+  },
+  examples: {
+    yes: [promptStep('I ran the release and got:\n  ⨯ release failed after 22m5s  error=notarize: macos: notarize dist/cli: Get "https://example.com/x": context deadline exceeded')],
+    no: [promptStep('Please handle the error when the file is missing.'), promptStep('the error: it hangs'), promptStep("Error: The process '/opt/goreleaser' failed with exit code 1")],
+  },
+};
+
 export const STATED_TEXT_RULES: Rule<TextInput>[] = [apiError, hookBlocked, settingChosen, reportedChoice, replyChoice, replyProblem];
-export const STATED_PROMPT_RULES: Rule<PromptInput>[] = [userDirective, userProblem];
+export const STATED_PROMPT_RULES: Rule<PromptInput>[] = [userDirective, userProblem, userPasted];
 export const STATED_SUMMARY_RULES: Rule<SummaryInput>[] = [summaryChoice];
