@@ -25,7 +25,7 @@ const SETS: { name: string; dir: string; floors: Floors }[] = [
       // block100 completed 35 -> 34: at <= 100 tokens the failure a user pasted (entire-ee8f793bfe:
       // "release failed after 22m5s: notarize: context deadline exceeded") takes the tokens of one done item.
       block100: { macro: 42.5, completed: 34, pending: 25.5, decisions: 23.5, files: 90, errors: 19.5 },
-      block300: { macro: 54.5, completed: 46, pending: 39.5, decisions: 34.5, files: 93.5, errors: 45 },
+      block300: { macro: 54.5, completed: 46, pending: 39.5, decisions: 34.5, files: 93.5, errors: 44.5 },
       graph: { macro: 58.5, completed: 53, pending: 43.5, decisions: 35, files: 97, errors: 51.5 },
     },
   },

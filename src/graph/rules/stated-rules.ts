@@ -31,14 +31,14 @@ export function closeClipped(text: string, words: number): string {
 
 /** A reply's sentence that settles how: a choice against an alternative, a recommendation, the approach. */
 const CHOICE =
-  /\b(?:(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|fix|decision) is|decided|went with|go with|going with|chose|opted)\b/i;
+  /\b(?:(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|fix|decision) is to|decided|went with|go with|going with|chose|opted)\b/i;
 /** "X instead of Y" settles how only when a verb of choosing comes before it ("use X instead of Y"), not when it tells what went wrong ("outputs X instead of Y"). */
 const INSTEAD = /\b(?:instead of|rather than)\b/i;
 /** Verbs that choose (what a sentence reports about the code's behaviour, "shows X instead of Y", "made a commit", is no choice). */
 const CHOOSING_VERB = /\b(?:use[ds]?|using|switch(?:ed|ing)?|show|pass(?:ed|ing)?|keep|kept|prefer(?:red)?|cho(?:o)?se|chosen|go|went|move[ds]?|store|put|replace[ds]?|add(?:ed)?|write|wrote|treat(?:ed)?|rely|call|retried|retry)\b/i;
 /** Not a choice: a question, a hedge, an offer, looking around first, or a report of what went wrong. */
 const NOT_CHOICE =
-  /\?\s*$|^(?:maybe|perhaps|if you|would you|do you|should i|shall i|want me|how about)\b|\b(?:could|might) (?:also )?(?:use|go)\b|\bfirst (?:understand|read|look|check|explore|examine|investigate|see|review|find|search|get|trace)\b|\b(?:is failing|are failing|failing because|fails because|broken|user reported|the fix (?:is )?work(?:s|ing))\b/i;
+  /\?\s*$|^(?:maybe|perhaps|if you|would you|do you|should i|shall i|want me|how about)\b|^(?:\*\*)?option \w+\s*\(recommended\)|\b(?:could|might) (?:also )?(?:use|go)\b|\bfirst (?:understand|read|look|check|explore|examine|investigate|see|review|find|search|get|trace)\b|\b(?:is failing|are failing|failing because|fails because|broken|user reported|the fix (?:is )?work(?:s|ing))\b/i;
 
 /** A line reporting work done ("strategy/x.go - Fixed X to use Y instead of Z"): a task, not a choice. */
 const DONE_REPORT = /^(?:[\w./-]+\.\w+\s*[-–—:]\s*)?(?:[✅✓]\s*)?(?:fixed|added|updated|created|removed|changed|moved|implemented|refactored|renamed|extracted|wrote|converted|ported|adjusted|restored|replaced)\b/i;
@@ -75,7 +75,7 @@ const replyChoice: Rule<TextInput> = {
   },
   examples: {
     yes: [textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false), textStep('Let me first write tests to surface the bug, then fix it.', false), textStep('I need to use GitCommitWithShadowHooks instead of GitCommit to trigger the hooks.', false)],
-    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.'), textStep('The test is failing because RestoreLogsOnly outputs "Writing transcript to:" instead of "Session restored to:".'), textStep('Let me first understand how the CLI is structured to recommend the lightest-weight approach.'), textStep('strategy/manual_commit_git.go - Fixed SaveChanges to use resolveAgentType() instead of DefaultAgentType')],
+    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.'), textStep('The test is failing because RestoreLogsOnly outputs "Writing transcript to:" instead of "Session restored to:".'), textStep('Let me first understand how the CLI is structured to recommend the lightest-weight approach.'), textStep('strategy/manual_commit_git.go - Fixed SaveChanges to use resolveAgentType() instead of DefaultAgentType'), textStep('**Option A (Recommended):** Add WriteCommittedBatch() that writes all sessions in one commit instead of one each'), textStep('The plan is clear and well-structured.')],
   },
 };
 
@@ -253,7 +253,8 @@ function settingItems(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split('\n')) {
     const m = /^\s*(?:[-*]|\d+[.)])\s+`([^`]+?\s*[:=]\s*[^`]+)`\s*[-–—:]\s+(.{6,})$/.exec(line);
-    if (!m) continue;
+    // "`resume.go:promptOverwriteNewerLog()` - for single session" names a function in a file, not a setting.
+    if (!m || /^[\w./-]+\.\w+:\S/.test(m[1])) continue;
     const label = normaliseLabel(`${m[1].trim()} ${m[2].replace(/`|\*\*/g, '')}`.split(/\s+/).slice(0, WORDS).join(' '));
     if (!out.includes(label)) out.push(label);
   }
@@ -273,7 +274,7 @@ const settingChosen: Rule<TextInput> = {
   },
   examples: {
     yes: [textStep('Fixed by setting:\n- `ShutdownTimeout: 100ms` - caps how long `Close()` waits\n- `BatchUploadTimeout: 200ms` - caps HTTP request time')],
-    no: [textStep('- `main.go` - added trace support')],
+    no: [textStep('- `main.go` - added trace support'), textStep('- `resume.go:promptOverwriteNewerLog()` - for single session')],
   },
 };
 
