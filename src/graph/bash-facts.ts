@@ -73,14 +73,16 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
 
   if (failed) {
     // An exploratory command that found nothing (grep, find, a shell parse error) is no problem.
-    if (!segments.some((seg) => TEST_RUNNER.test(seg) || CHECK.test(seg)) && !/command not found/.test(step.result)) return;
+    // A failed install (a package not in the registry) is a problem too.
+    if (!segments.some((seg) => TEST_RUNNER.test(seg) || CHECK.test(seg) || INSTALL.test(seg)) && !/command not found/.test(step.result)) return;
     // The shell could not parse the command: nothing was checked.
     if (/\bparse error near\b|syntax error near unexpected token|unexpected EOF while looking for/.test(step.result)) return;
     const reason = errorLine(step.result);
     const found = failureLines(step.result);
     // A first line such as "# example.com/pkg [example.com/pkg.test]" names a package, not a problem.
     if (!found.length && /^#\s/.test(reason)) return;
-    const labels = found.length ? found : [runner ? `${clipCommand(tests[0])} failed${reason ? `: ${reason}` : ''}` : `${clipCommand(displayCommand(raw))}: ${reason || `exit ${exitCode(step.result) ?? 'error'}`}`];
+    // "# example.com/pkg [example.com/pkg.test]" heads the errors of one package: it names no problem.
+    const labels = (found.length ? found : [runner ? `${clipCommand(tests[0])} failed${reason ? `: ${reason}` : ''}` : `${clipCommand(displayCommand(raw))}: ${reason || `exit ${exitCode(step.result) ?? 'error'}`}`]).filter((l) => !/^[:#\s]*[\w.@/-]+ \[[\w.@/-]+\.test\]$/.test(l));
     for (const label of labels) {
       const error = builder.mention('ERROR', label, { ...mention, status: 'failed', fuzzy: false });
       if (error && !state.openErrors.some((o) => o.node === error)) {
@@ -104,11 +106,14 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
 const CHECK =
   /^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?[\w:-]*(?:build|lint|test|check|format|fmt|compile|typecheck|verify)|npx\s+(?:tsc|eslint|prettier|biome|next\s+build)|tsc|eslint|go\s+(?:build|vet|test|run|install|mod\s+tidy)|golangci-lint|gofmt|staticcheck|cargo\s+(?:build|check|clippy|test|fmt|llvm-cov|run)|make|just|mise\s+run|mix\s+(?:compile|test|credo|dialyzer|format|precommit|quality|deps\.audit)|(?:uv\s+run\s+)?python3?\s+(?:-m\s+(?:pytest|mypy|ruff|unittest)|\S+\.py)|ruff|mypy|flake8|black|pre-commit|git\s+(?:commit|push|merge|rebase)|gh\s+pr\s+create|mvn|gradle|dotnet\s+build|swift\s+build|node\s+\S+\.m?js|\.\/\S+)\b/;
 
+/** A warning or a log line at INFO/DEBUG level (a test's own logging): nothing failed there. */
+const NOT_FAILURE = /^(?:npm |yarn |pnpm )?warn(?:ing)?\b|^\(node:\d+\) \w*Warning\b|\b(?:INFO|DEBUG|TRACE)\s+\S+.*\b(?:component|hook|level)=/i;
+
 /** The lines of a failed check that say what failed, one per problem (at most three). */
 export function failureLines(output: string): string[] {
   const found: string[] = [];
   const add = (text: string | undefined) => {
-    if (!text) return;
+    if (!text || NOT_FAILURE.test(text)) return;
     const label = clipWords(text.replace(/`/g, '').replace(/\s+/g, ' ').trim(), 14).slice(0, 140);
     if (label.length > 3 && !found.includes(label)) found.push(label);
   };
@@ -130,6 +135,7 @@ export function failureLines(output: string): string[] {
     }
     else if ((m = /^E\s+(\w*(?:Error|Exception)\b.*)$/.exec(line))) add(m[1]);
     else if ((m = /\*\* \((\w+)\) (.+)$/.exec(line))) add(`${m[1]}: ${m[2]}`);
+    else if ((m = /^(?:npm error \d{3}\s+)(.+)$/.exec(line))) add(m[1]);
     else if ((m = /^(?:error(?:\[E\d+\])?|fatal|npm ERR!|ERROR):?\s+(.+)$/.exec(line))) add(m[1]);
     else if ((m = /^(?:\S+: )?(?:line \d+: )?(\S+: command not found)/.exec(line))) add(m[1]);
   }
@@ -148,7 +154,11 @@ function clipCommand(command: string): string {
 
 /** The line of a failure that says what went wrong. */
 export function errorLine(output: string): string {
-  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^Exit code \d+$/.test(l));
+  // A warning ("npm warn exec ...", "ExperimentalWarning: ...") or a log line at INFO/DEBUG level says nothing failed.
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !/^Exit code \d+$/.test(l) && !NOT_FAILURE.test(l));
   const pick =
     lines.find((l) => /^(?:FAIL(?:ED)?|ERROR|not ok)\b[: ]/.test(l)) ??
     [...lines].reverse().find((l) => /^[\w.]*(?:Error|Exception)\b:/.test(l)) ??

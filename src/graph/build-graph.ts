@@ -60,6 +60,7 @@ export function graphOfTurns(turns: Turn[], sessionId?: string, cwd?: string, gi
   resolveSummaryPaths(builder);
   validateGraph(builder);
   if (state.toolSession) dropProseTasks(builder);
+  if (state.toolSession) dropProseChoices(builder);
   return builder.finish(sessionId, turns.length - 1, lastAsk);
 }
 
@@ -77,6 +78,21 @@ function dropProseTasks(builder: GraphBuilder): void {
   // One with its why, or one a later choice replaced, is kept.
   for (const decision of builder.all('DECISION')) {
     if (prose(decision) && decision.label.split(/\s+/).length <= 2 && !decision.detail && !builder.linked(decision, 'SUPERSEDES')) builder.remove(decision);
+  }
+}
+
+/**
+ * Where tools did the work, a choice or a problem only the older prose rules read (a name the
+ * reply called chosen without a why, a prompt read as a problem report) is noise beside what the log's records
+ * and the stated-choice and stated-problem rules say: on the real-log set none of them was a
+ * choice or a problem a person listed.
+ */
+function dropProseChoices(builder: GraphBuilder): void {
+  for (const node of [...builder.all('DECISION'), ...builder.all('ERROR')]) {
+    // A choice the prose gave the road not taken or its why ("fix the comparison to <=", "not changing X") stays;
+    // a tool a report names in use ("used for ...") does not.
+    const why = node.type === 'DECISION' && /^(?:not|because|since|instead|with)\b|\b(?:not|because|since|instead)\b/i.test(node.detail ?? '');
+    if (node.rules.every((r) => PROSE_RULE_IDS.has(r)) && !why && !builder.linked(node, 'SUPERSEDES')) builder.remove(node);
   }
 }
 

@@ -86,7 +86,12 @@ export function sessionTurns(session: Session): Turn[] {
       if (prompt) turns.push({ index: turns.length, prompt, steps: [] });
       continue;
     }
-    if (entry.model === '<synthetic>') continue;
+    if (entry.model === '<synthetic>') {
+      // Claude Code's own line for a failed API call ("API Error: 529 ..."): a fact of the turn (rule error.api).
+      const text = entry.isApiErrorMessage && !sidechain ? contentText((readRecord(session, entry).message as JsonObject | undefined)?.content) : '';
+      if (/^API Error\b/.test(text.trim())) turns[turns.length - 1].steps.push({ kind: 'text', role: 'assistant', text: redactSecrets(text), uuid });
+      continue;
+    }
     const turn = turns[turns.length - 1];
     const record = readRecord(session, entry);
     for (const block of contentBlocks(record)) {

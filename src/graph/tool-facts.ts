@@ -43,6 +43,14 @@ export function toolFacts(step: ToolStep, state: ExtractState): void {
   else if (!step.answered) state.signals.unanswered++;
 }
 
+/**
+ * A tool call the client refused for how it was made ("File has not been read yet", "String to
+ * replace not found", "No changes to make"): the model retries at once, nothing of the project
+ * went wrong. Wordings of Claude Code's file tools (seen in 1.0.x to 2.1.x logs).
+ */
+export const TOOL_PROTOCOL =
+  /File has not been read yet|String to replace not found|No changes to make|Found \d+ matches of the string|File has been (?:unexpectedly )?modified since|File does not exist|exceeds maximum allowed (?:tokens|size)|File content \(\d+/i;
+
 export function fileFacts(step: ToolStep, paths: string[], state: ExtractState): void {
   const { builder, turn } = state;
   const changing = CHANGE_TOOLS.has(step.name);
@@ -67,7 +75,7 @@ export function fileFacts(step: ToolStep, paths: string[], state: ExtractState):
     }
     if (ok) {
       for (const open of state.openErrors.filter((o) => o.file === label)) closeError(state, open, file, step.uuid);
-    } else if (step.isError && !rejected) {
+    } else if (step.isError && !rejected && !TOOL_PROTOCOL.test(step.result)) {
       const error = builder.mention('ERROR', `${step.name} ${label}: ${errorLine(step.result.replace(/<\/?tool_use_error>/g, ''))}`, {
         confidence: 0.7,
         turn,
@@ -173,9 +181,13 @@ export function answerFacts(step: ToolStep, state: ExtractState): void {
     const asked = questions.find((q) => q && q.question === m[1]);
     const header = typeof asked?.header === 'string' ? asked.header : '';
     const options = Array.isArray(asked?.options) ? (asked.options as Record<string, unknown>[]) : [];
-    const description = options.find((o) => o && o.label === m[2])?.description;
+    const picked = options.find((o) => o && o.label === m[2]);
+    const description = picked?.description;
     const why = typeof description === 'string' && description.split(/\s+/).length <= 10 ? ` (${description})` : '';
-    const label = `${header && !m[2].toLowerCase().includes(header.toLowerCase()) ? `${header}: ` : ''}${m[2]}${why}`;
+    // What it was chosen over: an answer of the user's own words turned down every option offered.
+    const others = picked ? [] : options.map((o) => o?.label).filter((l): l is string => typeof l === 'string' && l.split(/\s+/).length <= 6);
+    const over = others.length > 0 && others.length <= 3 ? ` instead of ${others.join(' or ')}` : '';
+    const label = `${header && !m[2].toLowerCase().includes(header.toLowerCase()) ? `${header}: ` : ''}${m[2]}${why}${over}`;
     const decision = state.builder.mention('DECISION', label, { confidence: 0.95, turn: state.turn, uuid: step.resultUuid ?? step.uuid, detail: clipWords(m[1], 12) });
     state.builder.link(decision, parentTask(state), 'RELATED_TO');
   }

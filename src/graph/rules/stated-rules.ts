@@ -13,20 +13,47 @@ const WORDS = 16;
 export function statedLabel(sentence: string): string {
   let text = sentence.replace(/\*\*|`/g, '').replace(/^\s*(?:[-*•]|\d+[.)]|[A-H]\))\s+/, '').trim();
   text = text.replace(/^(?:so|ok(?:ay)?|yes|great|good|right|also|then|now|but|and|actually|alright)[,!.]?\s+/i, '');
+  // "Since no custom commands are available, I'll decompose ...": the reason clause goes, the choice stays.
+  text = text.replace(/^(?:since|because|as|given that|now that)\s+[^,]{3,80},\s+(?=(?:I'll|I will|I'm going to|we'll|we will|let me|let's|I need to|we need to)\b)/i, '');
   text = text.replace(/^(?:I'll|I will|I'm going to|we'll|we will|let me|let's|I think|I'd)\s+/i, '');
-  const words = text.split(/\s+/);
-  return normaliseLabel(words.slice(0, WORDS).join(' ').replace(/[:,;]$/, ''));
+  return normaliseLabel(closeClipped(text, WORDS).replace(/[:,;]$/, ''));
+}
+
+/** The first `words` words; a parenthesis the cut left open is closed, so the label keeps what it holds. */
+export function closeClipped(text: string, words: number): string {
+  let out = text.split(/\s+/).slice(0, words).join(' ').replace(/[:,;]$/, '');
+  // A cut that ends on a word needing more ("... subtasks and") ends before it: the label stays a phrase.
+  if (text.split(/\s+/).length > words) out = out.replace(/(?:\s+(?:a|an|the|to|of|for|with|and|or|in|on|at|by|from|as|is|are|was|that|which|when|if|into|via|than|then|but|so|we|it|its|this|our|their|not|be|can|will|would))+[,;:]?$/i, '');
+  const open = (out.match(/\(/g) ?? []).length - (out.match(/\)/g) ?? []).length;
+  if (open > 0) out = `${out.replace(/[\s,;:]+$/, '')}${')'.repeat(open)}`;
+  return out;
 }
 
 /** A reply's sentence that settles how: a choice against an alternative, a recommendation, the approach. */
 const CHOICE =
-  /\b(?:instead of|rather than|(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|fix|decision) is|decided|went with|go with|going with|chose|opted)\b/i;
-/** Not a choice: a question, a hedge, or an offer. */
-const NOT_CHOICE = /\?\s*$|^(?:maybe|perhaps|if you|would you|do you|should i|shall i|want me|how about)\b|\b(?:could|might) (?:also )?(?:use|go)\b/i;
+  /\b(?:(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|fix|decision) is to|decided|went with|go with|going with|chose|opted)\b/i;
+/** "X instead of Y" settles how only when a verb of choosing comes before it ("use X instead of Y"), not when it tells what went wrong ("outputs X instead of Y"). */
+const INSTEAD = /\b(?:instead of|rather than)\b/i;
+/** Verbs that choose (what a sentence reports about the code's behaviour, "shows X instead of Y", "made a commit", is no choice). */
+const CHOOSING_VERB = /\b(?:use[ds]?|using|switch(?:ed|ing)?|show|pass(?:ed|ing)?|keep|kept|prefer(?:red)?|cho(?:o)?se|chosen|go|went|move[ds]?|store|put|replace[ds]?|add(?:ed)?|write|wrote|treat(?:ed)?|rely|call|retried|retry)\b/i;
+/** Not a choice: a question, a hedge, an offer, looking around first, or a report of what went wrong. */
+const NOT_CHOICE =
+  /\?\s*$|^(?:maybe|perhaps|if you|would you|do you|should i|shall i|want me|how about)\b|^(?:\*\*)?option \w+\s*\(recommended\)|\b(?:could|might) (?:also )?(?:use|go)\b|\bfirst (?:understand|read|look|check|explore|examine|investigate|see|review|find|search|get|trace)\b|\b(?:is failing|are failing|failing because|fails because|broken|user reported|the fix (?:is )?work(?:s|ing))\b/i;
+
+/** A line reporting work done ("strategy/x.go - Fixed X to use Y instead of Z"): a task, not a choice. */
+const DONE_REPORT = /^(?:[\w./-]+\.\w+\s*[-–—:]\s*)?(?:[✅✓]\s*)?(?:fixed|added|updated|created|removed|changed|moved|implemented|refactored|renamed|extracted|wrote|converted|ported|adjusted|restored|replaced)\b/i;
+
+function isChoice(s: string): boolean {
+  const plain = s.replace(/\*\*|`/g, '').trim();
+  if (NOT_CHOICE.test(s.trim()) || DONE_REPORT.test(plain)) return false;
+  if (CHOICE.test(s)) return true;
+  const at = s.search(INSTEAD);
+  return at > 0 && CHOOSING_VERB.test(s.slice(0, at));
+}
 
 function choiceSentences(text: string): string[] {
   return sentences(text.replace(/```[\s\S]*?```/g, ' '))
-    .filter((s) => CHOICE.test(s) && !NOT_CHOICE.test(s.trim()) && s.split(/\s+/).length >= 4 && s.length < 400)
+    .filter((s) => isChoice(s) && s.split(/\s+/).length >= 4 && s.length < 400)
     .map(statedLabel)
     .filter((l) => l.split(/\s+/).length >= 3);
 }
@@ -47,8 +74,8 @@ const replyChoice: Rule<TextInput> = {
     for (const label of choiceSentences(step.text)) decide(state, label, step.uuid, 0.8);
   },
   examples: {
-    yes: [textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false), textStep('Let me first write tests to surface the bug, then fix it.', false)],
-    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.')],
+    yes: [textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false), textStep('Let me first write tests to surface the bug, then fix it.', false), textStep('I need to use GitCommitWithShadowHooks instead of GitCommit to trigger the hooks.', false)],
+    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.'), textStep('The test is failing because RestoreLogsOnly outputs "Writing transcript to:" instead of "Session restored to:".'), textStep('Let me first understand how the CLI is structured to recommend the lightest-weight approach.'), textStep('strategy/manual_commit_git.go - Fixed SaveChanges to use resolveAgentType() instead of DefaultAgentType'), textStep('**Option A (Recommended):** Add WriteCommittedBatch() that writes all sessions in one commit instead of one each'), textStep('The plan is clear and well-structured.')],
   },
 };
 
@@ -57,11 +84,14 @@ const DIRECTIVE =
   /^(?:(?:ok|okay|yes|great|good|and|also|but|so|please)[,!.]?\s+)*(?:let's not|don't|do not|no need|never|always|keep|use|only|simply|just|make sure|we should(?:n't)?|i want (?:it|this|to)|assume|put (?:it|them)|focus on|go straight|[A-H]\)\s+\S)/i;
 
 /** Directive words that settle an approach wherever they stand in the sentence. */
-const DIRECTIVE_ANYWHERE = /\b(?:let's not|don't|do not|no need to|never|always|simply|make sure|we should(?:n't)?|assume|instead of|rather than)\b/i;
+const DIRECTIVE_ANYWHERE = /\b(?:let's not|don't|do not|no need to|never|always|simply|we should(?:n't)?|assume|instead of|rather than)\b/i;
+
+/** Not a directive: a request for an answer ("just tell me X", "explain how"), a reminder, or the user's own doubt. */
+const NOT_DIRECTIVE = /^(?:(?:ok|okay|yes|and|also|but|so|please|just|lets|let's)[,!.]?\s+)*(?:tell me|give me|show me|explain|describe|don't forget|remember|i'm (?:quite |pretty )?sure|i think)\b|\b(?:tell me|give me an?|explain to me)\b/i;
 
 function directives(text: string): string[] {
   return sentences(text)
-    .filter((s) => (DIRECTIVE.test(s.trim()) || DIRECTIVE_ANYWHERE.test(s)) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 4 && s.length < 300)
+    .filter((s) => (DIRECTIVE.test(s.trim()) || DIRECTIVE_ANYWHERE.test(s)) && !NOT_DIRECTIVE.test(s.trim()) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 4 && s.length < 300)
     .map(statedLabel)
     .filter((l) => l.split(/\s+/).length >= 3);
 }
@@ -79,7 +109,7 @@ const userDirective: Rule<PromptInput> = {
   },
   examples: {
     yes: [promptStep('keep each commit with working code please (no micro-committing broken state)'), promptStep('A) it is when we know that the user closed the chat session.')],
-    no: [promptStep('keep going'), promptStep('Do you think we should use Redis?')],
+    no: [promptStep('keep going'), promptStep('Do you think we should use Redis?'), promptStep('Just tell me the directory name, do not run anything else.'), promptStep("Don't forget this is our auth code on the client.")],
   },
 };
 
@@ -87,7 +117,16 @@ const userDirective: Rule<PromptInput> = {
 const NOT_SUMMARY_CHOICE = /^\s*(?:[-*]|\d+\.)\s+(?:\*\*[^*]+\*\*:?\s*)?(?:original request|(?:the )?conversation|initial|user asked|user's request|user requested|how about)\b/i;
 
 /** Lines of a compaction summary that record a choice ("User wanted tests alongside source files"). */
-const SUMMARY_CHOICE = /\b(?:user (?:wanted|wants|prefers|preferred|decided|chose|hates|asked for)|recommended|decided|instead of|rather than)\b/i;
+const SUMMARY_CHOICE = /\b(?:user (?:wanted|wants|prefers|preferred|decided|chose|hates|asked for)|recommended|decided)\b/i;
+/** Lines that say what went wrong or what is being looked into, not what was chosen. */
+const SUMMARY_NOT_CHOICE = /\b(?:why|wrong|bug|reported|identified|proposed|investigat\w*)\b|^\s*(?:[-*]|\d+\.)\s+(?:\*\*)?(?:solved|ongoing|then|in progress)\s*:/i;
+
+function summaryChoiceLine(line: string): boolean {
+  if (SUMMARY_NOT_CHOICE.test(line)) return false;
+  if (SUMMARY_CHOICE.test(line)) return true;
+  const at = line.search(INSTEAD);
+  return at > 0 && CHOOSING_VERB.test(line.slice(0, at));
+}
 
 const summaryChoice: Rule<SummaryInput> = {
   id: 'decision.summary-choice',
@@ -101,7 +140,7 @@ const summaryChoice: Rule<SummaryInput> = {
   },
   examples: {
     yes: [summaryStep('This session is being continued from a previous conversation.\n- User wanted tests alongside source files, not in separate test/ directory')],
-    no: [summaryStep('This session is being continued from a previous conversation.\n- Added a test for the parser')],
+    no: [summaryStep('This session is being continued from a previous conversation.\n- Added a test for the parser'), summaryStep('This session is being continued from a previous conversation.\n- User reported 4 commits on entire/sessions instead of 2')],
   },
 };
 
@@ -109,27 +148,37 @@ function summaryChoices(text: string): string[] {
   if (!/^This session is being continued/.test(text)) return [];
   return text
     .split('\n')
-    .filter((l) => /^\s*(?:[-*]|\d+\.)\s+/.test(l) && SUMMARY_CHOICE.test(l) && !/^\s*[-*]\s*"/.test(l) && !NOT_SUMMARY_CHOICE.test(l))
+    .filter((l) => /^\s*(?:[-*]|\d+\.)\s+/.test(l) && summaryChoiceLine(l) && !/^\s*[-*]\s*"/.test(l) && !NOT_SUMMARY_CHOICE.test(l))
     .map((l) => statedLabel(l.replace(/^\s*(?:[-*]|\d+\.)\s+(?:\*\*[^*]+\*\*:?\s*)?/, '')))
     .filter((l) => l.split(/\s+/).length >= 3);
 }
 
-/** A reply's sentence that names a problem found: the root cause, a failing test, a wrong default. */
+/** A reply's sentence that names a problem found: the root cause, a failing test, a wrong default, code that does not do what it should. */
 const PROBLEM =
-  /\b(?:root cause|the (?:issue|problem|bug|culprit) (?:is|was)|that's (?:likely |probably |the )?(?:the )?(?:issue|problem|bug|culprit)|(?:secondary|another|real|actual|main) (?:issue|problem|bug)|(?:is|are) (?:still )?failing|fails? because|failing because|is broken|doesn't check|does not check|rejects?|ignoring|ignores|only fixes|no longer supported|not supported|can only be|wait(?:s)? indefinitely|my (?:assumption|timeline) (?:is|was) wrong|haven't created|never (?:called|set|used))\b/i;
+  /\b(?:root cause|the (?:real |actual |main )?(?:issue|problem|bug|culprit) (?:is|was)|that's (?:likely |probably |the )?(?:the )?(?:issue|problem|bug|culprit)|(?:secondary|another|real|actual|main) (?:issue|problem|bug)|(?:is|are) (?:still )?failing|fails? because|failing because|is broken|doesn't check|does not check|rejects?|ignoring|ignores|only fixes|no longer supported|not supported|can only be|wait(?:s)? indefinitely|my (?:assumption|timeline) (?:is|was) wrong|haven't created|never (?:called|set|used)|(?:doesn't|does not|don't|do not|isn't|aren't|won't|can't|cannot) (?:\w+ )?(?:clean(?: up)?|work|handle|support|respect|trigger|compile|exist|match|persist|reach|recover|restore)|(?:is|are) (?:fully )?duplicated|(?:uses|takes) a different (?:code )?path|(?:was|is) (?:just )?(?:barely )?insufficient|incorrectly|must come first|wrong (?:argument|order|path|type|expectations?|assumption|default|branch)|(?:is|are|was|were) (?:still )?(?:hanging|stuck|timing out|undefined|missing)|(?:creates?|makes?) a separate|(?:i|we) (?:couldn't|could not|can't) (?:replicate|reproduce)|(?:there (?:are|is|were|was)|we have) (?:two|2|three|3) separate|(?:one|an?) uncovered|no \w+ (?:installers?|support|handlers?) exists?|\d+ (?:test )?failures?|\d+ tests? (?:fail|are failing))\b/i;
+/** Not a problem: a plan to check, a hope, a condition, or a negated one ("nothing is broken"). */
+const NOT_PROBLEM = /\?\s*$|^(?:let me|let's|i'll|i will|now|next|to |if |once |when |make sure)\b|\b(?:make sure|to ensure|to verify|nothing (?:is |else )?broken|no longer (?:fails|failing)|won't (?:happen|matter)|(?:check|see|find out|investigate|understand|look at) (?:why|whether|if|how))\b/i;
 
-function problemSentences(text: string, words = 12): string[] {
+/** A problem sentence as a label: no lead-in ("The issue is that", "There's also a secondary issue:"), no line numbers. */
+function problemLabel(sentence: string, words: number): string {
+  let text = statedLabel(sentence);
+  text = text.replace(/\s*\((?:lines?|L)\s*\d+(?:\s*[-–]\s*\d+)?\)/gi, '');
+  text = text.replace(/^(?:i see,?\s*)?(?:there's also |there is also )?(?:the |a |an )?(?:real |actual |main |secondary |other )?(?:issue|problem|bug|culprit|root cause)(?: here)?(?: is| was)?(?: that)?[:,]?\s+(?=\S)/i, '');
+  return normaliseLabel(closeClipped(text, words).replace(/[,:;(\-–—]+$/, ''));
+}
+
+function problemSentences(text: string, words = 14): string[] {
   return sentences(text.replace(/```[\s\S]*?```/g, ' '))
-    .filter((s) => PROBLEM.test(s) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 4 && s.length < 400)
-    .map((s) => statedLabel(s).split(/\s+/).slice(0, words).join(' '))
+    .filter((s) => PROBLEM.test(s) && !NOT_PROBLEM.test(s.trim()) && !NOT_PROBLEM.test(statedLabel(s)) && s.split(/\s+/).length >= 4 && s.length < 400)
+    .map((s) => problemLabel(s, words))
     .filter((l) => l.split(/\s+/).length >= 3);
 }
 
 const replyProblem: Rule<TextInput> = {
   id: 'error.stated-problem',
   on: 'text',
-  matches: 'a sentence of a reply naming a problem found: "the root cause is X", "X is failing because Y", "X rejects Y", "X ignores Y", "that\'s likely the issue" (not a question)',
-  makes: 'an ERROR labelled with the sentence (up to 12 words), settled (met, not left open)',
+  matches: 'a sentence of a reply naming a problem found: "the root cause is X", "X is failing because Y", "X rejects Y", "X ignores Y", "that\'s likely the issue", "X doesn\'t clean up Y", "three functions are fully duplicated", "I couldn\'t reproduce X" (not a question, a plan to check, or "nothing is broken")',
+  makes: 'an ERROR labelled with the sentence (up to 16 words, lead-in such as "The issue is that" and line numbers dropped), settled (met, not left open)',
   why: 'the problems a session found are what the resuming engineer must not rediscover',
   toolSessionsOnly: true,
   match: ({ step }) => step.role === 'assistant' && problemSentences(step.text).length > 0,
@@ -137,13 +186,13 @@ const replyProblem: Rule<TextInput> = {
     for (const label of problemSentences(step.text)) state.builder.mention('ERROR', label, { confidence: 0.85, turn: state.turn, uuid: step.uuid, status: 'completed' });
   },
   examples: {
-    yes: [textStep('The session ID validation rejects empty strings.', false), textStep("There's BatchUploadTimeout (defaults to 10 seconds!) - that's likely the issue.", false)],
-    no: [textStep('All tests pass.'), textStep('Is the test failing because of the timeout?')],
+    yes: [textStep('The session ID validation rejects empty strings.', false), textStep("There's BatchUploadTimeout (defaults to 10 seconds!) - that's likely the issue.", false), textStep("`git reset` doesn't clean up Entire state.", false), textStep('Three timestamp functions are fully duplicated between resume.go and rewind.go.', false), textStep('The logging package tests pass but there are 3 test failures in the cli package where tests expect the old paths.', false)],
+    no: [textStep('All tests pass.'), textStep('Is the test failing because of the timeout?'), textStep('Let me run the full test suite to make sure nothing is broken elsewhere.'), textStep('Let me check why the hook does not trigger.')],
   },
 };
 
 /** A user's sentence reporting a problem: "I've noticed X", "I can't see any usage of X", "I couldn't replicate X". */
-const REPORTED = /\b(?:i(?:'ve| have)? noticed|i can't see|i couldn't|nothing obvious|doesn't work|isn't working|not working|still (?:got|get|see|have)|but (?:also|now) \d+|is broken)\b/i;
+const REPORTED = /\b(?:i(?:'ve| have)? noticed|i can't see|i couldn't|nothing obvious|doesn't work|isn't working|not working|still (?:got|get|see|have)|but (?:also|now) \d+|is broken|(?:is|are|was) not (?:correct|right)|(?:isn't|aren't|wasn't) (?:correct|right)|(?:is|that's) wrong)\b/i;
 
 const userProblem: Rule<PromptInput> = {
   id: 'error.user-report',
@@ -157,7 +206,7 @@ const userProblem: Rule<PromptInput> = {
     for (const label of reported(prompt.text)) state.builder.mention('ERROR', label, { confidence: 0.85, turn: state.turn, uuid: prompt.uuid, status: 'completed' });
   },
   examples: {
-    yes: [promptStep("Hm, ok, nothing obvious in the trace. Could it be a timeout?")],
+    yes: [promptStep("Hm, ok, nothing obvious in the trace. Could it be a timeout?"), promptStep("claude stop is not correct, that is at the end of the assistant's turn.")],
     no: [promptStep('Please add a retry.')],
   },
 };
@@ -176,7 +225,8 @@ export function hookFeedback(text: string): string[] {
   const lines = m[2]
     .split('\n')
     .map((l) => l.replace(/^\[[^\]]*\]:\s*/, '').replace(/^#+\s*/, '').trim())
-    .filter((l) => /\b(?:cannot|can't|error|fail(?:ed|s)?|blocked|not allowed|must)\b/i.test(l) && l.length < 200);
+    // "If you've hit a problem you cannot solve ...": what to do if, not what blocked.
+    .filter((l) => /\b(?:cannot|can't|error|fail(?:ed|s)?|blocked|not allowed|must)\b/i.test(l) && !/^(?:if|when|"|')\b|^["']/i.test(l) && l.length < 200);
   return [...new Set(lines)].slice(0, 3).map((l) => normaliseLabel(`${m[1]} hook: ${l}`));
 }
 
@@ -194,7 +244,7 @@ const hookBlocked: Rule<TextInput> = {
   },
   examples: {
     yes: [{ ...textStep(''), step: { kind: 'text', role: 'user', uuid: 'u1', text: 'Stop hook feedback:\n[${CLAUDE_PLUGIN_ROOT}/scripts/hooks/stop.sh]: # Running Quality Checks...\n\n# Uncommitted Changes Detected\n\nCannot exit with unstaged changes.' } }],
-    no: [textStep('Stop hook feedback: I will look at it.')],
+    no: [textStep('Stop hook feedback: I will look at it.'), { ...textStep(''), step: { kind: 'text', role: 'user', uuid: 'u1', text: 'Stop hook feedback:\nIf you\'ve hit a problem you cannot solve without user input:\n  "I have run into a problem I can\'t solve without user input."' } }],
   },
 };
 
@@ -203,7 +253,8 @@ function settingItems(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split('\n')) {
     const m = /^\s*(?:[-*]|\d+[.)])\s+`([^`]+?\s*[:=]\s*[^`]+)`\s*[-–—:]\s+(.{6,})$/.exec(line);
-    if (!m) continue;
+    // "`resume.go:promptOverwriteNewerLog()` - for single session" names a function in a file, not a setting.
+    if (!m || /^[\w./-]+\.\w+:\S/.test(m[1])) continue;
     const label = normaliseLabel(`${m[1].trim()} ${m[2].replace(/`|\*\*/g, '')}`.split(/\s+/).slice(0, WORDS).join(' '));
     if (!out.includes(label)) out.push(label);
   }
@@ -223,10 +274,110 @@ const settingChosen: Rule<TextInput> = {
   },
   examples: {
     yes: [textStep('Fixed by setting:\n- `ShutdownTimeout: 100ms` - caps how long `Close()` waits\n- `BatchUploadTimeout: 200ms` - caps HTTP request time')],
-    no: [textStep('- `main.go` - added trace support')],
+    no: [textStep('- `main.go` - added trace support'), textStep('- `resume.go:promptOverwriteNewerLog()` - for single session')],
   },
 };
 
-export const STATED_TEXT_RULES: Rule<TextInput>[] = [hookBlocked, settingChosen, replyChoice, replyProblem];
-export const STATED_PROMPT_RULES: Rule<PromptInput>[] = [userDirective, userProblem];
+
+/** A report's line that names a choice made: "Used X instead of Y", "Made X optional (because ...)", "Kept X". */
+const CHOICE_REPORT = /^(?:used|chose|went with|opted for|switched to|made\s+.{3,60}?\s+(?:optional|allowed|required|the default|configurable|explicit|private|public))\b/i;
+
+function choiceReports(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.replace(/```[\s\S]*?```/g, ' ').split('\n')) {
+    const m = /^\s*(?:[-*•]|\d+[.)])\s+(.+)$/.exec(line);
+    if (!m) continue;
+    const item = m[1].replace(/\*\*|`/g, '').replace(/^[\w./-]+\.\w+\s*[-–—:]\s+/, '').trim();
+    if (!CHOICE_REPORT.test(item) || item.split(/\s+/).length < 3) continue;
+    const label = normaliseLabel(closeClipped(item, WORDS));
+    if (!out.includes(label)) out.push(label);
+  }
+  return out;
+}
+
+const reportedChoice: Rule<TextInput> = {
+  id: 'decision.report-choice',
+  on: 'text',
+  matches: 'a list item of a reply reporting a choice made: "Used generics with trait bounds for invert_dict()", "Made empty session ID allowed (validation only ...)", "Switched to X"',
+  makes: 'a DECISION labelled with the item (up to 16 words)',
+  why: 'a report of work names its choices with the same verbs a person would use for them',
+  toolSessionsOnly: true,
+  match: ({ step }) => step.role === 'assistant' && choiceReports(step.text).length > 0,
+  make: ({ step }, state) => {
+    for (const label of choiceReports(step.text)) decide(state, label, step.uuid, 0.7);
+  },
+  examples: {
+    yes: [textStep('Key changes:\n- Used generics with trait bounds for `invert_dict()` to work with any hashable types\n- Made empty session ID allowed (validation only runs for non-empty IDs)')],
+    no: [textStep('- Added a retry\n- Used it'), textStep('Used generics everywhere, as planned.')],
+  },
+};
+
+/** "API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}" -> "API Error: 529 overloaded". */
+export function apiErrorLabel(text: string): string | undefined {
+  const m = /^API Error:\s*(\d{3})?\s*([\s\S]*)$/.exec(text.trim());
+  if (!m) return undefined;
+  const message = /"message"\s*:\s*"([^"]{1,80})"/.exec(m[2])?.[1] ?? /^[^{\n]{1,80}/.exec(m[2])?.[0] ?? '';
+  return normaliseLabel(`API Error: ${m[1] ?? ''} ${message.toLowerCase()}`.replace(/\s+/g, ' '));
+}
+
+const apiError: Rule<TextInput> = {
+  id: 'error.api',
+  on: 'text',
+  client: 'Claude Code writes a failed API call as a synthetic assistant line (model "<synthetic>", isApiErrorMessage) whose text opens "API Error: <status>" (seen in 2.1.5 logs)',
+  matches: 'an assistant text that is the client\'s report of a failed API call ("API Error: 529 {...overloaded...}")',
+  makes: 'an ERROR "API Error: <status> <message>", settled (the session went on)',
+  why: 'an overloaded or failing API interrupted the work; it is not the model speaking',
+  final: true,
+  match: ({ step }) => step.role === 'assistant' && apiErrorLabel(step.text) !== undefined,
+  make: ({ step }, state) => {
+    state.builder.mention('ERROR', apiErrorLabel(step.text)!, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed', fuzzy: false });
+  },
+  examples: {
+    yes: [textStep('API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":null}')],
+    no: [textStep('The API returns an error when the token expires.')],
+  },
+};
+
+/**
+ * The lines of a prompt that paste a tool's failure: "⨯ release failed after 22m5s  error=notarize: macos: ...: context deadline exceeded",
+ * "Error: Cannot find module 'x'". A wrapped error chain ("a: b: c: d") is said by its head and its last link.
+ */
+export function pastedErrors(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim().replace(/^[⨯✗×•]\s*/, '');
+    const m = /^(.{4,120}?)\s+error="?(.+?)"?$/.exec(line) ?? /^(?:Error|error|ERROR|FAIL(?:ED)?)\b:?\s+(.+)$/.exec(line);
+    // "The process '/x/goreleaser' failed with exit code 1" says only that something failed.
+    if (!m || !/^[⨯✗×]|\berror[=:]|^(?:error|FAIL)/i.test(raw.trim()) || /\b(?:failed|exited) with (?:exit )?(?:code|status) \d+\.?$/i.test(line)) continue;
+    const chain = (m[2] ?? m[1]).split(/:\s+/);
+    const said = chain.length > 2 ? `${chain[0]}: ${chain[chain.length - 1]}` : chain.join(': ');
+    const label = normaliseLabel(m[2] ? `${clipWords14(m[1])}: ${clipWords14(said)}` : clipWords14(said));
+    if (label.split(/\s+/).length >= 2 && !out.includes(label)) out.push(label);
+  }
+  return out.slice(0, 3);
+}
+
+function clipWords14(text: string): string {
+  return closeClipped(text.replace(/"https?:\/\/[^"]*"/g, '').replace(/\s+/g, ' ').trim(), 14);
+}
+
+const userPasted: Rule<PromptInput> = {
+  id: 'error.user-pasted',
+  on: 'prompt',
+  matches: 'a line of a prompt that pastes a tool\'s failure ("⨯ release failed after 22m5s error=notarize: ...: context deadline exceeded", "Error: Cannot find module \'x\'")',
+  makes: 'an ERROR per pasted failure: the line\'s head and the error said by the first and last links of its chain ("release failed after 22m5s: notarize: context deadline exceeded")',
+  why: 'what the user saw fail, pasted from their terminal, is the problem the session works on',
+  toolSessionsOnly: true,
+  match: ({ prompt }) => pastedErrors(prompt.text).length > 0,
+  make: ({ prompt }, state) => {
+    for (const label of pastedErrors(prompt.text)) state.builder.mention('ERROR', label, { confidence: 0.85, turn: state.turn, uuid: prompt.uuid, status: 'completed', fuzzy: false });
+  },
+  examples: {
+    yes: [promptStep('I ran the release and got:\n  ⨯ release failed after 22m5s  error=notarize: macos: notarize dist/cli: Get "https://example.com/x": context deadline exceeded')],
+    no: [promptStep('Please handle the error when the file is missing.'), promptStep('the error: it hangs'), promptStep("Error: The process '/opt/goreleaser' failed with exit code 1")],
+  },
+};
+
+export const STATED_TEXT_RULES: Rule<TextInput>[] = [apiError, hookBlocked, settingChosen, reportedChoice, replyChoice, replyProblem];
+export const STATED_PROMPT_RULES: Rule<PromptInput>[] = [userDirective, userProblem, userPasted];
 export const STATED_SUMMARY_RULES: Rule<SummaryInput>[] = [summaryChoice];
