@@ -12,17 +12,16 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allCorpusFiles, HAS_CORPUS, HAS_RECENT_CORPUS } from '../helpers/corpus.js';
 import { analysePaths } from '../../src/analyze/analysis.js';
 import { builtinModels } from '../../src/cost/models.js';
+import { CCUSAGE_PLATFORM, runCcusage } from '../helpers/ccusage.js';
 
-const CCUSAGE = join(__dirname, '..', '..', 'node_modules', 'ccusage', 'src', 'cli.js');
 const scratch = mkdtempSync(join(tmpdir(), 'cmv-ccusage-corpus-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe.skipIf(!HAS_CORPUS || !HAS_RECENT_CORPUS)('cmv analyze and ccusage on the corpus', () => {
+describe.skipIf(!HAS_CORPUS || !HAS_RECENT_CORPUS || !CCUSAGE_PLATFORM)('cmv analyze and ccusage on the corpus', () => {
   it('agree within 1% per session', async () => {
     const files = allCorpusFiles();
     const projects = join(scratch, 'projects');
@@ -30,11 +29,11 @@ describe.skipIf(!HAS_CORPUS || !HAS_RECENT_CORPUS)('cmv analyze and ccusage on t
       mkdirSync(join(projects, `s${i}`), { recursive: true });
       copyFileSync(file, join(projects, `s${i}`, basename(file)));
     });
-    const run = spawnSync(process.execPath, [CCUSAGE, 'session', '--json', '--offline'], { env: { ...process.env, CLAUDE_CONFIG_DIR: scratch }, encoding: 'utf8', maxBuffer: 64 << 20 });
-    expect(run.status, run.stderr).toBe(0);
+    const run = runCcusage(scratch);
+    expect(run.status, String(run.stderr)).toBe(0);
     // ccusage 20 names a session by its log's file name (period), one row per log.
     const theirs = new Map<string, { totalCost: number; outputTokens: number; cacheReadTokens: number }>();
-    for (const s of JSON.parse(run.stdout).session) theirs.set(s.period, s);
+    for (const s of JSON.parse(String(run.stdout)).session) theirs.set(s.period, s);
     const report = await analysePaths([projects], { models: [...builtinModels()], jobs: 1 });
     const rows: string[] = [];
     let compared = 0;
