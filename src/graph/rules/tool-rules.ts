@@ -116,8 +116,11 @@ export function deletedPaths(cmd: string): string[] {
 function projectDeletions(step: ToolStep, cwd?: string): string[] {
   return deletedPaths(command(step))
     .map((path) => pathLabel(path, step.cwd ?? cwd))
-    .filter((label) => !label.startsWith('/') && label !== '.');
+    .filter((label) => !label.startsWith('/') && label !== '.' && !BUILD_OUTPUT.test(label));
 }
+
+/** Build output a clean removes (`rm -rf bin obj out`): not a change of the project's files. */
+const BUILD_OUTPUT = /(?:^|\/)(?:bin|obj|out|dist|build|target|node_modules|coverage|__pycache__|\.next)\/?$/;
 
 const fileDeleted: Rule<ToolInput> = {
   id: 'file.deleted',
@@ -134,7 +137,7 @@ const fileDeleted: Rule<ToolInput> = {
   },
   examples: {
     yes: [toolStep('Bash', { command: 'rm -rf src/utils.py tests/' }, '')],
-    no: [toolStep('Bash', { command: 'rm -f /tmp/out.txt' }, ''), toolStep('Bash', { command: 'rm /repo/a.py' }, '', { cwd: undefined, answered: false }), toolStep('Bash', { command: 'rm missing.txt' }, 'Exit code 1\nrm: missing.txt: No such file', { isError: true })],
+    no: [toolStep('Bash', { command: 'rm -f /tmp/out.txt' }, ''), toolStep('Bash', { command: 'rm -rf out bin obj tests/App.Tests/bin' }, ''), toolStep('Bash', { command: 'rm /repo/a.py' }, '', { cwd: undefined, answered: false }), toolStep('Bash', { command: 'rm missing.txt' }, 'Exit code 1\nrm: missing.txt: No such file', { isError: true })],
   },
 };
 
