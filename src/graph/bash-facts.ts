@@ -55,7 +55,9 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
   if (!command || !step.answered) return;
   if (/user doesn't want to proceed|was rejected|interrupted by user/i.test(step.result)) return;
   const { builder, turn } = state;
-  const failed = step.isError || exitCode(step.result) !== 0;
+  // A commit a hook blocked can still exit 0 through a wrapper (rtk prints "FAILED: git commit"; seen in 2.1.50 logs).
+  const hookBlocked = /\bgit commit\b/.test(command) && /\bFAILED: git commit\b|\b(?:pre-commit|commit-msg) hook (?:failed|exited)|husky - \S+ (?:script )?failed/i.test(step.result);
+  const failed = step.isError || exitCode(step.result) !== 0 || hookBlocked;
   // "nothing to commit, working tree clean": the commit had nothing to do, and nothing is broken.
   if (failed && /\bgit commit\b/.test(command) && /\bnothing (?:to commit|added to commit)\b/.test(step.result)) return;
   const segments = commandSegments(command);
