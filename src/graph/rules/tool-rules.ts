@@ -13,8 +13,11 @@ import { isPlanFile, parsePlan } from './plan.js';
 
 const REJECTED = /user doesn't want to proceed|tool use was rejected/i;
 
+/** The shell tools: Bash, and PowerShell on the Windows client (from 2.1.2xx; seen in 2.1.227 logs, `git push`, `gh pr create` as in Bash). */
+const SHELL_TOOLS = new Set(['Bash', 'PowerShell']);
+
 function command(step: ToolStep): string {
-  return step.name === 'Bash' && typeof step.input.command === 'string' ? step.input.command : '';
+  return SHELL_TOOLS.has(step.name) && typeof step.input.command === 'string' ? step.input.command : '';
 }
 
 function ok(step: ToolStep): boolean {
@@ -275,10 +278,13 @@ const bash: Rule<ToolInput> = {
   makes: 'TEST runs with counts, DEPENDENCY installs, ENVIRONMENT versions, commits as done TASKs, and ERRORs for failed checks (tests, builds, lints, commits, pushes) with the lines that say what failed; a later green run of the same operation fixes them',
   why: 'a check that failed is a problem; an exploratory command that found nothing is not',
   final: true,
-  match: ({ step }) => step.name === 'Bash',
+  match: ({ step }) => SHELL_TOOLS.has(step.name),
   make: ({ step }, state) => bashFacts(step, state),
   examples: {
-    yes: [toolStep('Bash', { command: 'go test ./...' }, 'Exit code 1\n--- FAIL: TestHooks (0.00s)\n    hooks_test.go:12: InstallHooks() count = 7, want 6\nFAIL', { isError: true })],
+    yes: [
+      toolStep('Bash', { command: 'go test ./...' }, 'Exit code 1\n--- FAIL: TestHooks (0.00s)\n    hooks_test.go:12: InstallHooks() count = 7, want 6\nFAIL', { isError: true }),
+      toolStep('PowerShell', { command: 'dotnet build -c Release' }, 'Exit code 1\nerror CS0117: LocalizationLoader does not contain a definition for Load', { isError: true }),
+    ],
     no: [toolStep('Bash', { command: 'grep -r foo src' }, 'Exit code 1', { isError: true })],
   },
 };
