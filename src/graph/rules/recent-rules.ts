@@ -4,7 +4,8 @@
 
 import type { ToolStep } from '../session-turns.js';
 import { clipWords } from '../labels.js';
-import { toolStep, type Rule, type ToolInput } from './engine.js';
+import { normaliseLabel } from '../labels.js';
+import { textStep, toolStep, type Rule, type TextInput, type ToolInput } from './engine.js';
 
 function questionsOf(step: ToolStep): string[] {
   const questions = Array.isArray(step.input.questions) ? (step.input.questions as Record<string, unknown>[]) : [];
@@ -43,5 +44,51 @@ const unansweredQuestion: Rule<ToolInput> = {
   },
 };
 
+/** A numbered item led by a bold name: "1. **Merge + v2.0.0 tag** — the pipeline is untested". */
+const BOLD_ITEM = /^\d+[.)]\s+\*\*([^*]{2,80})\*\*/;
+/** Lead-ins of a report of finished work, and items that say they are done: not options. */
+const DONE_LEAD = /\b(?:done|changes?|changed|fixed|created|added|updated|summary|completed|what i did)\b|[✓✅]/i;
+const DONE_ITEM = /^(?:added|fixed|updated|created|removed|changed|moved|implemented|refactored|replaced|renamed|wrote|merged into|deleted|committed|pushed|restored|adjusted)\b/i;
+
+/**
+ * The options a session's last reply ends on: a lead-in ending in ":" then a numbered list of
+ * bold-named items, with nothing after it but a question. Read from the layout, not the words, so
+ * it holds in any language ("Sıradaki adım için seçenekler:", "Options from here:").
+ */
+export function offeredOptions(text: string): string[] {
+  const lines = text.replace(/```[\s\S]*?```/g, '').split('\n').map((l) => l.trim()).filter(Boolean);
+  let end = lines.length;
+  if (end > 0 && lines[end - 1].endsWith('?') && !BOLD_ITEM.test(lines[end - 1])) end--;
+  const items: string[] = [];
+  let i = end - 1;
+  for (; i >= 0 && BOLD_ITEM.test(lines[i]); i--) items.unshift(BOLD_ITEM.exec(lines[i])![1].trim());
+  const lead = (lines[i] ?? '').replace(/\*\*/g, '');
+  if (items.length < 2 || !/:\s*$/.test(lead) || DONE_LEAD.test(lead)) return [];
+  if (items.some((item) => DONE_ITEM.test(item))) return [];
+  return items.map((item) => normaliseLabel(clipWords(item.replace(/`/g, ''), 10)));
+}
+
+const offeredNext: Rule<TextInput> = {
+  id: 'pending.offered-options',
+  on: 'text',
+  matches: 'the session\'s last reply ending on a numbered list of bold-named options after a lead-in ending in ":" (no report of done work)',
+  makes: 'a pending TASK per option, named by its bold words',
+  why: 'the options a session ends on are the work it left for the user to pick from; the layout says so in any language',
+  toolSessionsOnly: true,
+  match: ({ step, last }) => last === true && offeredOptions(step.text).length > 0,
+  make: ({ step }, state) => {
+    for (const label of offeredOptions(step.text)) state.builder.mention('TASK', label, { confidence: 0.85, turn: state.turn, uuid: step.uuid, status: 'pending' });
+  },
+  examples: {
+    yes: [textStep('PR #3 is open and CI is green.\n\n**Options for the next step:**\n\n1. **Third review round** — the new code is unreviewed.\n2. **Rule engine (v3)** — the reviews\' main proposal.\n3. **Merge + v2.0.0 tag** — the pipeline is untested.', true, true)],
+    no: [
+      textStep('Done. Two changes:\n\n1. **Created** `.opencode/plugins/entire.js` — registers the skills\n2. **Updated** `.opencode/INSTALL.md` — mentions the plugin', true, true),
+      textStep('Options:\n\n1. **Third review round** — x\n2. **Rule engine** — y', true, false),
+    ],
+  },
+};
+
 /** Rules of today's client, in the order the engine runs them (before the older tool rules). */
 export const RECENT_TOOL_RULES: Rule<ToolInput>[] = [unansweredQuestion];
+/** Text rules of today's client (before the older text rules; none is final). */
+export const RECENT_TEXT_RULES: Rule<TextInput>[] = [offeredNext];
