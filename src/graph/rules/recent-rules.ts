@@ -5,7 +5,7 @@
 import type { ToolStep } from '../session-turns.js';
 import { clipWords } from '../labels.js';
 import { normaliseLabel } from '../labels.js';
-import { textStep, toolStep, type Rule, type TextInput, type ToolInput } from './engine.js';
+import { promptStep, textStep, toolStep, type PromptInput, type Rule, type TextInput, type ToolInput } from './engine.js';
 
 function questionsOf(step: ToolStep): string[] {
   const questions = Array.isArray(step.input.questions) ? (step.input.questions as Record<string, unknown>[]) : [];
@@ -88,7 +88,40 @@ const offeredNext: Rule<TextInput> = {
   },
 };
 
+/** How a short instruction settles the way the work is done: where it goes, in how many pieces, in what place. */
+const MANNER = /\b(?:directly (?:to|on|into|in)\b|in (?:one|a single) (?:batch|go|commit|pr|pass)\b|all at once|one (?:by one|at a time)|(?:in )?separate (?:commits|prs|branches)|straight to)/i;
+const POLITE = /^(?:(?:ok(?:ay)?|yes|yeah|sure|great|good|alright|thanks)[,.!]?\s+)*(?:(?:please|pls|plz|pelase|plase|just|can you|could you|let'?s)\s+)*/i;
+
+/** "pelase push directly to main" -> "Push directly to main"; undefined for a question or a long prompt. */
+export function mannerInstruction(text: string): string | undefined {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.endsWith('?') || line.split(' ').length > 12 || !MANNER.test(line)) return undefined;
+  const rest = line.replace(POLITE, '').replace(/[.!]+$/, '');
+  if (rest.split(' ').length < 3) return undefined;
+  return normaliseLabel(rest.charAt(0).toUpperCase() + rest.slice(1));
+}
+
+const mannerDirective: Rule<PromptInput> = {
+  id: 'decision.manner-instruction',
+  on: 'prompt',
+  matches: 'a short later prompt that says how to do the work: "push directly to main", "do all of them in one batch", "separate commits" (not a question, at most 12 words)',
+  makes: 'a DECISION labelled with the instruction, without its "please"/"okay" lead-in',
+  why: 'a one-line instruction on where or in how many pieces the work goes settles the approach the resumed session must keep',
+  toolSessionsOnly: true,
+  match: ({ prompt, first }) => !first && mannerInstruction(prompt.text) !== undefined,
+  make: ({ prompt }, state) => {
+    const label = mannerInstruction(prompt.text);
+    if (label) state.builder.mention('DECISION', label, { confidence: 0.85, turn: state.turn, uuid: prompt.uuid });
+  },
+  examples: {
+    yes: [promptStep('pelase push directly to main'), promptStep('Do all of them in one batch')],
+    no: [promptStep('can you push directly to main?'), promptStep('push directly to main', true), promptStep('commit and push')],
+  },
+};
+
 /** Rules of today's client, in the order the engine runs them (before the older tool rules). */
 export const RECENT_TOOL_RULES: Rule<ToolInput>[] = [unansweredQuestion];
+/** Prompt rules of today's client (before the older prompt rules; none is final). */
+export const RECENT_PROMPT_RULES: Rule<PromptInput>[] = [mannerDirective];
 /** Text rules of today's client (before the older text rules; none is final). */
 export const RECENT_TEXT_RULES: Rule<TextInput>[] = [offeredNext];
