@@ -84,7 +84,8 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
     // The shell could not parse the command: nothing was checked.
     if (/\bparse error near\b|syntax error near unexpected token|unexpected EOF while looking for/.test(step.result)) return;
     const reason = errorLine(step.result);
-    const found = hookBlocked ? [hookLabel(step.result)] : PUSH_REJECTED.test(step.result) && /\bgit push\b/.test(command) ? ['git push rejected: remote has work not pulled locally'] : failureLines(step.result);
+    // Blocked behind a wrapper that exited 0, the hook's own error says what stopped it.
+    const found = hookBlocked && !step.isError && exitCode(step.result) === 0 ? [hookLabel(step.result)] : PUSH_REJECTED.test(step.result) && /\bgit push\b/.test(command) ? ['git push rejected: remote has work not pulled locally'] : failureLines(step.result);
     // A first line such as "# example.com/pkg [example.com/pkg.test]" names a package, not a problem.
     if (!found.length && /^#\s/.test(reason)) return;
     // "# example.com/pkg [example.com/pkg.test]" heads the errors of one package: it names no problem.
