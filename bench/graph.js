@@ -23,6 +23,7 @@ export const DEFAULT_SETS = [
   'test/graph/heldout',
   'test/graph/heldout/blind',
   'test/graph/heldout/fresh',
+  'test/graph/heldout/recent-dev',
 ];
 
 export const VIEWS = [

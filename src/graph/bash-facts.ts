@@ -5,6 +5,7 @@
 import type { ToolStep } from './session-turns.js';
 import { clipWords } from './labels.js';
 import { closeError, parentTask, type ExtractState } from './extract-state.js';
+import type { DraftNode } from './graph-builder.js';
 
 const TEST_RUNNER =
   /\b(pytest|py\.test|unittest|jest|vitest|mocha|ava|jasmine|karma|playwright test|cypress run|go test|cargo (?:test|nextest)|(?:npm|pnpm|yarn|bun)(?: run)? test(?::[\w:-]+)?|bun test|node --test|deno test|mvn(?:w)? (?:test|verify)|gradle(?:w)? test|\.\/gradlew test|rspec|phpunit|dotnet test|(?:make|just) test|ctest|swift test|mix test|tox|nox|rake test|elixir test|zig test|npx (?:jest|vitest|mocha|playwright test))\b/;
@@ -15,10 +16,13 @@ const INSTALL =
 const VERSION_QUERY = /^(?:(\S+)\s+(?:--version|-v|-V|version)|(python3?|node|go|rustc|cargo|java|ruby|php|deno|bun|npm|pnpm|yarn|gcc|clang|docker|kubectl|terraform)\s+-version)$/;
 
 /** Commands split at `&&`, `||`, `;` and pipes, with leading `cd` and env assignments removed. */
+/** A wrapper that runs the command after it and filters its output (`rtk git status`; seen in 2.1.50 logs). */
+const WRAPPER = /^rtk\s+(?!-)/;
+
 export function commandSegments(command: string): string[] {
   return command
     .split(/\s*(?:&&|\|\||;|\|)\s*/)
-    .map((s) => s.replace(/^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+/, '').trim())
+    .map((s) => s.replace(/^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+/, '').replace(WRAPPER, '').trim())
     .filter((s) => s !== '' && !/^cd\s/.test(s));
 }
 
@@ -55,7 +59,9 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
   if (!command || !step.answered) return;
   if (/user doesn't want to proceed|was rejected|interrupted by user/i.test(step.result)) return;
   const { builder, turn } = state;
-  const failed = step.isError || exitCode(step.result) !== 0;
+  // A commit a hook blocked can still exit 0 through a wrapper (rtk prints "FAILED: git commit"; seen in 2.1.50 logs).
+  const hookBlocked = /\bgit commit\b/.test(command) && /\bFAILED: git commit\b|\b(?:pre-commit|commit-msg) hook (?:failed|exited)|husky - \S+ (?:script )?failed/i.test(step.result);
+  const failed = step.isError || exitCode(step.result) !== 0 || hookBlocked;
   // "nothing to commit, working tree clean": the commit had nothing to do, and nothing is broken.
   if (failed && /\bgit commit\b/.test(command) && /\bnothing (?:to commit|added to commit)\b/.test(step.result)) return;
   const segments = commandSegments(command);
@@ -74,15 +80,17 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
   if (failed) {
     // An exploratory command that found nothing (grep, find, a shell parse error) is no problem.
     // A failed install (a package not in the registry) is a problem too.
-    if (!segments.some((seg) => TEST_RUNNER.test(seg) || CHECK.test(seg) || INSTALL.test(seg)) && !/command not found/.test(step.result)) return;
+    if (!hookBlocked && !segments.some((seg) => TEST_RUNNER.test(seg) || CHECK.test(seg) || INSTALL.test(seg)) && !/command not found/.test(step.result)) return;
     // The shell could not parse the command: nothing was checked.
     if (/\bparse error near\b|syntax error near unexpected token|unexpected EOF while looking for/.test(step.result)) return;
     const reason = errorLine(step.result);
-    const found = failureLines(step.result);
+    // Blocked behind a wrapper that exited 0, the hook's own error says what stopped it.
+    const found = hookBlocked && !step.isError && exitCode(step.result) === 0 ? [hookLabel(step.result)] : PUSH_REJECTED.test(step.result) && /\bgit push\b/.test(command) ? ['git push rejected: remote has work not pulled locally'] : failureLines(step.result);
     // A first line such as "# example.com/pkg [example.com/pkg.test]" names a package, not a problem.
     if (!found.length && /^#\s/.test(reason)) return;
     // "# example.com/pkg [example.com/pkg.test]" heads the errors of one package: it names no problem.
     const labels = (found.length ? found : [runner ? `${clipCommand(tests[0])} failed${reason ? `: ${reason}` : ''}` : `${clipCommand(displayCommand(raw))}: ${reason || `exit ${exitCode(step.result) ?? 'error'}`}`]).filter((l) => !/^[:#\s]*[\w.@/-]+ \[[\w.@/-]+\.test\]$/.test(l));
+    if (hookBlocked) blockedCommitFacts(raw, state, step.uuid);
     for (const label of labels) {
       const error = builder.mention('ERROR', label, { ...mention, status: 'failed', fuzzy: false });
       if (error && !state.openErrors.some((o) => o.node === error)) {
@@ -101,6 +109,9 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
     commitFacts(raw, state, step.uuid);
   }
 }
+
+/** git's answer to a push behind its remote ("! [rejected] main -> main (fetch first)"). */
+const PUSH_REJECTED = /\[rejected\]|Updates were rejected because/;
 
 /** Commands that check the work (builds, lints, type checks, commits with hooks, pushes, the program itself): their failure is a problem. */
 const CHECK =
@@ -214,13 +225,40 @@ function versionFacts(segments: string[], output: string, state: ExtractState, u
   state.builder.link(state.project, env, 'DEPENDS_ON');
 }
 
-function commitFacts(command: string, state: ExtractState, uuid: string): void {
-  if (!/\bgit commit\b/.test(command)) return;
+/** The commit a hook blocked: still to do until a later commit goes through. */
+const blockedCommits = new WeakMap<ExtractState, DraftNode[]>();
+
+/** "husky - pre-commit script failed" after "a.ts(15,39): error TS2307: Cannot find module './x'" -> "git commit blocked by pre-commit hook: error TS2307: Cannot find module './x'". */
+export function hookLabel(output: string): string {
+  const hook = /\b(pre-commit|commit-msg|pre-push)\b/.exec(output)?.[1] ?? 'a';
+  const lines = output.split('\n').map((l) => l.trim());
+  // The last error before the hook's own "failed" line is what stopped it (earlier ones are test logs).
+  const error = [...lines].reverse().find((l) => /\berror\b[\w ]*:/i.test(l) && !NOT_FAILURE.test(l));
+  const why = error ? clipWords(error.replace(/^\S+\(\d+,\d+\):\s*/, '').replace(/\s+or its corresponding type declarations\.?$/, ''), 10) : '';
+  return `git commit blocked by ${hook} hook${why ? `: ${why}` : ''}`;
+}
+
+function commitMessage(command: string): string | undefined {
   const heredoc = /<<\s*'?(\w+)'?\s*\n\s*(.+)/.exec(command);
   const inline = /\s-[a-z]*m\s+(["'])([\s\S]+?)\1/.exec(command);
   const message = heredoc?.[2] ?? inline?.[2];
-  if (!message) return;
-  const first = message.split('\n')[0].trim();
+  return message?.split('\n')[0].trim();
+}
+
+function blockedCommitFacts(command: string, state: ExtractState, uuid: string): void {
+  const first = commitMessage(command);
+  if (!first) return;
+  const task = state.builder.mention('TASK', `Commit: ${first}`, { confidence: 0.9, turn: state.turn, uuid, status: 'pending', fuzzy: false });
+  if (task) blockedCommits.set(state, [...(blockedCommits.get(state) ?? []), task]);
+}
+
+function commitFacts(command: string, state: ExtractState, uuid: string): void {
+  if (!/\bgit commit\b/.test(command)) return;
+  const first = commitMessage(command);
+  if (!first) return;
+  // A commit that went through settles the ones a hook blocked before it.
+  for (const blocked of blockedCommits.get(state) ?? []) state.builder.remove(blocked);
+  blockedCommits.delete(state);
   const task = state.builder.mention('TASK', `Committed: ${first}`, { confidence: 1, turn: state.turn, uuid, status: 'completed', fuzzy: false });
   state.builder.link(task, parentTask(state), 'PART_OF');
   state.signals.completed = true;

@@ -80,10 +80,24 @@ export function emptySignals(): ReplySignals {
 /** A path as the graph labels it: relative to the project when inside it, exact otherwise. */
 export function pathLabel(path: string, cwd: string | undefined): string {
   const trimmed = path.trim();
+  // A Windows client's paths (`C:\\Users\\me\\app\\src\\a.cs`, seen in 2.1.227 logs) read as relative on POSIX.
+  if (WINDOWS_PATH.test(trimmed)) return windowsLabel(trimmed, cwd);
   if (!cwd || !isAbsolute(trimmed)) return trimmed.replace(/^\.\//, '');
   const rel = relative(cwd, trimmed);
   if (rel === '') return '.';
   return rel.startsWith('..') || isAbsolute(rel) ? trimmed : rel;
+}
+
+const WINDOWS_PATH = /^[A-Za-z]:[\\/]/;
+
+/** A Windows path inside the project as its slash-separated relative path; drive letters and case compared loosely. */
+function windowsLabel(path: string, cwd: string | undefined): string {
+  const slash = (p: string) => p.replace(/\\/g, '/').replace(/\/+$/, '');
+  const p = slash(path);
+  const root = cwd && WINDOWS_PATH.test(cwd.trim()) ? slash(cwd.trim()) : undefined;
+  if (!root) return p;
+  if (p.toLowerCase() === root.toLowerCase()) return '.';
+  return p.toLowerCase().startsWith(`${root.toLowerCase()}/`) ? p.slice(root.length + 1) : p;
 }
 
 /** A file prose names, labelled as the tools label it: `/home/me/app/hello.sh` in the app is `hello.sh`. */

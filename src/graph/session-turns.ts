@@ -49,7 +49,8 @@ export interface Turn {
 }
 
 /** Tools whose result text an extractor reads; other results are kept only when they are errors. */
-const RESULT_TEXT_TOOLS = new Set(['Bash', 'BashOutput', 'TaskOutput', 'Task', 'Agent', 'TaskCreate', 'KillShell', 'KillBash', 'AskUserQuestion']);
+// PowerShell: the shell tool of the Windows client (seen in 2.1.227 logs), read as Bash is.
+const RESULT_TEXT_TOOLS = new Set(['Bash', 'PowerShell', 'BashOutput', 'TaskOutput', 'Task', 'Agent', 'TaskCreate', 'KillShell', 'KillBash', 'AskUserQuestion']);
 const MAX_RESULT_CHARS = 20_000;
 /** Of a subagent's inline work, only the file changes are read: its narration is not the session's. */
 const SIDECHAIN_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);

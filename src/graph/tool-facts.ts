@@ -33,7 +33,7 @@ export function toolPaths(name: string, input: Record<string, unknown>): string[
 
 export function toolFacts(step: ToolStep, state: ExtractState): void {
   const { name } = step;
-  if (name === 'Bash') return bashFacts(step, state);
+  if (name === 'Bash' || name === 'PowerShell') return bashFacts(step, state);
   if (name === 'TodoWrite') return todoFacts(step, state);
   if (name === 'TaskCreate' || name === 'TaskUpdate') return taskToolFacts(step, state);
   if (name === 'Task' || name === 'Agent') return agentFacts(step, state);

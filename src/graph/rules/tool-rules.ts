@@ -13,8 +13,11 @@ import { isPlanFile, parsePlan } from './plan.js';
 
 const REJECTED = /user doesn't want to proceed|tool use was rejected/i;
 
+/** The shell tools: Bash, and PowerShell on the Windows client (from 2.1.2xx; seen in 2.1.227 logs, `git push`, `gh pr create` as in Bash). */
+const SHELL_TOOLS = new Set(['Bash', 'PowerShell']);
+
 function command(step: ToolStep): string {
-  return step.name === 'Bash' && typeof step.input.command === 'string' ? step.input.command : '';
+  return SHELL_TOOLS.has(step.name) && typeof step.input.command === 'string' ? step.input.command : '';
 }
 
 function ok(step: ToolStep): boolean {
@@ -116,8 +119,11 @@ export function deletedPaths(cmd: string): string[] {
 function projectDeletions(step: ToolStep, cwd?: string): string[] {
   return deletedPaths(command(step))
     .map((path) => pathLabel(path, step.cwd ?? cwd))
-    .filter((label) => !label.startsWith('/') && label !== '.');
+    .filter((label) => !label.startsWith('/') && label !== '.' && !BUILD_OUTPUT.test(label));
 }
+
+/** Build output a clean removes (`rm -rf bin obj out`): not a change of the project's files. */
+const BUILD_OUTPUT = /(?:^|\/)(?:bin|obj|out|dist|build|target|node_modules|coverage|__pycache__|\.next)\/?$/;
 
 const fileDeleted: Rule<ToolInput> = {
   id: 'file.deleted',
@@ -134,7 +140,7 @@ const fileDeleted: Rule<ToolInput> = {
   },
   examples: {
     yes: [toolStep('Bash', { command: 'rm -rf src/utils.py tests/' }, '')],
-    no: [toolStep('Bash', { command: 'rm -f /tmp/out.txt' }, ''), toolStep('Bash', { command: 'rm /repo/a.py' }, '', { cwd: undefined, answered: false }), toolStep('Bash', { command: 'rm missing.txt' }, 'Exit code 1\nrm: missing.txt: No such file', { isError: true })],
+    no: [toolStep('Bash', { command: 'rm -f /tmp/out.txt' }, ''), toolStep('Bash', { command: 'rm -rf out bin obj tests/App.Tests/bin' }, ''), toolStep('Bash', { command: 'rm /repo/a.py' }, '', { cwd: undefined, answered: false }), toolStep('Bash', { command: 'rm missing.txt' }, 'Exit code 1\nrm: missing.txt: No such file', { isError: true })],
   },
 };
 
@@ -272,10 +278,13 @@ const bash: Rule<ToolInput> = {
   makes: 'TEST runs with counts, DEPENDENCY installs, ENVIRONMENT versions, commits as done TASKs, and ERRORs for failed checks (tests, builds, lints, commits, pushes) with the lines that say what failed; a later green run of the same operation fixes them',
   why: 'a check that failed is a problem; an exploratory command that found nothing is not',
   final: true,
-  match: ({ step }) => step.name === 'Bash',
+  match: ({ step }) => SHELL_TOOLS.has(step.name),
   make: ({ step }, state) => bashFacts(step, state),
   examples: {
-    yes: [toolStep('Bash', { command: 'go test ./...' }, 'Exit code 1\n--- FAIL: TestHooks (0.00s)\n    hooks_test.go:12: InstallHooks() count = 7, want 6\nFAIL', { isError: true })],
+    yes: [
+      toolStep('Bash', { command: 'go test ./...' }, 'Exit code 1\n--- FAIL: TestHooks (0.00s)\n    hooks_test.go:12: InstallHooks() count = 7, want 6\nFAIL', { isError: true }),
+      toolStep('PowerShell', { command: 'dotnet build -c Release' }, 'Exit code 1\nerror CS0117: LocalizationLoader does not contain a definition for Load', { isError: true }),
+    ],
     no: [toolStep('Bash', { command: 'grep -r foo src' }, 'Exit code 1', { isError: true })],
   },
 };
