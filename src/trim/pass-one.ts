@@ -69,7 +69,7 @@ export interface PassOneResult {
   emptied: Map<SessionEntry, Partial<RemovalCounts>>;
   /** Entries the API never sees, with the rule that drops them. */
   droppedForType: [SessionEntry, keyof RemovalCounts][];
-  /** Digests of the texts of every entry that has texts, as read. */
+  /** Digests of the texts of every entry that has texts, as read (none when `countOnly`: only the check of an output reads them). */
   originalTexts: Map<SessionEntry, TextDigest[]>;
   /** 1-based numbers of lines that are not one JSON record. */
   malformedLines: number[];
@@ -150,6 +150,8 @@ export interface PassOneSetup {
    * set when what follows the last boundary (what Claude Code sends) is known and small.
    */
   countFrom?: number;
+  /** Only the counts are wanted (countTrim): no output is modelled or checked, so no digests of the texts as read. */
+  countOnly?: boolean;
 }
 
 /**
@@ -301,7 +303,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     if (entry.blocks.some((b) => (b.type === 'tool_use' && b.name === 'TodoWrite') || (b.type === 'tool_result' && b.toolId && todoCallsById.has(b.toolId)))) {
       noteTodoCalls(record, entry, todoCallsById, result.todoCalls, todoBudget);
     }
-    if (hasTexts(entry)) result.originalTexts.set(entry, textsOfRecord(record, entry).map(digestText));
+    if (!setup.countOnly && hasTexts(entry)) result.originalTexts.set(entry, textsOfRecord(record, entry).map(digestText));
     if (entry.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result')) {
       noteEditCalls(entry, result.editCalls);
       noteSupersedableCalls(record, entry, supersedableById, result.supersedableCalls, setup.options.threshold);

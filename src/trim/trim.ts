@@ -148,7 +148,7 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
 async function trimOnce(path: string, size: number, options: TrimOptions, target: TrimTarget, countOnly: boolean, setup: PassOneSetup): Promise<TrimCounts | TrimResult | undefined> {
   const spill = target.writer ? await fileSpill(`${target.writer.tempPath}.pass1`) : memorySpill();
   try {
-    const first = await passOne(path, setup, spill);
+    const first = await passOne(path, { ...setup, countOnly }, spill);
     return await finishTrim(path, size, options, target, countOnly, first, spill, setup.dropBefore, setup.asIsBefore);
   } finally {
     await spill.dispose();
