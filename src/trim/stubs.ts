@@ -201,9 +201,10 @@ export function stubAppliedReplacedText(value: string): string {
  * The stub for an Edit's old_string that repeats text an earlier call of the conversation wrote
  * and still shows verbatim: the model finds it there, by the call's id.
  */
-export function stubRepeatedText(value: string, earlier: { toolId: string; tool: string; whole: boolean }): string {
+export function stubRepeatedText(value: string, earlier: { toolId: string; tool: string; whole: boolean; onDisk?: boolean }): string {
   const field = earlier.tool === 'Write' ? 'content' : 'new_string';
-  const where = `${field} of the earlier ${earlier.tool} ${earlier.toolId}`;
+  // `onDisk`: that call's text is itself a stub, since the file on disk holds it whole.
+  const where = `${field} of the earlier ${earlier.tool} ${earlier.toolId}${earlier.onDisk ? ', which the file on disk holds' : ''}`;
   return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} elided; ${earlier.whole ? `the same text as the ${where}` : `a passage of the ${where}`}]`;
 }
 
