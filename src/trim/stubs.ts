@@ -186,10 +186,12 @@ export function stubToolInput(value: string): string {
 
 /**
  * The stub for the text an applied edit replaced (the file holds the new text, git the old);
- * `inPart` when a later edit changed some of the new text since.
+ * `inPart` when a later edit changed some of the new text since; `beside` when the new_string's
+ * own stub, right beside it, says the file holds it (9 tokens a stubbed edit not said twice).
  */
-export function stubReplacedText(value: string, inPart = false): string {
-  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced; the file on disk holds the new text${inPart ? ' in part' : ''}]`;
+export function stubReplacedText(value: string, held: 'whole' | 'in part' | 'beside' = 'whole'): string {
+  const size = `${lineCount(value)} lines / ${formatSize(value.length)} replaced`;
+  return held === 'beside' ? `[cmv: ${size}]` : `[cmv: ${size}; the file on disk holds the new text${held === 'in part' ? ' in part' : ''}]`;
 }
 
 /** The stub for the old_string of an edit its result says applied: the file then held the new text. */
