@@ -5,7 +5,8 @@
 // from the log's own Edit/Write/Read records), and the lossless limit (the trimmed log with every
 // tool input and result replaced by a ~30-token placeholder), each resumed in the same client.
 // Environment: CMV_BENCH_CLIENT (version, default 2.1.332), CMV_BENCH_ONLY (regex on file names),
-// CMV_BENCH_BREAKDOWN=1 (where the trimmed request's tokens go, pooled).
+// CMV_BENCH_BREAKDOWN=1 (where the trimmed request's tokens go, pooled), CMV_BENCH_THRESHOLD (the
+// trim's --threshold; default the trim's own).
 
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,7 @@ const PROMPT = 'hi';
 const version = process.env.CMV_BENCH_CLIENT ?? '2.1.332';
 const only = process.env.CMV_BENCH_ONLY ? new RegExp(process.env.CMV_BENCH_ONLY) : undefined;
 const withBreakdown = process.env.CMV_BENCH_BREAKDOWN === '1';
+const overrides = process.env.CMV_BENCH_THRESHOLD ? { threshold: Number(process.env.CMV_BENCH_THRESHOLD) } : {};
 const client: ClaudeClient | undefined = clientsUnderTest().find((c) => c.version === version);
 const scratch = mkdtempSync(join(tmpdir(), 'cmv-bench-reduction-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -170,7 +172,7 @@ async function measure(file: string, figures: OriginalFigures): Promise<Row> {
     const faults = toolPairFaults(request);
     if (faults.length) row.lost.push(`${label}: ${faults.length} tool pairing faults`);
   };
-  const absent = await trimSession(file, {}, { newSessionId: randomUUID() });
+  const absent = await trimSession(file, overrides, { newSessionId: randomUUID() });
   if (!absent.verify.ok) row.lost.push('absent: the trim did not verify');
   const absentRequest = await trimmedRequest(file, absent.lines);
   check('absent', absentRequest);
@@ -178,7 +180,7 @@ async function measure(file: string, figures: OriginalFigures): Promise<Row> {
   if (withBreakdown && absentRequest) breakdownOf(absentRequest, pooled.absent);
 
   const replayed = replayedDisk(file);
-  const present = await trimSession(file, {}, { newSessionId: randomUUID(), fileHolds: replayed.holds, fileLines: replayed.lines });
+  const present = await trimSession(file, overrides, { newSessionId: randomUUID(), fileHolds: replayed.holds, fileLines: replayed.lines });
   if (!present.verify.ok) row.lost.push('present: the trim did not verify');
   const presentRequest = await trimmedRequest(file, present.lines);
   check('present', presentRequest);

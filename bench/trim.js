@@ -4,7 +4,8 @@
 // Then (default run, or alone with `--reduction`) the sent-token reduction of the trim measured in
 // the real client's request on the tool-heavy corpus logs, beside the lossless limit
 // (bench/trim-reduction.run.ts, run through vitest): `--client 2.1.100` (default 2.1.332),
-// `--breakdown` (where the trimmed request's tokens go), `--only REGEX` (log names).
+// `--breakdown` (where the trimmed request's tokens go), `--only REGEX` (log names), `--threshold
+// CHARS` (the trim's threshold, default its own).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -100,18 +101,19 @@ function memoryScaling(work, rssHook) {
 }
 
 /** The reduction measured in the real client (bench/trim-reduction.run.ts under vitest); throws when it fails. */
-function benchReduction({ client, breakdown, only }) {
+function benchReduction({ client, breakdown, only, threshold }) {
   const env = { ...process.env, CMV_BENCH_CLIENT: client };
   if (breakdown) env.CMV_BENCH_BREAKDOWN = '1';
   if (only) env.CMV_BENCH_ONLY = only;
+  if (threshold) env.CMV_BENCH_THRESHOLD = threshold;
   const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
   const run = spawnSync(process.execPath, [vitest, 'run', '-c', join(ROOT, 'bench', 'reduction.vitest.config.ts'), '--silent=false', '--reporter=dot'], { cwd: ROOT, env, stdio: 'inherit' });
   if (run.status !== 0) throw new Error(`the reduction bench failed (exit ${run.status})`);
 }
 
-/** `--reduction`, `--client V`, `--breakdown`, `--only REGEX` out of the arguments; the rest are files. */
+/** `--reduction`, `--client V`, `--breakdown`, `--only REGEX`, `--threshold CHARS` out of the arguments; the rest are files. */
 function parseArgs(args) {
-  const opts = { reduction: false, client: '2.1.332', breakdown: false, only: undefined };
+  const opts = { reduction: false, client: '2.1.332', breakdown: false, only: undefined, threshold: undefined };
   const files = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -119,6 +121,7 @@ function parseArgs(args) {
     else if (arg === '--breakdown') opts.breakdown = true;
     else if (arg === '--client') opts.client = args[++i];
     else if (arg === '--only') opts.only = args[++i];
+    else if (arg === '--threshold') opts.threshold = args[++i];
     else files.push(arg);
   }
   return { opts, files };

@@ -1,4 +1,5 @@
-// Passages a large tool input quotes from a text an earlier call wrote and the trim keeps verbatim:
+// Passages a large tool input quotes from a text an earlier call wrote and the trim keeps verbatim
+// (or stubbed because the file on disk holds it whole):
 // an edit whose new_string carries lines of the block an earlier edit wrote (context around the
 // change), a Write that moves code from another call's text, a subagent prompt that quotes the plan
 // file the model wrote. Each run of whole lines (200 chars or more) the earlier text holds becomes a
@@ -17,6 +18,8 @@ export interface QuotedSource {
   text: string;
   /** Its lines (made once by the caller, however many texts quote it). */
   lines: () => ReadonlySet<string>;
+  /** The trimmed log shows a stub in its place: the file on disk holds it whole. */
+  onDisk?: boolean;
 }
 
 /**
@@ -48,7 +51,7 @@ export function pointQuotedRuns(text: string, sources: readonly QuotedSource[], 
       else hi = mid - 1;
     }
     while (lo > end && lines[lo].trim() === '') lo--;
-    out.push(stubRepeatedText(lines.slice(i, lo + 1).join('\n'), { toolId: source.toolId, tool: source.tool, whole: false }));
+    out.push(stubRepeatedText(lines.slice(i, lo + 1).join('\n'), { toolId: source.toolId, tool: source.tool, whole: false, onDisk: source.onDisk }));
     pointed = true;
     i = lo + 1;
   }

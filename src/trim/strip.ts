@@ -174,9 +174,10 @@ function stubEdit(edit: Json, path: string | undefined, ctx: StripContext): bool
   if (before.length + after.length <= ctx.options.threshold || isStub(after)) return false;
   if (!ctx.fileHolds(path, after)) return false;
   let changed = false;
+  const newStub = stubToolInput(after);
   const stubs: [string, string][] = [
-    ['old_string', stubReplacedText(before)],
-    ['new_string', stubToolInput(after)],
+    ['new_string', newStub],
+    ['old_string', stubReplacedText(before, newStub.length < after.length ? 'beside' : 'whole')],
   ];
   for (const [field, stub] of stubs) {
     if (stub.length < (edit[field] as string).length) {
@@ -214,7 +215,7 @@ function stubOrRemember(edit: Json, path: string | undefined, call: { id: string
   if (typeof before === 'string' && !isStub(before)) {
     const earlier = ctx.written && ctx.uuid && before.length > ctx.options.threshold ? ctx.written.find(path, before, ctx.uuid) : undefined;
     const repeated = earlier && stubRepeatedText(before, earlier);
-    const replaced = appliedInPart ? stubReplacedText(before, true) : undefined;
+    const replaced = appliedInPart ? stubReplacedText(before, 'in part') : undefined;
     if (repeated && repeated.length < before.length) {
       edit.old_string = repeated;
       ctx.counts.repeatedTextsStubbed++;

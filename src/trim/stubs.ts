@@ -186,10 +186,12 @@ export function stubToolInput(value: string): string {
 
 /**
  * The stub for the text an applied edit replaced (the file holds the new text, git the old);
- * `inPart` when a later edit changed some of the new text since.
+ * `inPart` when a later edit changed some of the new text since; `beside` when the new_string's
+ * own stub, right beside it, says the file holds it (9 tokens a stubbed edit not said twice).
  */
-export function stubReplacedText(value: string, inPart = false): string {
-  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced; the file on disk holds the new text${inPart ? ' in part' : ''}]`;
+export function stubReplacedText(value: string, held: 'whole' | 'in part' | 'beside' = 'whole'): string {
+  const size = `${lineCount(value)} lines / ${formatSize(value.length)} replaced`;
+  return held === 'beside' ? `[cmv: ${size}]` : `[cmv: ${size}; the file on disk holds the new text${held === 'in part' ? ' in part' : ''}]`;
 }
 
 /** The stub for the old_string of an edit its result says applied: the file then held the new text. */
@@ -201,9 +203,10 @@ export function stubAppliedReplacedText(value: string): string {
  * The stub for an Edit's old_string that repeats text an earlier call of the conversation wrote
  * and still shows verbatim: the model finds it there, by the call's id.
  */
-export function stubRepeatedText(value: string, earlier: { toolId: string; tool: string; whole: boolean }): string {
+export function stubRepeatedText(value: string, earlier: { toolId: string; tool: string; whole: boolean; onDisk?: boolean }): string {
   const field = earlier.tool === 'Write' ? 'content' : 'new_string';
-  const where = `${field} of the earlier ${earlier.tool} ${earlier.toolId}`;
+  // `onDisk`: that call's text is itself a stub, since the file on disk holds it whole.
+  const where = `${field} of the earlier ${earlier.tool} ${earlier.toolId}${earlier.onDisk ? ', which the file on disk holds' : ''}`;
   return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} elided; ${earlier.whole ? `the same text as the ${where}` : `a passage of the ${where}`}]`;
 }
 

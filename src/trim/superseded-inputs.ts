@@ -6,7 +6,7 @@
 
 import type { SessionEntry } from '../session/entry.js';
 import { contentBlocks, contentText, type JsonObject } from '../session/payload.js';
-import { formatSize, isStub } from './stubs.js';
+import { formatSize, isStub, stubToolInput } from './stubs.js';
 import { pointQuotedRuns } from './quoted-passages.js';
 
 /** How a later call answers for an earlier written text. */
@@ -91,6 +91,8 @@ interface Candidate {
   answers: Answer[];
   /** Pass 1 left the text as it was (it stubbed nothing of it for the disk's sake). */
   kept?: boolean;
+  /** Pass 1 stubbed the whole text: the file on disk holds it (files present). */
+  onDisk?: boolean;
 }
 
 interface CallSeen {
@@ -161,6 +163,7 @@ export class SupersededInputs {
         const target = candidate.edit >= 0 && block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? (input.edits[candidate.edit] as Json | undefined) : undefined) : input;
         const field = candidate.edit === -1 ? 'content' : candidate.edit === PROMPT ? 'prompt' : 'new_string';
         candidate.kept = target?.[field] === candidate.text;
+        candidate.onDisk = candidate.edit !== PROMPT && target?.[field] === stubToolInput(candidate.text);
       }
       const edits = block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? input.edits : []) : [input];
       for (const edit of edits as (Json | null)[]) {
@@ -274,19 +277,28 @@ export class SupersededInputs {
     }
     // Passages later texts quote from earlier ones that stand (quoted-passages.ts), in the order sent.
     const budget = { chars: MAX_PASSAGE_CHARS };
-    type Standing = { candidate: Candidate; position: number; text: string; lines?: ReadonlySet<string> };
+    type Standing = { candidate: Candidate; position: number; text: string; lines?: ReadonlySet<string>; onDisk?: boolean };
     const standing: Standing[] = [];
     const standingByPath = new Map<string, Standing[]>();
     for (const candidate of this.candidates) {
       const own = this.calls.get(candidate.toolId);
       const position = at(own?.use);
-      if (!own || position === undefined || candidate.kept !== true || going.has(candidate)) continue;
+      if (!own || position === undefined || going.has(candidate)) continue;
+      // A text the file on disk holds whole (files present) is a stub in the trimmed log: quoted
+      // from, the passage is on disk, in the file its call names.
+      if (candidate.onDisk === true && candidate.kept !== true) {
+        const stands: Standing = { candidate, position, text: candidate.text, onDisk: true };
+        standing.push(stands);
+        standingByPath.set(candidate.path, [...(standingByPath.get(candidate.path) ?? []), stands].slice(-MAX_PENDING_PER_FILE));
+        continue;
+      }
+      if (candidate.kept !== true) continue;
       let text = candidate.text;
       if (own.use.record === 0 && !pointedByFailed.has(candidate.toolId) && !heldTargets.has(candidate.toolId)) {
         const near = candidate.edit === PROMPT ? standing.slice(-MAX_PROMPT_SOURCES) : (standingByPath.get(candidate.path) ?? []);
         const sources = near
           .filter((s) => s.position < position)
-          .map((s) => ({ toolId: s.candidate.toolId, tool: s.candidate.tool, text: s.text, lines: () => (s.lines ??= new Set(s.text.split('\n'))) }));
+          .map((s) => ({ toolId: s.candidate.toolId, tool: s.candidate.tool, text: s.text, onDisk: s.onDisk, lines: () => (s.lines ??= new Set(s.text.split('\n'))) }));
         const pointed = pointQuotedRuns(candidate.text, sources, budget);
         if (pointed) {
           const stubs = slot(own.use).stubs;

@@ -124,7 +124,7 @@ describe('cmv analyze', () => {
       const configured = JSON.parse(cmv(['analyze', logs, '--json']).stdout);
       expect(new Set(configured.sessions.map((s: { pricedAs: string }) => s.pricedAs))).toEqual(new Set(['haiku-4.5']));
       expect(configured.aggregate.reduction.mean).toBeLessThan(base.aggregate.reduction.mean);
-      const flagged = JSON.parse(cmv(['analyze', logs, '--json', '--model', 'sonnet-4.5', '--threshold', '500']).stdout);
+      const flagged = JSON.parse(cmv(['analyze', logs, '--json', '--model', 'sonnet-4.5', '--threshold', '300']).stdout);
       expect(new Set(flagged.sessions.map((s: { pricedAs: string }) => s.pricedAs))).toEqual(new Set(['sonnet-4.5']));
       expect(flagged.aggregate.reduction).toEqual(base.aggregate.reduction);
     } finally {

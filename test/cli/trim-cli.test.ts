@@ -148,7 +148,7 @@ describe('cmv trim', () => {
     mkdirSync(join(box.root, '.config', 'cmv'), { recursive: true });
     writeFileSync(join(box.root, '.config', 'cmv', 'config.json'), JSON.stringify({ 'trim.threshold': 10_000_000 }));
     expect(stubbed()).toBe(0);
-    expect(stubbed('--threshold', '500')).toBe(byDefault);
+    expect(stubbed('--threshold', '300')).toBe(byDefault);
     writeFileSync(join(box.root, '.config', 'cmv', 'config.json'), JSON.stringify({ 'trim.threshold': 'big' }));
     const broken = box.cmv('trim', box.session, '--dry-run');
     expect(broken.status).toBe(4);

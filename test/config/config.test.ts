@@ -32,7 +32,7 @@ describe('cmv config', () => {
   it('gives every default when there is no file', async () => {
     const config = await loadConfig(env);
     expect(config.set).toEqual([]);
-    expect(config.values).toMatchObject({ 'trim.threshold': 500, model: null, 'hook.growthBytes': 4 * 1024 * 1024, 'claude.binary': 'claude' });
+    expect(config.values).toMatchObject({ 'trim.threshold': 300, model: null, 'hook.growthBytes': 4 * 1024 * 1024, 'claude.binary': 'claude' });
   });
 
   it('writes a set value, keeps the others, and unset brings the default back', async () => {
@@ -41,7 +41,7 @@ describe('cmv config', () => {
     expect(JSON.parse(readFileSync(configPath(env), 'utf8'))).toEqual({ 'trim.threshold': 2500, 'hook.growthBytes': 8 * 1024 * 1024 });
     expect((await loadConfig(env)).values['trim.threshold']).toBe(2500);
     expect(await unsetConfigValue('trim.threshold', env)).toMatchObject({ wasSet: true });
-    expect((await loadConfig(env)).values['trim.threshold']).toBe(500);
+    expect((await loadConfig(env)).values['trim.threshold']).toBe(300);
     expect((await loadConfig(env)).set).toEqual(['hook.growthBytes']);
   });
 

@@ -205,6 +205,33 @@ describe('passages quoted from an earlier text that stays', () => {
     expect(inputOf(records, plan.id).content).toContain(block(20, 'task'));
   });
 
+  it('with the files present, a subagent prompt quoting a plan file the disk holds points back to the call that wrote it', async () => {
+    const b = new SessionBuilder();
+    b.user('Write the plan, then hand task 1 to a subagent.');
+    const content = [block(10, 'intro'), block(20, 'task'), block(10, 'later')].join('\n');
+    const plan = b.toolCall('Write', { file_path: `${CWD}/docs/plan.md`, content }, 'File created successfully');
+    const agent = b.toolCall('Agent', { description: 'Task 1', prompt: `You are implementing task 1.\n\n${block(20, 'task')}\n\nReport back.` }, [{ type: 'text', text: 'Task 1 is done.' }]);
+    const result = await trimSession(b.write(), {}, { fileHolds: (path, text) => path === `${CWD}/docs/plan.md` && content.includes(text) });
+    expect(result.verify.ok, JSON.stringify(result.verify.faults)).toBe(true);
+    const records = recordsOf(result.lines);
+    expect(inputOf(records, plan.id).content).toMatch(/^\[cmv: 40 lines .* the file on disk holds them\]$/);
+    expect(inputOf(records, agent.id).prompt).toMatch(
+      new RegExp(`^You are implementing task 1\\.\n\n\\[cmv: 20 lines / .* elided; a passage of the content of the earlier Write ${plan.id}, which the file on disk holds\\]\n\nReport back\\.$`),
+    );
+  });
+
+  it('with the files present, a prompt quoting a text the disk holds only in part keeps it', async () => {
+    const b = new SessionBuilder();
+    b.user('Write the plan, change it, then hand task 1 to a subagent.');
+    const content = [block(10, 'intro'), block(20, 'task'), block(10, 'later')].join('\n');
+    b.toolCall('Write', { file_path: `${CWD}/docs/plan.md`, content }, 'File created successfully');
+    const prompt = `You are implementing task 1.\n\n${block(20, 'task')}\n\nReport back.`;
+    const agent = b.toolCall('Agent', { description: 'Task 1', prompt }, [{ type: 'text', text: 'Task 1 is done.' }]);
+    // The disk holds the intro and the later lines, not the task lines (a later change, say by a shell command).
+    const result = await trimSession(b.write(), {}, { fileHolds: (path, text) => path === `${CWD}/docs/plan.md` && [block(10, 'intro'), block(10, 'later')].some((part) => part.includes(text)) });
+    expect(inputOf(recordsOf(result.lines), agent.id).prompt).toBe(prompt);
+  });
+
   it('never points to a text that goes, nor quotes from another file in an edit', async () => {
     const b = new SessionBuilder();
     b.user('Work.');

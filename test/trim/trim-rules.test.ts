@@ -135,6 +135,33 @@ describe('tool result stubs', () => {
     expect(result.removed).toMatchObject({ toolResultsStubbed: 0, toolUseResultSidecars: 1 });
   });
 
+  it('stubs a result of 300 to 500 chars by default: a listing, and command output keeping its exit status and outcome lines', async () => {
+    const b = conversation();
+    const listing = Array.from({ length: 12 }, (_, i) => `src/reports/monthly-${i + 1}.ts`).join('\n');
+    const tests = ['> vitest run', ' ✓ test/a.test.ts (3)', ' ✓ test/b.test.ts (4)', ' ✓ test/c.test.ts (2)', ' ✓ test/d.test.ts (5)', ' ✓ test/e.test.ts (1)', ' ✓ test/f.test.ts (6)', ' Test Files  6 passed (6)', '      Tests  21 passed (21)', '   Duration  1.92s'].join('\n');
+    expect(listing.length).toBeGreaterThan(300);
+    expect(tests.length).toBeGreaterThan(200);
+    const glob = b.toolCall('Glob', { pattern: 'src/reports/*.ts' }, listing);
+    const run = b.toolCall('Bash', { command: 'npx vitest run' }, `${tests}\n${tests.replace('1.92s', '2.04s')}`);
+    b.assistant([{ type: 'text', text: 'All 21 tests pass.' }]);
+    const records = recordsOf((await trimSession(b.write())).lines);
+    expect(resultContent(records, glob.id)).toMatch(/^\[cmv: Glob, 12 paths/);
+    const stub = String(resultContent(records, run.id));
+    expect(stub).toMatch(/^\[cmv: Bash exit 0, 20 lines/);
+    expect(stub).toContain('Tests  21 passed (21)');
+    expect(stub).toContain('Duration  2.04s');
+  });
+
+  it('keeps a short command output whole when its stub would say as much', async () => {
+    const b = conversation();
+    const timing = Array.from({ length: 5 }, (_, i) => `./report help > /dev/null 2>&1  0.01s user 0.02s system 25% cpu 0.13${i} total`).join('\n');
+    expect(timing.length).toBeGreaterThan(300);
+    const run = b.toolCall('Bash', { command: 'for i in 1 2 3 4 5; do time ./report help > /dev/null 2>&1; done' }, timing);
+    b.assistant([{ type: 'text', text: 'About 0.13 s a run.' }]);
+    const result = await trimSession(b.write());
+    expect(resultContent(recordsOf(result.lines), run.id)).toBe(timing);
+  });
+
   it('honours a custom threshold', async () => {
     const b = conversation();
     const read = b.toolCall('Read', { file_path: P('src/small.ts') }, readOutput(8));
@@ -310,7 +337,8 @@ describe('tool inputs', () => {
     const result = await trimSession(path, {}, { fileHolds: (_p, text) => (asked.push(text), true) });
     expect(asked).toEqual([newText]);
     const input = inputOf(recordsOf(result.lines), id);
-    expect(input.old_string).toMatch(/^\[cmv: 8 lines \/ .* replaced; the file on disk holds the new text\]$/);
+    // The new_string's stub beside it says the file holds the new text: the old_string's need not.
+    expect(input.old_string).toMatch(/^\[cmv: 8 lines \/ \d+ chars replaced\]$/);
     expect(input.new_string).toMatch(/^\[cmv: 9 lines \/ .* elided; the file on disk holds them\]$/);
     expect(result.removed.toolInputsStubbed).toBe(1);
     expect(result.verify.ok).toBe(true);
