@@ -170,9 +170,17 @@ function problemLabel(sentence: string, words: number): string {
 function problemSentences(text: string, words = 14): string[] {
   return sentences(text.replace(/```[\s\S]*?```/g, ' '))
     .filter((s) => PROBLEM.test(s) && !NOT_PROBLEM.test(s.trim()) && !NOT_PROBLEM.test(statedLabel(s)) && s.split(/\s+/).length >= 4 && s.length < 400)
-    .map((s) => problemLabel(s, words))
-    .filter((l) => l.split(/\s+/).length >= 3);
+    .map((s) => ({ s, label: problemLabel(s, words) }))
+    .filter(({ label }) => label.split(/\s+/).length >= 3 && !FRAGMENT.test(label))
+    .map(({ label }) => label);
 }
+
+/**
+ * A piece of a sentence, not a statement of a problem: it opens with a preposition, a conjunction
+ * or a closing bracket ("with the decryption logic", "in x.go - both A and B use", "new) - ..."),
+ * or its subject is a bare pronoun ("It doesn't check AgentType though": what does not?).
+ */
+const FRAGMENT = /^(?:(?:with|in|on|at|for|from|by|into|and|but|or|so|which|when|while|then|it|they|this|that)\s|\S*\)\s)/i;
 
 const replyProblem: Rule<TextInput> = {
   id: 'error.stated-problem',
