@@ -185,7 +185,7 @@ const FRAGMENT = /^(?:(?:with|in|on|at|for|from|by|into|and|but|or|so|which|when
 const replyProblem: Rule<TextInput> = {
   id: 'error.stated-problem',
   on: 'text',
-  matches: 'a sentence of a reply naming a problem found: "the root cause is X", "X is failing because Y", "X rejects Y", "X ignores Y", "that\'s likely the issue", "X doesn\'t clean up Y", "three functions are fully duplicated", "I couldn\'t reproduce X" (not a question, a plan to check, or "nothing is broken")',
+  matches: 'a sentence of a reply naming a problem found: "the root cause is X", "X is failing because Y", "X rejects Y", "X ignores Y", "that\'s likely the issue", "X doesn\'t clean up Y", "three functions are fully duplicated", "I couldn\'t reproduce X" (not a question, a plan to check, "nothing is broken", or a piece of a sentence: opening with a preposition, a conjunction or a bare pronoun)',
   makes: 'an ERROR labelled with the sentence (up to 16 words, lead-in such as "The issue is that" and line numbers dropped), settled (met, not left open)',
   why: 'the problems a session found are what the resuming engineer must not rediscover',
   toolSessionsOnly: true,
@@ -195,7 +195,7 @@ const replyProblem: Rule<TextInput> = {
   },
   examples: {
     yes: [textStep('The session ID validation rejects empty strings.', false), textStep("There's BatchUploadTimeout (defaults to 10 seconds!) - that's likely the issue.", false), textStep("`git reset` doesn't clean up Entire state.", false), textStep('Three timestamp functions are fully duplicated between resume.go and rewind.go.', false), textStep('The logging package tests pass but there are 3 test failures in the cli package where tests expect the old paths.', false)],
-    no: [textStep('All tests pass.'), textStep('Is the test failing because of the timeout?'), textStep('Let me run the full test suite to make sure nothing is broken elsewhere.'), textStep('Let me check why the hook does not trigger.')],
+    no: [textStep('All tests pass.'), textStep('Is the test failing because of the timeout?'), textStep('Let me run the full test suite to make sure nothing is broken elsewhere.'), textStep('Let me check why the hook does not trigger.'), textStep('It doesn\'t check AgentType though.'), textStep('with the decryption logic that is still failing')],
   },
 };
 
