@@ -11,7 +11,8 @@ const WORDS = 16;
 
 /** A sentence as a label: no markup, no lead-in ("I'll", "Let me", "So,"), at most WORDS words. */
 export function statedLabel(sentence: string): string {
-  let text = sentence.replace(/\*\*|`/g, '').replace(/^\s*(?:[-*•]|\d+[.)]|[A-H]\))\s+/, '').trim();
+  // Markdown emphasis ("when we _know_ that", "*all* of them") goes; snake_case names stay.
+  let text = sentence.replace(/\*\*|`/g, '').replace(/(^|[\s("'])[_*]([^_*\s][^_*]*?)[_*](?=[\s).,;:!?'"]|$)/g, '$1$2').replace(/^\s*(?:[-*•]|\d+[.)]|[A-H]\))\s+/, '').trim();
   text = text.replace(/^(?:so|ok(?:ay)?|yes|great|good|right|also|then|now|but|and|actually|alright)[,!.]?\s+/i, '');
   // "Since no custom commands are available, I'll decompose ...": the reason clause goes, the choice stays.
   text = text.replace(/^(?:since|because|as|given that|now that)\s+[^,]{3,80},\s+(?=(?:I'll|I will|I'm going to|we'll|we will|let me|let's|I need to|we need to)\b)/i, '');
@@ -31,7 +32,7 @@ export function closeClipped(text: string, words: number): string {
 
 /** A reply's sentence that settles how: a choice against an alternative, a recommendation, the approach. */
 const CHOICE =
-  /\b(?:(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|fix|decision) is to|decided|went with|go with|going with|chose|opted)\b/i;
+  /\b(?:(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|decision) is to|decided|went with|go with|going with|chose|opted)\b/i;
 /** "X instead of Y" settles how only when a verb of choosing comes before it ("use X instead of Y"), not when it tells what went wrong ("outputs X instead of Y"). */
 const INSTEAD = /\b(?:instead of|rather than)\b/i;
 /** Verbs that choose (what a sentence reports about the code's behaviour, "shows X instead of Y", "made a commit", is no choice). */
@@ -75,7 +76,7 @@ const replyChoice: Rule<TextInput> = {
   },
   examples: {
     yes: [textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false), textStep('Let me first write tests to surface the bug, then fix it.', false), textStep('I need to use GitCommitWithShadowHooks instead of GitCommit to trigger the hooks.', false)],
-    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.'), textStep('The test is failing because RestoreLogsOnly outputs "Writing transcript to:" instead of "Session restored to:".'), textStep('Let me first understand how the CLI is structured to recommend the lightest-weight approach.'), textStep('strategy/manual_commit_git.go - Fixed SaveChanges to use resolveAgentType() instead of DefaultAgentType'), textStep('**Option A (Recommended):** Add WriteCommittedBatch() that writes all sessions in one commit instead of one each'), textStep('The plan is clear and well-structured.')],
+    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.'), textStep('The test is failing because RestoreLogsOnly outputs "Writing transcript to:" instead of "Session restored to:".'), textStep('Let me first understand how the CLI is structured to recommend the lightest-weight approach.'), textStep('strategy/manual_commit_git.go - Fixed SaveChanges to use resolveAgentType() instead of DefaultAgentType'), textStep('**Option A (Recommended):** Add WriteCommittedBatch() that writes all sessions in one commit instead of one each'), textStep('The plan is clear and well-structured.'), textStep('The fix is to set a timeout in the config.')],
   },
 };
 
