@@ -116,4 +116,19 @@ describe.skipIf(!HAS_CORPUS)('corpus', () => {
     expect(decisions.find((d) => d.label.startsWith('Rig prefix: No rig'))?.detail).toContain('Which rig do these beads belong to');
     expect(decisions.map((d) => d.label)).toContain('Tools: Credo + Dialyxir + mix_audit (Skip Sobelow (Phoenix security scanner))');
   });
+
+  it('reads the failed checks of a subagent stored inline (isSidechain, 1.0.x) as the session\'s errors', async () => {
+    const graph = await graphOf(corpusFile('ccviewer-fe5e1c67-v1.0.98-long.jsonl'));
+    const errors = nodes(graph, 'ERROR').map((e) => e.label);
+    // Next.js prints the thrown error in brackets: "[TypeError: generate is not a function]".
+    expect(errors).toContain('npm run build: TypeError: generate is not a function');
+    expect(errors.some((e) => e.includes("Cannot find module '@testing-library/react'"))).toBe(true);
+  });
+
+  it('settles a summary\'s error whose fix is in the lines under it, and keeps sentence pieces out of the errors', async () => {
+    const graph = await graphOf(corpusFile('happy-400429ba-v1.0.51-3MB.jsonl'));
+    const errors = nodes(graph, 'ERROR');
+    expect(errors.find((e) => e.label.startsWith('WebSocket 502 Error'))?.status).toBe('completed');
+    expect(errors.map((e) => e.label)).not.toContain('with the decryption logic');
+  });
 });
