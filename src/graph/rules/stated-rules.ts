@@ -53,10 +53,26 @@ function isChoice(s: string): boolean {
 }
 
 function choiceSentences(text: string): string[] {
-  return sentences(text.replace(/```[\s\S]*?```/g, ' '))
+  const prose = text.replace(/```[\s\S]*?```/g, ' ');
+  return sentences(prose)
     .filter((s) => isChoice(s) && s.split(/\s+/).length >= 4 && s.length < 400)
-    .map(statedLabel)
+    .map((s) => pickedOption(s, prose) ?? statedLabel(s))
     .filter((l) => l.split(/\s+/).length >= 3);
+}
+
+/**
+ * "I'd recommend **Option A** - it's already how X works": the choice is what option A says, in
+ * the list of options the same reply gives ("A) **Use persisted session file** - ...").
+ */
+function pickedOption(sentence: string, text: string): string | undefined {
+  const m = /\b(?:recommend(?:ed)?|go with|going with|prefer|pick|choose)\s+(?:\*\*)?option\s+([A-H]|\d)\b/i.exec(sentence);
+  if (!m) return undefined;
+  // "1. ..." is any numbered list: a number names an option only after the word ("Option 1: ...").
+  const word = /\d/.test(m[1]) ? 'option\\s+' : '(?:option\\s+)?';
+  const line = new RegExp(`^\\s*(?:[-*#]+\\s+)?(?:\\*\\*)?${word}${m[1]}(?:[).:]|\\*\\*)+\\s*(?:\\*\\*)?(\\S.{5,})$`, 'im').exec(text);
+  if (!line) return undefined;
+  const first = line[1].split(/\.\s+(?=[A-Z])/)[0];
+  return statedLabel(first);
 }
 
 function decide(state: ExtractState, label: string, uuid: string, confidence: number): void {
@@ -75,7 +91,7 @@ const replyChoice: Rule<TextInput> = {
     for (const label of choiceSentences(step.text)) decide(state, label, step.uuid, 0.8);
   },
   examples: {
-    yes: [textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false), textStep('Let me first write tests to surface the bug, then fix it.', false), textStep('I need to use GitCommitWithShadowHooks instead of GitCommit to trigger the hooks.', false)],
+    yes: [textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false), textStep('Let me first write tests to surface the bug, then fix it.', false), textStep('I need to use GitCommitWithShadowHooks instead of GitCommit to trigger the hooks.', false), textStep("A) **Use persisted session file** - `paths.ReadCurrentSession()` already stores the session ID. Simplest approach.\n\nB) **Refactor the commit** to return the ID.\n\nI'd recommend **Option A** - it's already how the fallback works.", false)],
     no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.'), textStep('The test is failing because RestoreLogsOnly outputs "Writing transcript to:" instead of "Session restored to:".'), textStep('Let me first understand how the CLI is structured to recommend the lightest-weight approach.'), textStep('strategy/manual_commit_git.go - Fixed SaveChanges to use resolveAgentType() instead of DefaultAgentType'), textStep('**Option A (Recommended):** Add WriteCommittedBatch() that writes all sessions in one commit instead of one each'), textStep('The plan is clear and well-structured.'), textStep('The fix is to set a timeout in the config.')],
   },
 };
