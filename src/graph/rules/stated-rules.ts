@@ -184,7 +184,7 @@ function problemLabel(sentence: string, words: number): string {
   return normaliseLabel(closeClipped(text, words).replace(/[,:;(\-–—]+$/, ''));
 }
 
-function problemSentences(text: string, words = 14): string[] {
+function problemSentences(text: string, words = 18): string[] {
   return sentences(text.replace(/```[\s\S]*?```/g, ' '))
     .filter((s) => PROBLEM.test(s) && !NOT_PROBLEM.test(s.trim()) && !NOT_PROBLEM.test(statedLabel(s)) && s.split(/\s+/).length >= 4 && s.length < 400)
     .map((s) => ({ s, label: problemLabel(s, words) }))
@@ -203,7 +203,7 @@ const replyProblem: Rule<TextInput> = {
   id: 'error.stated-problem',
   on: 'text',
   matches: 'a sentence of a reply naming a problem found: "the root cause is X", "X is failing because Y", "X rejects Y", "X ignores Y", "that\'s likely the issue", "X doesn\'t clean up Y", "three functions are fully duplicated", "I couldn\'t reproduce X" (not a question, a plan to check, "nothing is broken", or a piece of a sentence: opening with a preposition, a conjunction or a bare pronoun)',
-  makes: 'an ERROR labelled with the sentence (up to 16 words, lead-in such as "The issue is that" and line numbers dropped), settled (met, not left open)',
+  makes: 'an ERROR labelled with the sentence (up to 18 words, lead-in such as "The issue is that" and line numbers dropped), settled (met, not left open)',
   why: 'the problems a session found are what the resuming engineer must not rediscover',
   toolSessionsOnly: true,
   match: ({ step }) => step.role === 'assistant' && problemSentences(step.text).length > 0,
