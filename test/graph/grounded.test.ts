@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { openSession } from '../../src/session/session.js';
 import { buildGraph } from '../../src/graph/build-graph.js';
+import { parsePlan } from '../../src/graph/rules/plan.js';
+import { taskReasons } from '../../src/graph/rules/tool-rules.js';
 import type { GraphNode, SessionGraph } from '../../src/graph/model.js';
 import { HAS_CORPUS, SAMPLE_DIR, corpusFile } from '../helpers/corpus.js';
 
@@ -130,5 +132,18 @@ describe.skipIf(!HAS_CORPUS)('corpus', () => {
     const errors = nodes(graph, 'ERROR');
     expect(errors.find((e) => e.label.startsWith('WebSocket 502 Error'))?.status).toBe('completed');
     expect(errors.map((e) => e.label)).not.toContain('with the decryption logic');
+  });
+});
+
+describe('choices written in plans and task descriptions', () => {
+  it('reads a sentence under a choice heading of a plan as a choice, as its list items are', () => {
+    const plan = parsePlan('# Plan: Quality tools\n\n## Solution\nAdd three tools:\n- **Credo** for style\n\nInstall via `mix igniter.install`, generate Credo config, and add a unified `mix quality` alias.\n\n## Task 1: Install tools\n');
+    expect(plan.choices).toEqual(['Credo for style', 'Install via mix igniter.install, generate Credo config, and add a unified mix quality alias']);
+    expect(plan.steps).toEqual(['Install tools']);
+  });
+
+  it('reads the sentences of a TaskCreate description that say how and why, and no others', () => {
+    expect(taskReasons('Add `EndedAt *time.Time` to the State struct. Use pointer so nil means active/unclean exit.')).toEqual(['Use pointer so nil means active/unclean exit']);
+    expect(taskReasons('Run the full test suite and fix what fails. So far, what remains?')).toEqual([]);
   });
 });
