@@ -136,7 +136,7 @@ const NOT_SUMMARY_CHOICE = /^\s*(?:[-*]|\d+\.)\s+(?:\*\*[^*]+\*\*:?\s*)?(?:origi
 /** Lines of a compaction summary that record a choice ("User wanted tests alongside source files"). */
 const SUMMARY_CHOICE = /\b(?:user (?:wanted|wants|prefers|preferred|decided|chose|hates|asked for)|recommended|decided)\b/i;
 /** Lines that say what went wrong or what is being looked into, not what was chosen. */
-const SUMMARY_NOT_CHOICE = /\b(?:why|wrong|bug|reported|identified|proposed|investigat\w*)\b|^\s*(?:[-*]|\d+\.)\s+(?:\*\*)?(?:solved|ongoing|then|in progress)\s*:/i;
+const SUMMARY_NOT_CHOICE = /\b(?:why|wrong|bug|reported|identified|proposed|investigat\w*)\b|\b(?:decided|wants?|wanted|chose) to (?:move on|continue|proceed|stop|go ahead)\s*\.?\s*$|^\s*(?:[-*]|\d+\.)\s+(?:\*\*)?(?:solved|ongoing|then|in progress)\s*:/i;
 
 function summaryChoiceLine(line: string): boolean {
   if (SUMMARY_NOT_CHOICE.test(line)) return false;
@@ -157,7 +157,7 @@ const summaryChoice: Rule<SummaryInput> = {
   },
   examples: {
     yes: [summaryStep('This session is being continued from a previous conversation.\n- User wanted tests alongside source files, not in separate test/ directory')],
-    no: [summaryStep('This session is being continued from a previous conversation.\n- Added a test for the parser'), summaryStep('This session is being continued from a previous conversation.\n- User reported 4 commits on entire/sessions instead of 2')],
+    no: [summaryStep('This session is being continued from a previous conversation.\n- Added a test for the parser'), summaryStep('This session is being continued from a previous conversation.\n- User reported 4 commits on entire/sessions instead of 2'), summaryStep('This session is being continued from a previous conversation.\n- User decided to move on')],
   },
 };
 
