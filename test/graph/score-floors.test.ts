@@ -24,13 +24,13 @@ const SETS: { name: string; dir: string; floors: Floors }[] = [
     floors: {
       // Measured after the second decision and error pass (s7b-graphdec2): block <= 300 macro 63.8%,
       // done 60.8, pending 67.5, decisions 38.4, files 94.0, errors 55.6; graph macro 65.9, decisions
-      // 40.4, errors 58.3; block <= 100 macro 48.8, errors 37.8. Lowered at <= 100 with a reason:
-      // done (42.0 -> 40.5), decisions (25.5 -> 23.8) and files (90.0 -> 86.8) lose room to the
+      // 40.9, errors 58.3; block <= 100 macro 49.1, errors 37.8. Lowered at <= 100 with a reason:
+      // done (42.0 -> 40.5), decisions (25.5 -> 23.8) and files (90.0 -> 88.2) lose room to the
       // problems met and settled, which now weigh in the block as choices do (errors 17.5 -> 37.8,
-      // macro 45.6 -> 48.8); at <= 300 done fell 61.2 -> 60.8 and files 94.3 -> 94.0 the same way.
-      block100: { macro: 48.5, completed: 40, pending: 41.5, decisions: 23.5, files: 86.5, errors: 37.5 },
+      // macro 45.6 -> 49.1); at <= 300 done fell 61.2 -> 60.8 and files 94.3 -> 94.0 the same way.
+      block100: { macro: 48.5, completed: 40, pending: 41.5, decisions: 23.5, files: 88, errors: 37.5 },
       block300: { macro: 63.5, completed: 60.5, pending: 67, decisions: 38, files: 93.5, errors: 55 },
-      graph: { macro: 65.5, completed: 61.5, pending: 67, decisions: 40, files: 97.5, errors: 58 },
+      graph: { macro: 65.5, completed: 61.5, pending: 67, decisions: 40.5, files: 97.5, errors: 58 },
     },
   },
   {
