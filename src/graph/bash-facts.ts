@@ -172,7 +172,8 @@ export function errorLine(output: string): string {
     .filter((l) => l !== '' && !/^Exit code \d+$/.test(l) && !NOT_FAILURE.test(l));
   const pick =
     lines.find((l) => /^(?:FAIL(?:ED)?|ERROR|not ok)\b[: ]/.test(l)) ??
-    [...lines].reverse().find((l) => /^[\w.]*(?:Error|Exception)\b:/.test(l)) ??
+    // "[TypeError: generate is not a function]": Next.js prints the thrown error in brackets.
+    [...lines].reverse().find((l) => /^\[?[\w.]*(?:Error|Exception)\b:/.test(l))?.replace(/^\[(.*)\]$/, '$1') ??
     lines.find((l) => /^(?:error|fatal|panic)(?:\[\w+\])?:/i.test(l)) ??
     lines.find((l) => /\b(?:error|failed|cannot|not found|no such)\b/i.test(l)) ??
     lines[0] ??

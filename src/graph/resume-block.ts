@@ -54,7 +54,7 @@ const DONE_MARK = '✓';
  * detail of a task already shown DETAIL of that again.
  */
 
-const WEIGHT: Record<SectionName, number> = { goal: 100, inProgress: 1, pending: 0.9, errors: 0.9, done: 0.8, decisions: 0.8, fixed: 0.5, files: 0.6, env: 0.1, lastAsk: 0.2 };
+const WEIGHT: Record<SectionName, number> = { goal: 100, inProgress: 1, pending: 0.9, errors: 0.9, done: 0.8, decisions: 0.8, fixed: 0.8, files: 0.6, env: 0.1, lastAsk: 0.2 };
 const LEVEL_2 = 0.5;
 /** A tool a report shows in use ("using fl_chart") is named as plainly as one stated as chosen, and short. */
 const INFERRED_CHOICE = 0.8;

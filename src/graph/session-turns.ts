@@ -53,7 +53,7 @@ export interface Turn {
 const RESULT_TEXT_TOOLS = new Set(['Bash', 'PowerShell', 'BashOutput', 'TaskOutput', 'Task', 'Agent', 'TaskCreate', 'KillShell', 'KillBash', 'AskUserQuestion']);
 const MAX_RESULT_CHARS = 20_000;
 /** Of a subagent's inline work, only the file changes are read: its narration is not the session's. */
-const SIDECHAIN_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
+const SIDECHAIN_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'Bash']);
 
 export function sessionTurns(session: Session): Turn[] {
   const c = session.conversation;

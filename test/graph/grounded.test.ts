@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { openSession } from '../../src/session/session.js';
 import { buildGraph } from '../../src/graph/build-graph.js';
+import { parsePlan } from '../../src/graph/rules/plan.js';
+import { taskReasons } from '../../src/graph/rules/tool-rules.js';
 import type { GraphNode, SessionGraph } from '../../src/graph/model.js';
 import { HAS_CORPUS, SAMPLE_DIR, corpusFile } from '../helpers/corpus.js';
 
@@ -115,5 +117,33 @@ describe.skipIf(!HAS_CORPUS)('corpus', () => {
     // Labelled with the question's header and the option's description: "No rig" alone says little.
     expect(decisions.find((d) => d.label.startsWith('Rig prefix: No rig'))?.detail).toContain('Which rig do these beads belong to');
     expect(decisions.map((d) => d.label)).toContain('Tools: Credo + Dialyxir + mix_audit (Skip Sobelow (Phoenix security scanner))');
+  });
+
+  it('reads the failed checks of a subagent stored inline (isSidechain, 1.0.x) as the session\'s errors', async () => {
+    const graph = await graphOf(corpusFile('ccviewer-fe5e1c67-v1.0.98-long.jsonl'));
+    const errors = nodes(graph, 'ERROR').map((e) => e.label);
+    // Next.js prints the thrown error in brackets: "[TypeError: generate is not a function]".
+    expect(errors).toContain('npm run build: TypeError: generate is not a function');
+    expect(errors.some((e) => e.includes("Cannot find module '@testing-library/react'"))).toBe(true);
+  });
+
+  it('settles a summary\'s error whose fix is in the lines under it, and keeps sentence pieces out of the errors', async () => {
+    const graph = await graphOf(corpusFile('happy-400429ba-v1.0.51-3MB.jsonl'));
+    const errors = nodes(graph, 'ERROR');
+    expect(errors.find((e) => e.label.startsWith('WebSocket 502 Error'))?.status).toBe('completed');
+    expect(errors.map((e) => e.label)).not.toContain('with the decryption logic');
+  });
+});
+
+describe('choices written in plans and task descriptions', () => {
+  it('reads a sentence under a choice heading of a plan as a choice, as its list items are', () => {
+    const plan = parsePlan('# Plan: Quality tools\n\n## Solution\nAdd three tools:\n- **Credo** for style\n\nInstall via `mix igniter.install`, generate Credo config, and add a unified `mix quality` alias.\n\n## Task 1: Install tools\n');
+    expect(plan.choices).toEqual(['Credo for style', 'Install via mix igniter.install, generate Credo config, and add a unified mix quality alias']);
+    expect(plan.steps).toEqual(['Install tools']);
+  });
+
+  it('reads the sentences of a TaskCreate description that say how and why, and no others', () => {
+    expect(taskReasons('Add `EndedAt *time.Time` to the State struct. Use pointer so nil means active/unclean exit.')).toEqual(['Use pointer so nil means active/unclean exit']);
+    expect(taskReasons('Run the full test suite and fix what fails. So far, what remains?')).toEqual([]);
   });
 });

@@ -22,11 +22,15 @@ const SETS: { name: string; dir: string; floors: Floors; logsInShared?: boolean 
     name: 'realgraph',
     dir: join(SHARED_DIR, 'bench', 'realgraph'),
     floors: {
-      // Measured after the task rules and the decision and error rules were merged (session 7):
-      // block <= 300 macro 60.5%, done 61.2, pending 67.5, decisions 34.8, files 94.3, errors 43.4.
-      block100: { macro: 45, completed: 41.5, pending: 41.5, decisions: 25, files: 89.5, errors: 17 },
-      block300: { macro: 60, completed: 60.5, pending: 67, decisions: 34.5, files: 94, errors: 43 },
-      graph: { macro: 63, completed: 61.5, pending: 67, decisions: 35, files: 97.5, errors: 51.5 },
+      // Measured after the second decision and error pass (s7b-graphdec2): block <= 300 macro 63.8%,
+      // done 60.8, pending 67.5, decisions 38.4, files 94.0, errors 55.6; graph macro 65.9, decisions
+      // 40.9, errors 58.3; block <= 100 macro 49.1, errors 37.8. Lowered at <= 100 with a reason:
+      // done (42.0 -> 40.5), decisions (25.5 -> 23.8) and files (90.0 -> 88.2) lose room to the
+      // problems met and settled, which now weigh in the block as choices do (errors 17.5 -> 37.8,
+      // macro 45.6 -> 49.1); at <= 300 done fell 61.2 -> 60.8 and files 94.3 -> 94.0 the same way.
+      block100: { macro: 48.5, completed: 40, pending: 41.5, decisions: 23.5, files: 88, errors: 37.5 },
+      block300: { macro: 63.5, completed: 60.5, pending: 67, decisions: 38, files: 93.5, errors: 55 },
+      graph: { macro: 65.5, completed: 61.5, pending: 67, decisions: 40.5, files: 97.5, errors: 58 },
     },
   },
   {
@@ -46,7 +50,8 @@ const SETS: { name: string; dir: string; floors: Floors; logsInShared?: boolean 
     logsInShared: true,
     floors: {
       block100: { macro: 39, pending: 61.5, decisions: 8, files: 84.5, errors: 20 },
-      block300: { macro: 45, completed: 38.5, pending: 61.5, decisions: 8, files: 92.5, errors: 33.5 },
+      // completed 38.8 -> 37.4 once the settled problems of the decision and error rules weigh more in the block.
+      block300: { macro: 45, completed: 37, pending: 61.5, decisions: 8, files: 92.5, errors: 33.5 },
       graph: { macro: 46, pending: 61.5, decisions: 9.5, files: 94, errors: 32 },
     },
   },

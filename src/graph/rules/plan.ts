@@ -1,5 +1,5 @@
 // A plan as Claude Code's plan mode writes it (ExitPlanMode's `plan`, or the plan file): its
-// title, the choices it settles (items under "Decisions", "Approach", "No-gos", "Out of scope" ...)
+// title, the choices it settles (items and sentences under "Decisions", "Approach", "No-gos", "Out of scope" ...)
 // and its steps ("## Task 1: X", "### Step 2: Y", or the numbered list under "Steps"/"Tasks").
 
 import { clipWords, normaliseLabel } from '../labels.js';
@@ -34,6 +34,15 @@ export function parsePlan(text: string): Plan {
       continue;
     }
     const item = /^(\s*)(?:[-*]|\d+[.)])\s+(.+)$/.exec(line);
+    // "## Solution\nInstall via igniter, and add a unified `mix quality` alias.": a sentence of a
+    // choice section is a choice as its list items are.
+    if (!item && section === 'choice' && /^[A-Z`*]/.test(line.trim()) && !/:\s*$/.test(line)) {
+      for (const sentence of line.trim().split(/(?<=[a-z0-9)`'"])\.\s+(?=[A-Z`*])/)) {
+        const label = normaliseLabel(clipWords(sentence.replace(/\*\*|`/g, ''), 16));
+        if (label.split(/\s+/).length >= 4) choices.push(label);
+      }
+      continue;
+    }
     if (!item || item[1].length > 1 || !section) continue;
     const label = normaliseLabel(clipWords(item[2].replace(/\*\*|`/g, ''), 14));
     if (label.split(/\s+/).length < 2) continue;

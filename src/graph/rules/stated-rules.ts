@@ -11,7 +11,8 @@ const WORDS = 16;
 
 /** A sentence as a label: no markup, no lead-in ("I'll", "Let me", "So,"), at most WORDS words. */
 export function statedLabel(sentence: string): string {
-  let text = sentence.replace(/\*\*|`/g, '').replace(/^\s*(?:[-*•]|\d+[.)]|[A-H]\))\s+/, '').trim();
+  // Markdown emphasis ("when we _know_ that", "*all* of them") goes; snake_case names stay.
+  let text = sentence.replace(/\*\*|`/g, '').replace(/(^|[\s("'])[_*]([^_*\s][^_*]*?)[_*](?=[\s).,;:!?'"]|$)/g, '$1$2').replace(/^\s*(?:[-*•]|\d+[.)]|[A-H]\))\s+/, '').trim();
   text = text.replace(/^(?:so|ok(?:ay)?|yes|great|good|right|also|then|now|but|and|actually|alright)[,!.]?\s+/i, '');
   // "Since no custom commands are available, I'll decompose ...": the reason clause goes, the choice stays.
   text = text.replace(/^(?:since|because|as|given that|now that)\s+[^,]{3,80},\s+(?=(?:I'll|I will|I'm going to|we'll|we will|let me|let's|I need to|we need to)\b)/i, '');
@@ -31,7 +32,7 @@ export function closeClipped(text: string, words: number): string {
 
 /** A reply's sentence that settles how: a choice against an alternative, a recommendation, the approach. */
 const CHOICE =
-  /\b(?:(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|fix|decision) is to|decided|went with|go with|going with|chose|opted)\b/i;
+  /\b(?:(?:i'll|i will|we'll|let me|let's) (?:use|go with|keep|consolidate|decompose|first|switch|move|split|store|avoid|skip|add [\w-]+ support)|(?:i'd |i )?recommend(?:ed)?|best place|(?:cleanest|simplest|lightest(?:-weight)?|safest|best) (?:\w+ )?(?:approach|fix|way|option|place|solution)|the (?:approach|plan|decision) is to|decided|went with|go with|going with|chose|opted)\b/i;
 /** "X instead of Y" settles how only when a verb of choosing comes before it ("use X instead of Y"), not when it tells what went wrong ("outputs X instead of Y"). */
 const INSTEAD = /\b(?:instead of|rather than)\b/i;
 /** Verbs that choose (what a sentence reports about the code's behaviour, "shows X instead of Y", "made a commit", is no choice). */
@@ -52,10 +53,26 @@ function isChoice(s: string): boolean {
 }
 
 function choiceSentences(text: string): string[] {
-  return sentences(text.replace(/```[\s\S]*?```/g, ' '))
+  const prose = text.replace(/```[\s\S]*?```/g, ' ');
+  return sentences(prose)
     .filter((s) => isChoice(s) && s.split(/\s+/).length >= 4 && s.length < 400)
-    .map(statedLabel)
+    .map((s) => pickedOption(s, prose) ?? statedLabel(s))
     .filter((l) => l.split(/\s+/).length >= 3);
+}
+
+/**
+ * "I'd recommend **Option A** - it's already how X works": the choice is what option A says, in
+ * the list of options the same reply gives ("A) **Use persisted session file** - ...").
+ */
+function pickedOption(sentence: string, text: string): string | undefined {
+  const m = /\b(?:recommend(?:ed)?|go with|going with|prefer|pick|choose)\s+(?:\*\*)?option\s+([A-H]|\d)\b/i.exec(sentence);
+  if (!m) return undefined;
+  // "1. ..." is any numbered list: a number names an option only after the word ("Option 1: ...").
+  const word = /\d/.test(m[1]) ? 'option\\s+' : '(?:option\\s+)?';
+  const line = new RegExp(`^\\s*(?:[-*#]+\\s+)?(?:\\*\\*)?${word}${m[1]}(?:[).:]|\\*\\*)+\\s*(?:\\*\\*)?(\\S.{5,})$`, 'im').exec(text);
+  if (!line) return undefined;
+  const first = line[1].split(/\.\s+(?=[A-Z])/)[0];
+  return statedLabel(first);
 }
 
 function decide(state: ExtractState, label: string, uuid: string, confidence: number): void {
@@ -74,8 +91,8 @@ const replyChoice: Rule<TextInput> = {
     for (const label of choiceSentences(step.text)) decide(state, label, step.uuid, 0.8);
   },
   examples: {
-    yes: [textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false), textStep('Let me first write tests to surface the bug, then fix it.', false), textStep('I need to use GitCommitWithShadowHooks instead of GitCommit to trigger the hooks.', false)],
-    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.'), textStep('The test is failing because RestoreLogsOnly outputs "Writing transcript to:" instead of "Session restored to:".'), textStep('Let me first understand how the CLI is structured to recommend the lightest-weight approach.'), textStep('strategy/manual_commit_git.go - Fixed SaveChanges to use resolveAgentType() instead of DefaultAgentType'), textStep('**Option A (Recommended):** Add WriteCommittedBatch() that writes all sessions in one commit instead of one each'), textStep('The plan is clear and well-structured.')],
+    yes: [textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false), textStep('Let me first write tests to surface the bug, then fix it.', false), textStep('I need to use GitCommitWithShadowHooks instead of GitCommit to trigger the hooks.', false), textStep("A) **Use persisted session file** - `paths.ReadCurrentSession()` already stores the session ID. Simplest approach.\n\nB) **Refactor the commit** to return the ID.\n\nI'd recommend **Option A** - it's already how the fallback works.", false)],
+    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.'), textStep('The test is failing because RestoreLogsOnly outputs "Writing transcript to:" instead of "Session restored to:".'), textStep('Let me first understand how the CLI is structured to recommend the lightest-weight approach.'), textStep('strategy/manual_commit_git.go - Fixed SaveChanges to use resolveAgentType() instead of DefaultAgentType'), textStep('**Option A (Recommended):** Add WriteCommittedBatch() that writes all sessions in one commit instead of one each'), textStep('The plan is clear and well-structured.'), textStep('The fix is to set a timeout in the config.')],
   },
 };
 
@@ -119,7 +136,7 @@ const NOT_SUMMARY_CHOICE = /^\s*(?:[-*]|\d+\.)\s+(?:\*\*[^*]+\*\*:?\s*)?(?:origi
 /** Lines of a compaction summary that record a choice ("User wanted tests alongside source files"). */
 const SUMMARY_CHOICE = /\b(?:user (?:wanted|wants|prefers|preferred|decided|chose|hates|asked for)|recommended|decided)\b/i;
 /** Lines that say what went wrong or what is being looked into, not what was chosen. */
-const SUMMARY_NOT_CHOICE = /\b(?:why|wrong|bug|reported|identified|proposed|investigat\w*)\b|^\s*(?:[-*]|\d+\.)\s+(?:\*\*)?(?:solved|ongoing|then|in progress)\s*:/i;
+const SUMMARY_NOT_CHOICE = /\b(?:why|wrong|bug|reported|identified|proposed|investigat\w*)\b|\b(?:decided|wants?|wanted|chose) to (?:move on|continue|proceed|stop|go ahead)\s*\.?\s*$|^\s*(?:[-*]|\d+\.)\s+(?:\*\*)?(?:solved|ongoing|then|in progress)\s*:/i;
 
 function summaryChoiceLine(line: string): boolean {
   if (SUMMARY_NOT_CHOICE.test(line)) return false;
@@ -140,7 +157,7 @@ const summaryChoice: Rule<SummaryInput> = {
   },
   examples: {
     yes: [summaryStep('This session is being continued from a previous conversation.\n- User wanted tests alongside source files, not in separate test/ directory')],
-    no: [summaryStep('This session is being continued from a previous conversation.\n- Added a test for the parser'), summaryStep('This session is being continued from a previous conversation.\n- User reported 4 commits on entire/sessions instead of 2')],
+    no: [summaryStep('This session is being continued from a previous conversation.\n- Added a test for the parser'), summaryStep('This session is being continued from a previous conversation.\n- User reported 4 commits on entire/sessions instead of 2'), summaryStep('This session is being continued from a previous conversation.\n- User decided to move on')],
   },
 };
 
@@ -167,18 +184,26 @@ function problemLabel(sentence: string, words: number): string {
   return normaliseLabel(closeClipped(text, words).replace(/[,:;(\-–—]+$/, ''));
 }
 
-function problemSentences(text: string, words = 14): string[] {
+function problemSentences(text: string, words = 18): string[] {
   return sentences(text.replace(/```[\s\S]*?```/g, ' '))
     .filter((s) => PROBLEM.test(s) && !NOT_PROBLEM.test(s.trim()) && !NOT_PROBLEM.test(statedLabel(s)) && s.split(/\s+/).length >= 4 && s.length < 400)
-    .map((s) => problemLabel(s, words))
-    .filter((l) => l.split(/\s+/).length >= 3);
+    .map((s) => ({ s, label: problemLabel(s, words) }))
+    .filter(({ label }) => label.split(/\s+/).length >= 3 && !FRAGMENT.test(label))
+    .map(({ label }) => label);
 }
+
+/**
+ * A piece of a sentence, not a statement of a problem: it opens with a preposition, a conjunction
+ * or a closing bracket ("with the decryption logic", "in x.go - both A and B use", "new) - ..."),
+ * or its subject is a bare pronoun ("It doesn't check AgentType though": what does not?).
+ */
+const FRAGMENT = /^(?:(?:with|in|on|at|for|from|by|into|and|but|or|so|which|when|while|then|it|they|this|that)\s|\S*\)\s)/i;
 
 const replyProblem: Rule<TextInput> = {
   id: 'error.stated-problem',
   on: 'text',
-  matches: 'a sentence of a reply naming a problem found: "the root cause is X", "X is failing because Y", "X rejects Y", "X ignores Y", "that\'s likely the issue", "X doesn\'t clean up Y", "three functions are fully duplicated", "I couldn\'t reproduce X" (not a question, a plan to check, or "nothing is broken")',
-  makes: 'an ERROR labelled with the sentence (up to 16 words, lead-in such as "The issue is that" and line numbers dropped), settled (met, not left open)',
+  matches: 'a sentence of a reply naming a problem found: "the root cause is X", "X is failing because Y", "X rejects Y", "X ignores Y", "that\'s likely the issue", "X doesn\'t clean up Y", "three functions are fully duplicated", "I couldn\'t reproduce X" (not a question, a plan to check, "nothing is broken", or a piece of a sentence: opening with a preposition, a conjunction or a bare pronoun)',
+  makes: 'an ERROR labelled with the sentence (up to 18 words, lead-in such as "The issue is that" and line numbers dropped), settled (met, not left open)',
   why: 'the problems a session found are what the resuming engineer must not rediscover',
   toolSessionsOnly: true,
   match: ({ step }) => step.role === 'assistant' && problemSentences(step.text).length > 0,
@@ -187,7 +212,7 @@ const replyProblem: Rule<TextInput> = {
   },
   examples: {
     yes: [textStep('The session ID validation rejects empty strings.', false), textStep("There's BatchUploadTimeout (defaults to 10 seconds!) - that's likely the issue.", false), textStep("`git reset` doesn't clean up Entire state.", false), textStep('Three timestamp functions are fully duplicated between resume.go and rewind.go.', false), textStep('The logging package tests pass but there are 3 test failures in the cli package where tests expect the old paths.', false)],
-    no: [textStep('All tests pass.'), textStep('Is the test failing because of the timeout?'), textStep('Let me run the full test suite to make sure nothing is broken elsewhere.'), textStep('Let me check why the hook does not trigger.')],
+    no: [textStep('All tests pass.'), textStep('Is the test failing because of the timeout?'), textStep('Let me run the full test suite to make sure nothing is broken elsewhere.'), textStep('Let me check why the hook does not trigger.'), textStep('It doesn\'t check AgentType though.'), textStep('with the decryption logic that is still failing')],
   },
 };
 

@@ -34,6 +34,20 @@ export function sectionItems(body: string): string[] {
   return items;
 }
 
+/** The lines indented under each top-level item of a section, by the item's text. */
+function subItems(body: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const lines = body.split('\n');
+  const indent = Math.min(...lines.filter((l) => /^\s*(?:[-*]|\d+\.)\s+\S/.test(l)).map((l) => /^\s*/.exec(l)![0].length));
+  let current: string[] | undefined;
+  for (const line of lines) {
+    const m = /^(\s*)(?:[-*]|\d+\.)\s+(.+)$/.exec(line);
+    if (m && m[1].length === indent) out.set(m[2].replace(/`/g, '').trim(), (current = []));
+    else if (m && m[1].length > indent && current) current.push(m[2].replace(/`/g, '').trim());
+  }
+  return out;
+}
+
 const label = (text: string, words = 12) => normaliseLabel(clipWords(text.replace(/\*\*/g, '').replace(/\s+/g, ' ').trim(), words));
 
 const CONTINUED = /^This session is being continued from a previous conversation/;
@@ -86,13 +100,22 @@ const errors: Rule<SummaryInput> = {
   id: 'summary.errors',
   on: 'summary',
   matches: 'the items of the "Errors and fixes" section: "**problem**: how it was fixed"',
-  makes: 'an ERROR per item, fixed when the item says how, open when it says CURRENT',
+  makes: 'an ERROR per item, fixed when the item or the lines under it say how ("- Fixed by ..."), open when it says CURRENT',
   why: 'the problems met before the compaction still matter to whoever resumes',
   match: ({ text }) => CONTINUED.test(text) && sectionItems(section(text, /^errors?\b/)).some((i) => !/^(?:none|no errors)\b/i.test(i)),
   make: ({ text, uuid }, state) => {
-    for (const item of sectionItems(section(text, /^errors?\b/))) {
+    const body = section(text, /^errors?\b/);
+    const under = subItems(body);
+    for (const item of sectionItems(body)) {
       if (/^(?:none|no errors)\b/i.test(item)) continue;
       const m = /^\*\*(.+?)\*\*:?\s*(.*)$/.exec(item) ?? /^([^:]{4,120}):\s*(.*)$/.exec(item);
+      // "**WebSocket 502 Error**:" with "- Fixed by updating to /v1/updates" below it, or "**X**: Fixed by:" and the
+      // steps below: the lines under the item say how it was fixed.
+      const below = under.get(item) ?? [];
+      if (m && (m[2].trim() === '' || /^(?:fixed|resolved|solved)(?: by)?:?$/i.test(m[2].trim()))) {
+        const how = m[2].trim() === '' ? below.find((l) => /^(?:fixed|resolved|solved)\b/i.test(l)) : below[0] && `${m[2].trim().replace(/:$/, '')} ${below[0]}`;
+        if (how) m[2] = how;
+      }
       // "**Error**: Test compilation failure - X undefined": a bold word that only says "error" names nothing.
       const generic = m && /^(?:errors?|issues?|problems?|bugs?|failures?|current)\s*\d*$/i.test(m[1].trim());
       const problem = (m ? (generic ? m[2] : m[1]) : item).replace(/\s*\((?:CURRENT|current)\)\s*/, '').replace(/^(?:CURRENT|Current)\s*:\s*/, '');
@@ -104,7 +127,10 @@ const errors: Rule<SummaryInput> = {
     }
   },
   examples: {
-    yes: [summaryStep('This session is being continued from a previous conversation.\n4. Errors and fixes:\n   - **Missing `strconv` import**: Added "strconv" to imports\n\n5. Problem Solving:\n   x')],
+    yes: [
+      summaryStep('This session is being continued from a previous conversation.\n4. Errors and fixes:\n   - **Missing `strconv` import**: Added "strconv" to imports\n\n5. Problem Solving:\n   x'),
+      summaryStep('This session is being continued from a previous conversation.\n4. **Errors and Fixes:**\n   - **WebSocket 502 Error**:\n     - Server returned 502\n     - Fixed by updating the path to /v1/updates\n\n5. Problem Solving:\n   x'),
+    ],
     no: [summaryStep('This session is being continued from a previous conversation.\n4. Errors and fixes:\n   - None\n')],
   },
 };

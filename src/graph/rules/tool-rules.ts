@@ -7,7 +7,7 @@ import type { ToolStep } from '../session-turns.js';
 import { bashFacts, commandSegments } from '../bash-facts.js';
 import { CHANGE_TOOLS, agentFacts, answerFacts, fileFacts, taskToolFacts, todoFacts, toolPaths } from '../tool-facts.js';
 import { noteChange, parentTask, pathLabel, type ExtractState } from '../extract-state.js';
-import { clipWords, normaliseLabel, sameThing } from '../labels.js';
+import { clipWords, normaliseLabel, sameThing, sentences } from '../labels.js';
 import { toolStep, type Rule, type ToolInput } from './engine.js';
 import { isPlanFile, parsePlan } from './plan.js';
 
@@ -308,6 +308,34 @@ const todoWrite: Rule<ToolInput> = {
   },
 };
 
+/** "so nil means ...", "since the log file is now fixed", "to DRY up ...": the reason a task is done one way. */
+const TASK_REASON = /\b(?:so (?:that )?(?!far\b|I\b|we\b|you\b)|since|because|to (?:avoid|prevent|keep|DRY up|reduce|simplify)|instead of|rather than)\b/i;
+
+/** The sentences of a TaskCreate description that say how the task is done and why. */
+export function taskReasons(description: string): string[] {
+  return sentences(description.replace(/```[\s\S]*?```/g, ' '))
+    .map((s) => s.replace(/`/g, '').replace(/^\s*(?:[-*]|\d+[.)])\s+/, '').trim())
+    .filter((s) => TASK_REASON.test(s) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 4 && s.length < 300)
+    .map((s) => normaliseLabel(clipWords(s, 16)));
+}
+
+const taskReason: Rule<ToolInput> = {
+  id: 'decision.task-reason',
+  on: 'tool',
+  client: 'TaskCreate carries a subject and a description (2.1.x)',
+  matches: 'a sentence of a TaskCreate description that says how the task is done and why: "Use pointer so nil means active/unclean exit", "Pass empty string when unknown since the log file is now fixed", "X instead of Y"',
+  makes: 'a DECISION labelled with the sentence (up to 16 words)',
+  why: 'a session that plans with TaskCreate writes its choices into the descriptions, and nowhere else',
+  match: ({ step }) => step.name === 'TaskCreate' && typeof step.input.description === 'string' && taskReasons(step.input.description).length > 0,
+  make: ({ step }, state) => {
+    for (const label of taskReasons(step.input.description as string)) state.builder.mention('DECISION', label, { confidence: 0.8, turn: state.turn, uuid: step.uuid });
+  },
+  examples: {
+    yes: [toolStep('TaskCreate', { subject: 'Add EndedAt field to session State struct', description: 'Add `EndedAt *time.Time` field to the State struct. Use pointer so nil means active/unclean exit.' }, 'Task #1 created successfully')],
+    no: [toolStep('TaskCreate', { subject: 'Run tests', description: 'Run the full test suite and fix what fails.' }, 'Task #4 created successfully'), toolStep('TaskCreate', { subject: 'Ask', description: 'So far, what should we do?' }, 'Task #5 created successfully')],
+  },
+};
+
 const taskTools: Rule<ToolInput> = {
   id: 'task.task-tools',
   on: 'tool',
@@ -373,4 +401,4 @@ const answered: Rule<ToolInput> = {
 };
 
 /** Tool rules in the order the engine runs them. */
-export const TOOL_RULES: Rule<ToolInput>[] = [editRejected, planWritten, fileChanged, fileRead, fileDeleted, prCreated, pushed, planApproved, tracker, bash, todoWrite, taskTools, agentReport, answered];
+export const TOOL_RULES: Rule<ToolInput>[] = [editRejected, planWritten, fileChanged, fileRead, fileDeleted, prCreated, pushed, planApproved, tracker, bash, todoWrite, taskReason, taskTools, agentReport, answered];
