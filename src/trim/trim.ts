@@ -491,7 +491,7 @@ async function finishTrim(
 
   // The original as each client resumes it (the same entries, another conversation model).
   const factsFor = (client: ClientModel): OriginalFacts => {
-    const model = client === c.client ? c : buildConversation(lines, { client, bytes: size });
+    const model = client === c.client ? c : buildConversation(lines, { client, bytes: size, from: c });
     const onActivePath = new Set(model.activePath);
     const sentSet = new Set(model.sentMessages);
     return {

@@ -111,8 +111,15 @@ export function originalFacts(session: Session): OriginalFacts {
 
 /** Conversational entries of the main chain that root a chain, as Claude Code reads the log. */
 export function chainStartsOf(c: Conversation): string[] {
-  return c.entries.filter((e) => e.uuid && isConversational(e) && !e.isSidechain && startsChain(e, c.byUuid)).map((e) => e.uuid!);
+  // The same for every client's model of the same lines (they share entries and index): found once.
+  const known = chainStartsByEntries.get(c.entries);
+  if (known?.byUuid === c.byUuid) return known.starts;
+  const starts = c.entries.filter((e) => e.uuid && isConversational(e) && !e.isSidechain && startsChain(e, c.byUuid)).map((e) => e.uuid!);
+  chainStartsByEntries.set(c.entries, { byUuid: c.byUuid, starts });
+  return starts;
 }
+
+const chainStartsByEntries = new WeakMap<SessionEntry[], { byUuid: Map<string, SessionEntry>; starts: string[] }>();
 
 /** Structural faults of a log on its own: what Claude Code would silently drop or misread. */
 export function structuralFaults(
