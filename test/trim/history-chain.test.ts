@@ -1,0 +1,79 @@
+// The hook's trim keeps the chain of the history it copies as it is (history-chain.ts) and takes
+// it at the next trim instead of reading those lines again, but only while the log still starts
+// with the very bytes the kept chain stands for.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { trimSession } from '../../src/trim/trim.js';
+import type { HistoryChain } from '../../src/trim/history-chain.js';
+import { SessionBuilder, readOutput, removeWrittenSessions, CWD } from './session-builder.js';
+
+afterAll(removeWrittenSessions);
+
+const AS_IS = { keepHistory: true, historyAsIs: true } as const;
+const joined = (lines: Buffer[]) => Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')]));
+
+function compactedLog(): string {
+  const b = new SessionBuilder();
+  b.user('Read the parser.');
+  b.toolCall('Read', { file_path: `${CWD}/src/parser.ts` }, readOutput(80));
+  b.assistant([{ type: 'text', text: 'The parser is recursive descent.' }]);
+  b.compact('1. The user asked about the parser.');
+  b.user('Now read the lexer.');
+  b.toolCall('Read', { file_path: `${CWD}/src/lexer.ts` }, readOutput(80));
+  b.assistant([{ type: 'text', text: 'The lexer is table driven.' }]);
+  return b.write();
+}
+
+/** The kept chain with the first user entry's uuid changed: a model built from it shows the change. */
+function tampered(chain: HistoryChain): HistoryChain {
+  const copy = JSON.parse(JSON.stringify(chain)) as HistoryChain;
+  const entry = copy.lines.flatMap((l) => l.entries).find((e) => e.type === 'user')!;
+  entry.uuid = 'tampered-0000-4000-8000-000000000000';
+  return copy;
+}
+
+describe('the kept history chain', () => {
+  it('stands for the copied prefix and gives the same trim as reading it', async () => {
+    const path = compactedLog();
+    const input = readFileSync(path);
+    const prefixEnd = input.lastIndexOf(10, input.indexOf('"compact_boundary"')) + 1;
+    const first = await trimSession(path, AS_IS, { history: {} });
+    expect(first.verify.faults).toEqual([]);
+    const chain = first.historyChain!;
+    expect(chain.bytes).toBe(prefixEnd);
+    expect(chain.lines.length).toBeGreaterThan(0);
+
+    const again = await trimSession(path, AS_IS, { history: { kept: chain } });
+    expect(again.verify).toEqual(first.verify);
+    expect(joined(again.lines).equals(joined(first.lines))).toBe(true);
+    expect(again.historyChain!.sha1).toBe(chain.sha1);
+    // It is taken, not read again: a change made to it shows in the model.
+    const taken = await trimSession(path, AS_IS, { history: { kept: tampered(chain) } });
+    expect(taken.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(true);
+  });
+
+  it('is not taken once the log no longer starts with its bytes (same length, one byte changed)', async () => {
+    const path = compactedLog();
+    const chain = (await trimSession(path, AS_IS, { history: {} })).historyChain!;
+    const input = readFileSync(path);
+    const at = input.indexOf('Read the parser.');
+    input[at + 14] = 'd'.charCodeAt(0); // "Read the parsed."
+    writeFileSync(path, input);
+    const fresh = await trimSession(path, AS_IS);
+    const withKept = await trimSession(path, AS_IS, { history: { kept: tampered(chain) } });
+    expect(withKept.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(false);
+    expect(withKept.verify).toEqual(fresh.verify);
+    expect(joined(withKept.lines).equals(joined(fresh.lines))).toBe(true);
+    expect(withKept.historyChain!.sha1).not.toBe(chain.sha1);
+  });
+
+  it('is not taken when it stands for more than the history now copied', async () => {
+    const path = compactedLog();
+    const chain = (await trimSession(path, AS_IS, { history: {} })).historyChain!;
+    const longer = { ...tampered(chain), bytes: readFileSync(path).length };
+    const withKept = await trimSession(path, AS_IS, { history: { kept: longer } });
+    expect(withKept.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(false);
+    expect(withKept.verify.faults).toEqual([]);
+  });
+});
