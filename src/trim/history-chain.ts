@@ -1,6 +1,6 @@
 // The history a hook trim copies as it is (every line before the last compaction boundary) is read
 // only for its place in the chain, and at the next compaction most of it is the same bytes again:
-// the lines as read are kept beside the log's backups, with the length and SHA-1 of the bytes they
+// the lines as read are kept beside the log's backups, with the length and SHA-256 of the bytes they
 // stand for, and taken instead of reading those lines again when the log still starts with exactly
 // those bytes (checked as the lines stream past: a changed prefix reads everything again).
 
@@ -18,8 +18,8 @@ export interface HistoryChain {
   format: 1;
   /** The prefix of the log the lines stand for, in bytes (it ends at a line's end). */
   bytes: number;
-  /** SHA-1 of those bytes. */
-  sha1: string;
+  /** SHA-256 of those bytes (faster than SHA-1 where the CPU has SHA extensions: 25 vs 43 ms for 43 MB here). */
+  sha256: string;
   /** The lines as pass 1 read them for their chain, without their bytes. */
   lines: SessionLine[];
 }
@@ -31,7 +31,7 @@ export class HistoryChanged extends Error {}
 export async function loadHistoryChain(dir: string): Promise<HistoryChain | undefined> {
   try {
     const value = JSON.parse(await readFile(join(dir, HISTORY_CHAIN_FILE), 'utf8')) as HistoryChain;
-    if (value?.format !== 1 || typeof value.bytes !== 'number' || typeof value.sha1 !== 'string' || !Array.isArray(value.lines)) return undefined;
+    if (value?.format !== 1 || typeof value.bytes !== 'number' || typeof value.sha256 !== 'string' || !Array.isArray(value.lines)) return undefined;
     for (const line of value.lines) {
       for (const entry of line.entries) {
         // One string per distinct value, as the reader shares them.
@@ -62,7 +62,7 @@ export async function saveHistoryChain(dir: string, chain: HistoryChain): Promis
  * for the chain to keep next.
  */
 export class HistoryReader {
-  private readonly hash: Hash = createHash('sha1');
+  private readonly hash: Hash = createHash('sha256');
   private hashed = 0;
   private checked = false;
   private used = false;
@@ -80,7 +80,7 @@ export class HistoryReader {
     if (!line || line.offset !== offset || line.length !== bytes.length || line.terminated !== terminated || this.hashed > kept.bytes) throw new HistoryChanged();
     this.used = true;
     if (this.hashed === kept.bytes) {
-      if (this.hash.copy().digest('hex') !== kept.sha1) throw new HistoryChanged();
+      if (this.hash.copy().digest('hex') !== kept.sha256) throw new HistoryChanged();
       this.checked = true;
     }
     return line;
@@ -94,7 +94,7 @@ export class HistoryReader {
   /** The chain to keep for the lines read (the first `count` of `lines`), ending where they end. */
   chain(lines: SessionLine[], count: number): HistoryChain | undefined {
     if (count === 0) return undefined;
-    return { format: 1, bytes: this.hashed, sha1: this.hash.digest('hex'), lines: lines.slice(0, count) };
+    return { format: 1, bytes: this.hashed, sha256: this.hash.digest('hex'), lines: lines.slice(0, count) };
   }
 }
 

@@ -47,7 +47,7 @@ describe('the kept history chain', () => {
     const again = await trimSession(path, AS_IS, { history: { kept: chain } });
     expect(again.verify).toEqual(first.verify);
     expect(joined(again.lines).equals(joined(first.lines))).toBe(true);
-    expect(again.historyChain!.sha1).toBe(chain.sha1);
+    expect(again.historyChain!.sha256).toBe(chain.sha256);
     // It is taken, not read again: a change made to it shows in the model.
     const taken = await trimSession(path, AS_IS, { history: { kept: tampered(chain) } });
     expect(taken.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(true);
@@ -65,7 +65,7 @@ describe('the kept history chain', () => {
     expect(withKept.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(false);
     expect(withKept.verify).toEqual(fresh.verify);
     expect(joined(withKept.lines).equals(joined(fresh.lines))).toBe(true);
-    expect(withKept.historyChain!.sha1).not.toBe(chain.sha1);
+    expect(withKept.historyChain!.sha256).not.toBe(chain.sha256);
   });
 
   it('is not taken when it stands for more than the history now copied', async () => {
