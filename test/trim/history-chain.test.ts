@@ -2,10 +2,12 @@
 // it at the next trim instead of reading those lines again, but only while the log still starts
 // with the very bytes the kept chain stands for.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimSession } from '../../src/trim/trim.js';
-import type { HistoryChain } from '../../src/trim/history-chain.js';
+import { loadHistoryChain, saveHistoryChain, type HistoryChain } from '../../src/trim/history-chain.js';
 import { SessionBuilder, readOutput, removeWrittenSessions, CWD } from './session-builder.js';
 
 afterAll(removeWrittenSessions);
@@ -75,5 +77,28 @@ describe('the kept history chain', () => {
     const withKept = await trimSession(path, AS_IS, { history: { kept: longer } });
     expect(withKept.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(false);
     expect(withKept.verify.faults).toEqual([]);
+  });
+
+  it('reads back from its file as it was kept (a line that is not a record, an entry of another session)', async () => {
+    const path = compactedLog();
+    const input = readFileSync(path).toString();
+    const lines = input.split('\n');
+    const other = JSON.parse(lines[1]) as { sessionId: string };
+    other.sessionId = 'another-session';
+    lines.splice(1, 1, JSON.stringify(other), '{"type":"user", broken');
+    writeFileSync(path, lines.join('\n'));
+    const chain = (await trimSession(path, AS_IS, { history: {} })).historyChain!;
+    expect(chain.lines.some((l) => l.status === 'malformed')).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'cmv-history-chain-'));
+    try {
+      await saveHistoryChain(dir, chain);
+      const loaded = await loadHistoryChain(dir);
+      expect(loaded).toEqual(chain);
+      expect(loaded!.lines.flatMap((l) => l.entries).map((e) => e.sessionId)).toEqual(chain.lines.flatMap((l) => l.entries).map((e) => e.sessionId));
+      const again = await trimSession(path, AS_IS, { history: { kept: loaded } });
+      expect(again.verify.faults).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
