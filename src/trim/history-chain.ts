@@ -2,7 +2,8 @@
 // only for its place in the chain, and at the next compaction most of it is the same bytes again:
 // the lines as read are kept beside the log's backups, with the length and SHA-256 of the bytes they
 // stand for, and taken instead of reading those lines again when the log still starts with exactly
-// those bytes (checked as the lines stream past: a changed prefix reads everything again).
+// those bytes (checked as the lines stream past: a changed prefix reads everything again), and
+// only by the cmv version that read them (another may read a line otherwise).
 
 import { createHash, type Hash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -10,12 +11,15 @@ import { join } from 'node:path';
 import type { SessionLine } from '../session/conversation.js';
 import { shared } from '../session/interned.js';
 import { writeFileAtomic } from '../session/write.js';
+import { cmvVersion } from '../store/version.js';
 
 /** The file in a log's backup folder (not .json or .jsonl: those are backups and their records). */
 export const HISTORY_CHAIN_FILE = 'history-chain.cache';
 
 export interface HistoryChain {
   format: 1;
+  /** The cmv version whose reader made the lines. */
+  cmv: string;
   /** The prefix of the log the lines stand for, in bytes (it ends at a line's end). */
   bytes: number;
   /** SHA-256 of those bytes (faster than SHA-1 where the CPU has SHA extensions: 25 vs 43 ms for 43 MB here). */
@@ -31,7 +35,7 @@ export class HistoryChanged extends Error {}
 export async function loadHistoryChain(dir: string): Promise<HistoryChain | undefined> {
   try {
     const value = JSON.parse(await readFile(join(dir, HISTORY_CHAIN_FILE), 'utf8')) as HistoryChain;
-    if (value?.format !== 1 || typeof value.bytes !== 'number' || typeof value.sha256 !== 'string' || !Array.isArray(value.lines)) return undefined;
+    if (value?.format !== 1 || typeof value.bytes !== 'number' || typeof value.sha256 !== 'string' || value.cmv !== cmvVersion() || !Array.isArray(value.lines)) return undefined;
     for (const line of value.lines) {
       for (const entry of line.entries) {
         // One string per distinct value, as the reader shares them.
@@ -94,7 +98,7 @@ export class HistoryReader {
   /** The chain to keep for the lines read (the first `count` of `lines`), ending where they end. */
   chain(lines: SessionLine[], count: number): HistoryChain | undefined {
     if (count === 0) return undefined;
-    return { format: 1, bytes: this.hashed, sha256: this.hash.digest('hex'), lines: lines.slice(0, count) };
+    return { format: 1, cmv: cmvVersion(), bytes: this.hashed, sha256: this.hash.digest('hex'), lines: lines.slice(0, count) };
   }
 }
 

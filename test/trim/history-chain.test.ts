@@ -94,8 +94,12 @@ describe('the kept history chain', () => {
       await saveHistoryChain(dir, chain);
       const loaded = await loadHistoryChain(dir);
       expect(loaded).toEqual(chain);
+      // Lines read by another cmv version are not taken.
+      await saveHistoryChain(dir, { ...chain, cmv: '0.0.0-other' });
+      expect(await loadHistoryChain(dir)).toBeUndefined();
+      await saveHistoryChain(dir, chain);
       expect(loaded!.lines.flatMap((l) => l.entries).map((e) => e.sessionId)).toEqual(chain.lines.flatMap((l) => l.entries).map((e) => e.sessionId));
-      const again = await trimSession(path, AS_IS, { history: { kept: loaded } });
+      const again = await trimSession(path, AS_IS, { history: { kept: await loadHistoryChain(dir) } });
       expect(again.verify.faults).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
