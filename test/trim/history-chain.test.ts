@@ -2,12 +2,14 @@
 // it at the next trim instead of reading those lines again, but only while the log still starts
 // with the very bytes the kept chain stands for.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimSession } from '../../src/trim/trim.js';
-import { loadHistoryChain, saveHistoryChain, type HistoryChain } from '../../src/trim/history-chain.js';
+import { trimToDestination } from '../../src/trim/apply.js';
+import { backupFolder } from '../../src/trim/backups.js';
+import { HISTORY_CHAIN_FILE, loadHistoryChain, saveHistoryChain, type HistoryChain } from '../../src/trim/history-chain.js';
 import { SessionBuilder, readOutput, removeWrittenSessions, CWD } from './session-builder.js';
 
 afterAll(removeWrittenSessions);
@@ -103,6 +105,27 @@ describe('the kept history chain', () => {
       expect(again.verify.faults).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is kept by an in-place trim beside the log\'s backups and taken by the next one', async () => {
+    const saved = process.env.CMV_HOME;
+    const scratch = mkdtempSync(join(tmpdir(), 'cmv-history-chain-home-'));
+    process.env.CMV_HOME = scratch;
+    try {
+      const path = realpathSync(compactedLog());
+      const first = await trimToDestination(path, AS_IS, { kind: 'in-place' });
+      expect(first.result.verify.faults).toEqual([]);
+      const dir = await backupFolder(path);
+      expect(existsSync(join(dir, HISTORY_CHAIN_FILE))).toBe(true);
+      const kept = (await loadHistoryChain(dir))!;
+      await saveHistoryChain(dir, tampered(kept));
+      const next = await trimToDestination(path, AS_IS, { kind: 'in-place' });
+      expect(next.result.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.CMV_HOME;
+      else process.env.CMV_HOME = saved;
+      rmSync(scratch, { recursive: true, force: true });
     }
   });
 });
