@@ -197,12 +197,13 @@ function streamedLoad(lines: SessionLine[]): { fromLine: number; stoppedAtLine?:
 /** Resolves a parent through progress lines, which Claude Code does not count as chain members. */
 function parentOf(entry: SessionEntry, index: ChainIndex): { parent?: SessionEntry; missing?: string } {
   let parentUuid = parentUuidOf(entry, index);
-  const seen = new Set<string>();
-  while (typeof parentUuid === 'string' && !seen.has(parentUuid)) {
-    seen.add(parentUuid);
+  // Made only when a progress line is passed: most parents are found at the first step.
+  let seen: Set<string> | undefined;
+  while (typeof parentUuid === 'string' && !seen?.has(parentUuid)) {
     const parent = index.byUuid.get(parentUuid);
     if (!parent) return { missing: parentUuid };
     if (parent.type !== 'progress') return { parent };
+    (seen ??= new Set()).add(parentUuid);
     parentUuid = parentUuidOf(parent, index);
   }
   return {};
@@ -384,11 +385,37 @@ export interface BuildOptions {
   client?: ClientModel;
   /** The file's size, which decides how 2.1.100 loads it (default: the lines' extent). */
   bytes?: number;
+  /** A model of the same lines (another client's): what no client rule changes is taken from it, not rebuilt. */
+  from?: Conversation;
 }
 
-export function buildConversation(lines: SessionLine[], options: BuildOptions = {}): Conversation {
-  const client = options.client ?? DEFAULT_CLIENT;
-  const bytes = options.bytes ?? extentOf(lines);
+/**
+ * What a conversation model holds whatever the client: the records, their index, responses, tool
+ * pairs, sidechains and timestamps. Built once per set of lines; another client's model of the same
+ * lines (asResumedBy) starts from it and applies only the rules that differ by client.
+ */
+interface ClientFreeModel {
+  lines: SessionLine[];
+  lineCount: number;
+  entries: SessionEntry[];
+  gluedEntries: SessionEntry[];
+  byUuid: Map<string, SessionEntry>;
+  responses: ResponseGroup[];
+  responseOf: Map<SessionEntry, ResponseGroup>;
+  pairs: Pick<Conversation, 'toolPairs' | 'unpairedToolUses' | 'unpairedToolResults'>;
+  resultOf: Map<string, SessionEntry>;
+  isSubagentTranscript: boolean;
+  danglingParents: SessionEntry[];
+  /** Main-chain entries with a uuid and a readable timestamp, by time (stable: file order on a tie). */
+  timed: { entry: SessionEntry; ms: number }[];
+  msOf: Map<SessionEntry, number>;
+  sidechains: Map<string, SessionEntry[]>;
+  compactBoundaries: SessionEntry[];
+}
+
+const clientFree = new WeakMap<Conversation, ClientFreeModel>();
+
+function clientFreeModel(lines: SessionLine[]): ClientFreeModel {
   // Claude Code skips a line that is not one JSON record, glued records included: so does the model.
   const entries: SessionEntry[] = [];
   const gluedEntries: SessionEntry[] = [];
@@ -411,9 +438,62 @@ export function buildConversation(lines: SessionLine[], options: BuildOptions = 
 
   const mainConversational = entries.filter((e) => isConversational(e) && e.uuid && !e.isSidechain);
   const isSubagentTranscript = mainConversational.length === 0 && entries.some((e) => isConversational(e) && e.isSidechain);
+  const danglingParents = entries.filter((e) => typeof e.parentUuid === 'string' && !byUuid.has(e.parentUuid));
+  const timed: ClientFreeModel['timed'] = [];
+  const msOf = new Map<SessionEntry, number>();
+  for (const entry of entries) {
+    if (entry.uuid === undefined || (!isSubagentTranscript && entry.isSidechain) || !entry.timestamp) continue;
+    const ms = Date.parse(entry.timestamp);
+    if (Number.isNaN(ms)) continue;
+    msOf.set(entry, ms);
+    timed.push({ entry, ms });
+  }
+  timed.sort((a, b) => a.ms - b.ms);
+
+  const sidechains = new Map<string, SessionEntry[]>();
+  if (!isSubagentTranscript) {
+    const rootOf = new Map<SessionEntry, string>();
+    for (const entry of entries) {
+      if (!entry.isSidechain) continue;
+      let key = entry.agentId;
+      if (!key) {
+        const parent = typeof entry.parentUuid === 'string' ? byUuid.get(entry.parentUuid) : undefined;
+        key = parent && parent.isSidechain ? rootOf.get(parent) : undefined;
+        key ??= entry.uuid ?? `line-${entry.line}`;
+      }
+      rootOf.set(entry, key);
+      const list = sidechains.get(key);
+      if (list) list.push(entry);
+      else sidechains.set(key, [entry]);
+    }
+  }
+  return {
+    lines,
+    lineCount: lines.length,
+    entries,
+    gluedEntries,
+    byUuid,
+    responses,
+    responseOf,
+    pairs,
+    resultOf,
+    isSubagentTranscript,
+    danglingParents,
+    timed,
+    msOf,
+    sidechains,
+    compactBoundaries: entries.filter((e) => e.type === 'system' && e.subtype === 'compact_boundary'),
+  };
+}
+
+export function buildConversation(lines: SessionLine[], options: BuildOptions = {}): Conversation {
+  const client = options.client ?? DEFAULT_CLIENT;
+  const bytes = options.bytes ?? extentOf(lines);
+  const shared = options.from ? clientFree.get(options.from) : undefined;
+  const base = shared && shared.lines === lines && shared.lineCount === lines.length ? shared : clientFreeModel(lines);
+  const { entries, gluedEntries, byUuid, responses, responseOf, pairs, resultOf, isSubagentTranscript, danglingParents, msOf, sidechains } = base;
   const onMainChain = (e: SessionEntry) => e.uuid !== undefined && (isSubagentTranscript || !e.isSidechain);
 
-  const danglingParents = entries.filter((e) => typeof e.parentUuid === 'string' && !byUuid.has(e.parentUuid));
   // What the client loads: every entry; for a log over 5 MiB streamed by 2.1.100 only what it reads
   // and keeps; without what a compaction's preserved segment drops.
   const streamed = client.stopsAtMalformedOver5MiB && bytes > STREAMED_LOAD_BYTES ? streamedLoad(lines) : undefined;
@@ -425,17 +505,8 @@ export function buildConversation(lines: SessionLine[], options: BuildOptions = 
     (streamed === undefined || (e.line >= streamed.fromLine && e.line < loadedUntil)) && !segment?.dropped.has(e);
   const loaded = restricted ? entries.filter(isLoaded) : undefined;
   const loadedByUuid = loaded ? new Map(loaded.filter((e) => e.uuid).map((e) => [e.uuid!, e])) : byUuid;
-  const byTime: ChainIndex['byTime'] = [];
-  const msOf = new Map<SessionEntry, number>();
-  for (const entry of entries) {
-    if (!onMainChain(entry) || !entry.timestamp || !isLoaded(entry)) continue;
-    const ms = Date.parse(entry.timestamp);
-    if (Number.isNaN(ms)) continue;
-    msOf.set(entry, ms);
-    if (entry.type !== 'progress') byTime.push({ entry, ms });
-  }
   // Stable: entries of the same time keep file order, and the fallback takes the latest of them.
-  byTime.sort((a, b) => a.ms - b.ms);
+  const byTime: ChainIndex['byTime'] = base.timed.filter((t) => t.entry.type !== 'progress' && isLoaded(t.entry));
   const historyIndex: ChainIndex = { byUuid, byTime, relinked: segment?.relinked };
   const chainIndex: ChainIndex = loaded ? { byUuid: loadedByUuid, byTime: byTime.filter((t) => isLoaded(t.entry)), relinked: segment?.relinked } : historyIndex;
 
@@ -466,25 +537,7 @@ export function buildConversation(lines: SessionLine[], options: BuildOptions = 
   const sentMessages = activePath.filter((e) => isSent(e, pathResponseOf, pathResultOf));
   let logicalPath: SessionEntry[] | undefined;
 
-  const sidechains = new Map<string, SessionEntry[]>();
-  if (!isSubagentTranscript) {
-    const rootOf = new Map<SessionEntry, string>();
-    for (const entry of entries) {
-      if (!entry.isSidechain) continue;
-      let key = entry.agentId;
-      if (!key) {
-        const parent = typeof entry.parentUuid === 'string' ? byUuid.get(entry.parentUuid) : undefined;
-        key = parent && parent.isSidechain ? rootOf.get(parent) : undefined;
-        key ??= entry.uuid ?? `line-${entry.line}`;
-      }
-      rootOf.set(entry, key);
-      const list = sidechains.get(key);
-      if (list) list.push(entry);
-      else sidechains.set(key, [entry]);
-    }
-  }
-
-  return {
+  const conversation: Conversation = {
     entries,
     gluedEntries,
     byUuid,
@@ -499,7 +552,7 @@ export function buildConversation(lines: SessionLine[], options: BuildOptions = 
       return logicalPath;
     },
     leaf,
-    compactBoundaries: entries.filter((e) => e.type === 'system' && e.subtype === 'compact_boundary'),
+    compactBoundaries: base.compactBoundaries,
     danglingParents,
     sidechains,
     isSubagentTranscript,
@@ -508,6 +561,8 @@ export function buildConversation(lines: SessionLine[], options: BuildOptions = 
     bridges,
     streamedLoad: streamed ? { stoppedAtLine: streamed.stoppedAtLine } : undefined,
   };
+  clientFree.set(conversation, base);
+  return conversation;
 }
 
 function extentOf(lines: SessionLine[]): number {

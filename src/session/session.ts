@@ -77,7 +77,7 @@ export async function openSession(path: string, options: OpenOptions = {}): Prom
 /** The same session as another client resumes it: the lines are shared, the conversation model rebuilt. */
 export function asResumedBy(session: Session, client: ClientModel): Session {
   if (session.conversation.client === client) return session;
-  return { ...session, conversation: buildConversation(session.lines, { client, bytes: session.bytes }) };
+  return { ...session, conversation: buildConversation(session.lines, { client, bytes: session.bytes, from: session.conversation }) };
 }
 
 /** Builds a Session from lines already read (used by openSession and by tests on in-memory data). */

@@ -11,6 +11,7 @@ import { trimSession, type TrimResult } from './trim.js';
 import { refuseUnwritable } from './refusals.js';
 import type { TrimOptions } from './options.js';
 import { dropBackup, lockLog, saveRecord, takeBackup, type BackupRecord } from './backups.js';
+import { loadHistoryChain, saveHistoryChain } from './history-chain.js';
 import { AtomicWriter, removeStaleTemps } from '../session/write.js';
 import { asCmvError, fingerprint, openLiveLog, readAt, realLogPath, replaceLive, TAIL_BYTES, type LiveLog, type Replaced } from '../session/live-replace.js';
 import { withTopLevelValues } from '../session/skim.js';
@@ -152,7 +153,9 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
     try {
       writer = await AtomicWriter.open(path, record.mode);
       const streamed = request.options.budget === undefined;
-      const result = await trimSession(backup, request.options, { fileHoldsOnDisk: true, projectDir: request.projectDir, writer: streamed ? writer : undefined });
+      // The history copied as it is was read at the previous trim: its chain is taken as kept then.
+      const history = request.options.historyAsIs ? { kept: await loadHistoryChain(dir) } : undefined;
+      const result = await trimSession(backup, request.options, { fileHoldsOnDisk: true, projectDir: request.projectDir, writer: streamed ? writer : undefined, history });
       // Read from the backup, reported as the log it stands for.
       result.input.path = path;
       refuseUnwritable(result);
@@ -170,6 +173,7 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
         await writer.abort();
         await dropBackup(dir, record);
         done = true;
+        if (result.historyChain) await saveHistoryChain(dir, result.historyChain);
         return { status: 'unchanged', result, warnings };
       }
       const temp = await open(writer.tempPath, 'r+');
@@ -194,6 +198,8 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       record.carried = { before: carried.carried, late: carried.late, lines: carried.lines };
       if (Object.keys(relinked).length) record.relinked = relinked;
       await saveRecord(dir, record).catch(() => {});
+      // The log now starts with the history the trim copied: its chain serves the next trim.
+      if (result.historyChain) await saveHistoryChain(dir, result.historyChain);
       return { status: 'trimmed', result, backup, record, carried, warnings };
     } finally {
       if (!done) {

@@ -15,6 +15,7 @@ import { WrittenTexts } from './written-texts.js';
 import { SHORTENED_TODO_MARK, todosOf } from './todo-lists.js';
 import type { Spill } from './spill.js';
 import { DroppedHistory } from './dropped-history.js';
+import type { HistoryReader } from './history-chain.js';
 import { noteEditCalls, type EditCallSeen } from './applied-edits.js';
 import { noteSupersedableCalls, type SupersedableCall } from './superseded.js';
 import { SupersededInputs } from './superseded-inputs.js';
@@ -145,6 +146,8 @@ export interface PassOneSetup {
    * the chain only, neither stripped nor spilled; pass 2 copies their bytes from the file.
    */
   asIsBefore?: number;
+  /** With `asIsBefore`: the lines copied as they are, as a previous trim read them (history-chain.ts). */
+  history?: HistoryReader;
   /**
    * Count the tokens of messages from this byte offset on while their records are parsed anyway:
    * set when what follows the last boundary (what Claude Code sends) is known and small.
@@ -264,7 +267,14 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
   for await (const raw of readRawLines(path, { recycle: spill.copies })) {
     result.lineCount++;
     if (raw.offset < asIsBefore) {
-      // Copied as it is, never stripped: only its place in the chain is read.
+      // Copied as it is, never stripped: only its place in the chain is read (or taken as kept).
+      const kept = setup.history?.line(raw.index, raw.offset, raw.bytes, raw.terminated);
+      if (kept) {
+        result.lines.push(kept);
+        if (kept.status === 'malformed' || kept.status === 'glued') result.malformedLines.push(raw.index + 1);
+        result.asIsLines++;
+        continue;
+      }
       const parsed = skimChain(raw.bytes, raw.index, true);
       result.lines.push({ index: raw.index, offset: raw.offset, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error });
       if (parsed.status === 'malformed' || parsed.status === 'glued') result.malformedLines.push(raw.index + 1);
@@ -335,6 +345,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     result.spilled.push({ entry, changed: stripped.changed, removed: stripped.removed });
     await spill.append(stripped.bytes);
   }
+  setup.history?.finish();
   await spill.finish();
   return result;
 }

@@ -18,6 +18,7 @@ import { lineReader } from '../session/line-at.js';
 import { open } from 'node:fs/promises';
 import { promptTokens } from '../tokens/usage.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
+import { HistoryChanged, HistoryReader, type HistoryChain } from './history-chain.js';
 import { chainStartsOf, clientTexts, preservedOf, digestText, mergeClientReports, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
 import { buildConversation } from '../session/conversation.js';
 import { CLIENT_MODELS, type ClientModel } from '../session/clients.js';
@@ -59,6 +60,8 @@ export interface TrimResult {
    * and as the trim leaves them (before any budget eviction). Counted once, here.
    */
   tokens: { before: TokenBreakdown; after: TokenBreakdown };
+  /** With `target.history`, a verified historyAsIs trim: the chain of the history it copied, to keep for the next trim. */
+  historyChain?: HistoryChain;
 }
 
 /** What a trim removes, counted (countTrim): a TrimResult without the output, its model or its check (no usage rewritten; output bytes as before chain links are rewritten). */
@@ -85,6 +88,11 @@ export interface TrimTarget {
   derive?: Omit<DerivedMark, 'from'>;
   /** With fileHoldsOnDisk: the session's project now lives here (a moved checkout, another machine). */
   projectDir?: string;
+  /**
+   * The caller keeps the chain of the history a historyAsIs trim copies (history-chain.ts): the
+   * one a previous trim of this log kept, if any; the result carries the one to keep next.
+   */
+  history?: { kept?: HistoryChain };
 }
 
 const NEWLINE = Buffer.from('\n');
@@ -139,7 +147,18 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
   const countFrom = options.keepHistory && !asIs ? undefined : (lastBoundary ?? 0);
   // Streamed to a writer, nothing reads the dropped lines afterwards: they are not indexed at all.
   const chainOnlyBeforeBoundary = target.writer !== undefined;
-  const trimmed = await trimOnce(path, size, options, target, countOnly, { options, fileHolds, fileLines, dropBefore, asIsBefore, countFrom, chainOnlyBeforeBoundary });
+  const setup: PassOneSetup = { options, fileHolds, fileLines, dropBefore, asIsBefore, countFrom, chainOnlyBeforeBoundary };
+  // The history's chain as a previous trim read it, when it can stand for a prefix of what is copied.
+  const kept = target.history?.kept;
+  const usable = kept && asIsBefore !== undefined && kept.bytes <= asIsBefore ? kept : undefined;
+  let trimmed: TrimCounts | TrimResult | undefined;
+  try {
+    trimmed = await trimOnce(path, size, options, target, countOnly, { ...setup, history: target.history && asIsBefore !== undefined ? new HistoryReader(usable) : undefined });
+  } catch (error) {
+    if (!(error instanceof HistoryChanged)) throw error;
+    // The log no longer starts with the bytes kept: read all of it.
+    trimmed = await trimOnce(path, size, options, target, countOnly, { ...setup, history: new HistoryReader(undefined) });
+  }
   // The index disagreed with the boundary found before reading (a resumed path before it, a
   // boundary written some other way): read everything in full.
   return trimmed ?? (await trimOnce(path, size, options, target, countOnly, { options, fileHolds, fileLines }))!;
@@ -149,7 +168,9 @@ async function trimOnce(path: string, size: number, options: TrimOptions, target
   const spill = target.writer ? await fileSpill(`${target.writer.tempPath}.pass1`) : memorySpill();
   try {
     const first = await passOne(path, { ...setup, countOnly }, spill);
-    return await finishTrim(path, size, options, target, countOnly, first, spill, setup.dropBefore, setup.asIsBefore);
+    const done = await finishTrim(path, size, options, target, countOnly, first, spill, setup.dropBefore, setup.asIsBefore);
+    if (done && 'verify' in done && done.verify.ok && setup.history) done.historyChain = setup.history.chain(first.lines, first.asIsLines);
+    return done;
   } finally {
     await spill.dispose();
   }
@@ -491,7 +512,7 @@ async function finishTrim(
 
   // The original as each client resumes it (the same entries, another conversation model).
   const factsFor = (client: ClientModel): OriginalFacts => {
-    const model = client === c.client ? c : buildConversation(lines, { client, bytes: size });
+    const model = client === c.client ? c : buildConversation(lines, { client, bytes: size, from: c });
     const onActivePath = new Set(model.activePath);
     const sentSet = new Set(model.sentMessages);
     return {

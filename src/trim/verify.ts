@@ -111,8 +111,15 @@ export function originalFacts(session: Session): OriginalFacts {
 
 /** Conversational entries of the main chain that root a chain, as Claude Code reads the log. */
 export function chainStartsOf(c: Conversation): string[] {
-  return c.entries.filter((e) => e.uuid && isConversational(e) && !e.isSidechain && startsChain(e, c.byUuid)).map((e) => e.uuid!);
+  // The same for every client's model of the same lines (they share entries and index): found once.
+  const known = chainStartsByEntries.get(c.entries);
+  if (known?.byUuid === c.byUuid) return known.starts;
+  const starts = c.entries.filter((e) => e.uuid && isConversational(e) && !e.isSidechain && startsChain(e, c.byUuid)).map((e) => e.uuid!);
+  chainStartsByEntries.set(c.entries, { byUuid: c.byUuid, starts });
+  return starts;
 }
+
+const chainStartsByEntries = new WeakMap<SessionEntry[], { byUuid: Map<string, SessionEntry>; starts: string[] }>();
 
 /** Structural faults of a log on its own: what Claude Code would silently drop or misread. */
 export function structuralFaults(
@@ -165,6 +172,33 @@ export function structuralFaults(
   return faults;
 }
 
+type Inherited = Pick<OriginalFacts, 'unpairedToolIds' | 'danglingUuids' | 'malformedLines' | 'chainStarts' | 'copiedLines'>;
+
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) => a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
+
+/**
+ * structuralFaults reads only what no client rule changes (the lines, the records, tool pairs,
+ * parents): every client's model of one log (which share those) gets the same faults, found once.
+ */
+const structuralByEntries = new WeakMap<SessionEntry[], { inherited: Inherited; faults: Fault[] }>();
+
+function structuralFaultsOnce(session: Session, inherited: Inherited): Fault[] {
+  const known = structuralByEntries.get(session.conversation.entries);
+  if (
+    known &&
+    known.inherited.malformedLines === inherited.malformedLines &&
+    known.inherited.copiedLines === inherited.copiedLines &&
+    sameList(known.inherited.unpairedToolIds, inherited.unpairedToolIds) &&
+    sameList(known.inherited.danglingUuids, inherited.danglingUuids) &&
+    sameList(known.inherited.chainStarts, inherited.chainStarts)
+  ) {
+    return known.faults;
+  }
+  const faults = structuralFaults(session, inherited);
+  structuralByEntries.set(session.conversation.entries, { inherited, faults });
+  return faults;
+}
+
 /** Checks a trimmed log against facts taken from its original. */
 export function verifyAgainst(original: OriginalFacts, trimmed: Session, originalSessionIds = 1, trimmedTexts: TextDigest[] = sentTexts(trimmed).map(digestText)): VerifyReport {
   const faults: Fault[] = [];
@@ -214,7 +248,7 @@ export function verifyAgainst(original: OriginalFacts, trimmed: Session, origina
     if (intactIds.has(id)) intact++;
     else faults.push({ kind: 'broken-pair', message: `tool call ${id} is no longer paired with its result on the resumed path` });
   }
-  const structural = structuralFaults(trimmed, original).filter((f) => !(f.kind === 'mixed-session-ids' && originalSessionIds > 1));
+  const structural = structuralFaultsOnce(trimmed, original).filter((f) => !(f.kind === 'mixed-session-ids' && originalSessionIds > 1));
   faults.push(...structural);
   return {
     ok: faults.length === 0,

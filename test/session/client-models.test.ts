@@ -53,6 +53,26 @@ describe('client models', () => {
     expect(sentTexts(today).map((t) => t.text)).toEqual(['Which changelog format do we use?', 'We use keep-a-changelog.']);
   });
 
+  it('finds a fault only one client would see, and names that client (models of one log share all but the client rules)', () => {
+    const records = [
+      user('a1', null, 'Write the release checklist now.', 40),
+      assistant('a2', 'a1', 'The checklist is written.', 41),
+      user('b1', null, 'Which changelog format do we use?', 20),
+      assistant('b2', 'b1', 'We use keep-a-changelog.', 21),
+    ];
+    const original = sessionOf(records);
+    // The chain only 2.1.332 resumes (last in file) loses its answer; then the one only 2.1.100 resumes (newest).
+    const lostToday = sessionOf([...records.slice(0, 3), assistant('b2', 'b1', 'We use something.', 21)]);
+    const today = verifySessions(original, lostToday);
+    expect(today.ok).toBe(false);
+    expect(today.faults.filter((f) => f.kind === 'missing-text').map((f) => f.clients)).toEqual([['2.1.332']]);
+    const lostOld = sessionOf([records[0], assistant('a2', 'a1', 'Something was written.', 41), ...records.slice(2)]);
+    const old = verifySessions(original, lostOld);
+    expect(old.ok).toBe(false);
+    expect(old.faults.filter((f) => f.kind === 'missing-text').map((f) => f.clients)).toEqual([['2.1.100']]);
+    expect(verifySessions(original, sessionOf(records)).ok).toBe(true);
+  });
+
   it('sends a preserved segment after the compaction summary, before what follows it', () => {
     const records = [
       user('u1', null, 'Fix the pipes.', 1),

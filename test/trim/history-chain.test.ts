@@ -1,0 +1,131 @@
+// The hook's trim keeps the chain of the history it copies as it is (history-chain.ts) and takes
+// it at the next trim instead of reading those lines again, but only while the log still starts
+// with the very bytes the kept chain stands for.
+
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { trimSession } from '../../src/trim/trim.js';
+import { trimToDestination } from '../../src/trim/apply.js';
+import { backupFolder } from '../../src/trim/backups.js';
+import { HISTORY_CHAIN_FILE, loadHistoryChain, saveHistoryChain, type HistoryChain } from '../../src/trim/history-chain.js';
+import { SessionBuilder, readOutput, removeWrittenSessions, CWD } from './session-builder.js';
+
+afterAll(removeWrittenSessions);
+
+const AS_IS = { keepHistory: true, historyAsIs: true } as const;
+const joined = (lines: Buffer[]) => Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')]));
+
+function compactedLog(): string {
+  const b = new SessionBuilder();
+  b.user('Read the parser.');
+  b.toolCall('Read', { file_path: `${CWD}/src/parser.ts` }, readOutput(80));
+  b.assistant([{ type: 'text', text: 'The parser is recursive descent.' }]);
+  b.compact('1. The user asked about the parser.');
+  b.user('Now read the lexer.');
+  b.toolCall('Read', { file_path: `${CWD}/src/lexer.ts` }, readOutput(80));
+  b.assistant([{ type: 'text', text: 'The lexer is table driven.' }]);
+  return b.write();
+}
+
+/** The kept chain with the first user entry's uuid changed: a model built from it shows the change. */
+function tampered(chain: HistoryChain): HistoryChain {
+  const copy = JSON.parse(JSON.stringify(chain)) as HistoryChain;
+  const entry = copy.lines.flatMap((l) => l.entries).find((e) => e.type === 'user')!;
+  entry.uuid = 'tampered-0000-4000-8000-000000000000';
+  return copy;
+}
+
+describe('the kept history chain', () => {
+  it('stands for the copied prefix and gives the same trim as reading it', async () => {
+    const path = compactedLog();
+    const input = readFileSync(path);
+    const prefixEnd = input.lastIndexOf(10, input.indexOf('"compact_boundary"')) + 1;
+    const first = await trimSession(path, AS_IS, { history: {} });
+    expect(first.verify.faults).toEqual([]);
+    const chain = first.historyChain!;
+    expect(chain.bytes).toBe(prefixEnd);
+    expect(chain.lines.length).toBeGreaterThan(0);
+
+    const again = await trimSession(path, AS_IS, { history: { kept: chain } });
+    expect(again.verify).toEqual(first.verify);
+    expect(joined(again.lines).equals(joined(first.lines))).toBe(true);
+    expect(again.historyChain!.sha256).toBe(chain.sha256);
+    // It is taken, not read again: a change made to it shows in the model.
+    const taken = await trimSession(path, AS_IS, { history: { kept: tampered(chain) } });
+    expect(taken.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(true);
+  });
+
+  it('is not taken once the log no longer starts with its bytes (same length, one byte changed)', async () => {
+    const path = compactedLog();
+    const chain = (await trimSession(path, AS_IS, { history: {} })).historyChain!;
+    const input = readFileSync(path);
+    const at = input.indexOf('Read the parser.');
+    input[at + 14] = 'd'.charCodeAt(0); // "Read the parsed."
+    writeFileSync(path, input);
+    const fresh = await trimSession(path, AS_IS);
+    const withKept = await trimSession(path, AS_IS, { history: { kept: tampered(chain) } });
+    expect(withKept.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(false);
+    expect(withKept.verify).toEqual(fresh.verify);
+    expect(joined(withKept.lines).equals(joined(fresh.lines))).toBe(true);
+    expect(withKept.historyChain!.sha256).not.toBe(chain.sha256);
+  });
+
+  it('is not taken when it stands for more than the history now copied', async () => {
+    const path = compactedLog();
+    const chain = (await trimSession(path, AS_IS, { history: {} })).historyChain!;
+    const longer = { ...tampered(chain), bytes: readFileSync(path).length };
+    const withKept = await trimSession(path, AS_IS, { history: { kept: longer } });
+    expect(withKept.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(false);
+    expect(withKept.verify.faults).toEqual([]);
+  });
+
+  it('reads back from its file as it was kept (a line that is not a record, an entry of another session)', async () => {
+    const path = compactedLog();
+    const input = readFileSync(path).toString();
+    const lines = input.split('\n');
+    const other = JSON.parse(lines[1]) as { sessionId: string };
+    other.sessionId = 'another-session';
+    lines.splice(1, 1, JSON.stringify(other), '{"type":"user", broken');
+    writeFileSync(path, lines.join('\n'));
+    const chain = (await trimSession(path, AS_IS, { history: {} })).historyChain!;
+    expect(chain.lines.some((l) => l.status === 'malformed')).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'cmv-history-chain-'));
+    try {
+      await saveHistoryChain(dir, chain);
+      const loaded = await loadHistoryChain(dir);
+      expect(loaded).toEqual(chain);
+      // Lines read by another cmv version are not taken.
+      await saveHistoryChain(dir, { ...chain, cmv: '0.0.0-other' });
+      expect(await loadHistoryChain(dir)).toBeUndefined();
+      await saveHistoryChain(dir, chain);
+      expect(loaded!.lines.flatMap((l) => l.entries).map((e) => e.sessionId)).toEqual(chain.lines.flatMap((l) => l.entries).map((e) => e.sessionId));
+      const again = await trimSession(path, AS_IS, { history: { kept: await loadHistoryChain(dir) } });
+      expect(again.verify.faults).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is kept by an in-place trim beside the log\'s backups and taken by the next one', async () => {
+    const saved = process.env.CMV_HOME;
+    const scratch = mkdtempSync(join(tmpdir(), 'cmv-history-chain-home-'));
+    process.env.CMV_HOME = scratch;
+    try {
+      const path = realpathSync(compactedLog());
+      const first = await trimToDestination(path, AS_IS, { kind: 'in-place' });
+      expect(first.result.verify.faults).toEqual([]);
+      const dir = await backupFolder(path);
+      expect(existsSync(join(dir, HISTORY_CHAIN_FILE))).toBe(true);
+      const kept = (await loadHistoryChain(dir))!;
+      await saveHistoryChain(dir, tampered(kept));
+      const next = await trimToDestination(path, AS_IS, { kind: 'in-place' });
+      expect(next.result.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.CMV_HOME;
+      else process.env.CMV_HOME = saved;
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+});
