@@ -80,7 +80,9 @@ export async function benchAnalyze(args) {
   const floor = Math.min(...floors.map((f) => f.seconds));
   const floorCpu = Math.min(...floors.map((f) => f.cpuSeconds));
 
-  console.log(`files            ${a.files + a.failed + a.skipped} (${a.sessions} sessions, ${a.subagents} subagents, ${a.failed} failed, ${a.skipped} skipped), largest ${(largest / MB).toFixed(1)} MB`);
+  console.log(
+    `files            ${a.files + a.failed + a.skipped} (${a.sessions} sessions, ${a.subagents} subagents, ${a.failed} failed, ${a.skipped} skipped), largest ${(largest / MB).toFixed(1)} MB`,
+  );
   console.log(`input            ${(bytes / MB).toFixed(2)} MB`);
   console.log(`threads          ${report.workers || 1}${report.workers ? ' workers' : ' (in this thread)'}`);
   console.log(`wall             ${seconds.toFixed(2)} s (first result after ${(((firstDone ?? started) - started) / 1000).toFixed(2)} s)`);

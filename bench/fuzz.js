@@ -24,7 +24,11 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HANG_MS = 10_000;
 
 function jsonl(dir) {
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f)) : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => join(dir, f))
+    : [];
 }
 
 function sourceLogs() {
@@ -34,7 +38,13 @@ function sourceLogs() {
   return {
     from: corpus.length ? 'corpora in ../shared' : 'sample-sessions/',
     // Lines up to 64 KB (nearly all): the few multi-MB image lines would make each case cost seconds.
-    logs: files.map((f) => readFileSync(f).toString('latin1').split('\n').filter((l) => l.length > 0 && l.length <= 65536).map((l) => Buffer.from(l, 'latin1'))),
+    logs: files.map((f) =>
+      readFileSync(f)
+        .toString('latin1')
+        .split('\n')
+        .filter((l) => l.length > 0 && l.length <= 65536)
+        .map((l) => Buffer.from(l, 'latin1')),
+    ),
   };
 }
 
@@ -159,7 +169,9 @@ export default async function benchFuzz(args) {
         note('hang', names, `${Math.round(ms)} ms`);
       }
       if ((n + 1) % 1000 === 0) {
-        process.stderr.write(`  ${n + 1} cases, ${Math.round((performance.now() - started) / 1000)} s: crashes ${found.crashes}, hangs ${found.hangs}, lines lost ${found.linesLost}, texts lost ${found.textsLost}\n`);
+        process.stderr.write(
+          `  ${n + 1} cases, ${Math.round((performance.now() - started) / 1000)} s: crashes ${found.crashes}, hangs ${found.hangs}, lines lost ${found.linesLost}, texts lost ${found.textsLost}\n`,
+        );
       }
     }
   } finally {
@@ -175,7 +187,9 @@ export default async function benchFuzz(args) {
   countTokens(prose);
   const proseSeconds = (performance.now() - t) / 1000;
 
-  console.log(`fuzz: ${count} mutated inputs from ${from} (trim ${keepHistory ? 'keeping history' : 'as by default'}), ${Math.round((performance.now() - started) / 1000)} s, slowest case ${Math.round(slowest)} ms`);
+  console.log(
+    `fuzz: ${count} mutated inputs from ${from} (trim ${keepHistory ? 'keeping history' : 'as by default'}), ${Math.round((performance.now() - started) / 1000)} s, slowest case ${Math.round(slowest)} ms`,
+  );
   console.log(`  crashes ${found.crashes}   hangs ${found.hangs}   lines lost ${found.linesLost}   texts lost ${found.textsLost}`);
   console.log(`  (trims verified ok ${found.trimmedOk}, refused by verify ${found.verifyFailed}, inputs refused with a clear error ${found.refused})`);
   console.log(`  8 MB unbroken run tokenised at ${(8 / runSeconds).toFixed(1)} MB/s; 8 MB prose at ${(8 / proseSeconds).toFixed(1)} MB/s (ratio ${(proseSeconds / runSeconds).toFixed(2)})`);

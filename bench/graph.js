@@ -35,7 +35,9 @@ export const VIEWS = [
 /** The sessions of a folder: [name, log path, truth]. */
 export function benchSessions(dir) {
   const out = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.truth.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.truth.json'))
+    .sort()) {
     const name = file.replace(/\.truth\.json$/, '');
     const truth = JSON.parse(readFileSync(join(dir, file), 'utf8'));
     const beside = join(dir, `${name}.jsonl`);
@@ -64,7 +66,12 @@ export async function scoreDir(dir, { verbose = false } = {}) {
       if (verbose && view === 'block <=300') printSession(name, buildResume(graph, { budget: 300 }).text, score);
     }
   }
-  return { dir, sessions: sessions.length, msPerSession: ms / Math.max(1, sessions.length), views: Object.fromEntries(VIEWS.map(([view]) => [view, { ...scoreSet(perView[view]), perSession: perView[view] }])) };
+  return {
+    dir,
+    sessions: sessions.length,
+    msPerSession: ms / Math.max(1, sessions.length),
+    views: Object.fromEntries(VIEWS.map(([view]) => [view, { ...scoreSet(perView[view]), perSession: perView[view] }])),
+  };
 }
 
 function printSession(name, text, score) {
@@ -111,7 +118,10 @@ async function benchGraph(args) {
   if (json) {
     for (const r of results) for (const v of Object.values(r.views)) for (const s of v.perSession) delete s.categories;
     console.log(JSON.stringify(results, null, 2));
-  } else console.log('\nmemorybench F1: a truth item is found when an output item holds 60% of its words; category figures are means over the sessions with truth or output in it. Graph files: those changed.');
+  } else
+    console.log(
+      '\nmemorybench F1: a truth item is found when an output item holds 60% of its words; category figures are means over the sessions with truth or output in it. Graph files: those changed.',
+    );
 }
 
 export default benchGraph;

@@ -156,7 +156,9 @@ export async function benchHook(files = []) {
     ...(await import('../dist/trim/apply.js')),
   };
   const loads = [loadavg()[0]];
-  console.log(`PreCompact hook on ${file} (${(data.length / MB).toFixed(1)} MB; node ${process.version}, load average ${loads[0].toFixed(1)}); medians of ${RUNS} fresh runs: wall s (CPU s, this process and its git), x floor CPU`);
+  console.log(
+    `PreCompact hook on ${file} (${(data.length / MB).toFixed(1)} MB; node ${process.version}, load average ${loads[0].toFixed(1)}); medians of ${RUNS} fresh runs: wall s (CPU s, this process and its git), x floor CPU`,
+  );
   const work = mkdtempSync(join(tmpdir(), 'cmv-bench-hook-'));
   try {
     for (const moment of ['first', 'later']) {
@@ -183,9 +185,13 @@ export async function benchHook(files = []) {
       console.log(`    floor (read + JSON.parse of every line of the log the hook sees): ${f(floors)}`);
       console.log(`    whole hook process (cmv hook run pre-compact): ${f(whole)}   [target <= 1.5 s]; it said: ${whole[0].stdout || '(nothing)'}`);
       const snap = last.snapshot.value;
-      console.log(`    snapshot: ${f(parts.map((p) => p.snapshot))}, ${snap.growth}, ${(snap.newBytes / MB).toFixed(1)} MB new of ${(snap.bytes / MB).toFixed(1)} MB (${snap.newPages} of ${snap.pages} pages), ${(snap.modelledBytes / MB).toFixed(1)} MB modelled`);
+      console.log(
+        `    snapshot: ${f(parts.map((p) => p.snapshot))}, ${snap.growth}, ${(snap.newBytes / MB).toFixed(1)} MB new of ${(snap.bytes / MB).toFixed(1)} MB (${snap.newPages} of ${snap.pages} pages), ${(snap.modelledBytes / MB).toFixed(1)} MB modelled`,
+      );
       const r = last.trim.value.result;
-      console.log(`    in-place trim: ${f(parts.map((p) => p.trim))}   [target <= 1 s]; ${(r.input.bytes / MB).toFixed(1)} -> ${(r.output.bytes / MB).toFixed(1)} MB, tokens sent ${r.input.tokens} -> ${r.output.tokens}, verify ${r.verify.ok ? 'ok' : 'FAILED'}`);
+      console.log(
+        `    in-place trim: ${f(parts.map((p) => p.trim))}   [target <= 1 s]; ${(r.input.bytes / MB).toFixed(1)} -> ${(r.output.bytes / MB).toFixed(1)} MB, tokens sent ${r.input.tokens} -> ${r.output.tokens}, verify ${r.verify.ok ? 'ok' : 'FAILED'}`,
+      );
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -35,17 +35,22 @@ function scanDir(dir) {
   let bytes = 0;
   let redactMs = 0;
   let parseMs = 0;
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()) {
     const text = readFileSync(join(dir, file), 'utf8');
     bytes += Buffer.byteLength(text);
     let t = performance.now();
-    const lines = text.split('\n').filter(Boolean).map((l) => {
-      try {
-        return JSON.parse(l);
-      } catch {
-        return l;
-      }
-    });
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        try {
+          return JSON.parse(l);
+        } catch {
+          return l;
+        }
+      });
     parseMs += performance.now() - t;
     t = performance.now();
     redactText(text);
@@ -95,10 +100,16 @@ export default async function benchRedact(args) {
       if (label) labelledOcc += f.count;
     }
     console.log(`\n${basename(dir)}: ${(bytes / 1e6).toFixed(1)} MB, ${occurrences} redactions of ${all.length} distinct values`);
-    console.log(`  by rule (distinct values): ${Object.entries(byRule).map(([r, n]) => `${r} ${n}`).join(', ')}`);
+    console.log(
+      `  by rule (distinct values): ${Object.entries(byRule)
+        .map(([r, n]) => `${r} ${n}`)
+        .join(', ')}`,
+    );
     const judged = yes + no;
-    console.log(`  precision on a sample of ${sample.length} distinct values: ${judged ? `${yes}/${judged} = ${((100 * yes) / judged).toFixed(1)}%` : 'n/a'} (weighted by occurrences: ${labelledOcc ? ((100 * yesOcc) / labelledOcc).toFixed(1) : 'n/a'}%)${unlabelled.length ? `, ${unlabelled.length} not yet labelled` : ''}`);
-    console.log(`  redactText: ${((bytes / 1e6) / (redactMs / 1000)).toFixed(1)} MB/s, ${(redactMs / parseMs).toFixed(2)}x the time of JSON.parse of every line`);
+    console.log(
+      `  precision on a sample of ${sample.length} distinct values: ${judged ? `${yes}/${judged} = ${((100 * yes) / judged).toFixed(1)}%` : 'n/a'} (weighted by occurrences: ${labelledOcc ? ((100 * yesOcc) / labelledOcc).toFixed(1) : 'n/a'}%)${unlabelled.length ? `, ${unlabelled.length} not yet labelled` : ''}`,
+    );
+    console.log(`  redactText: ${(bytes / 1e6 / (redactMs / 1000)).toFixed(1)} MB/s, ${(redactMs / parseMs).toFixed(2)}x the time of JSON.parse of every line`);
     if (show) for (const [key, f] of sample) console.log(`  ${key} ${labels[key] ?? '?'} [${f.rule}] x${f.count} ${f.context.replace(/\s+/g, ' ').slice(0, 260)}`);
   }
 }

@@ -95,7 +95,7 @@ async function storageRun(file, rule) {
 
 async function benchStorage(files) {
   console.log(`\n1. storage: ${SNAPSHOTS} snapshots of a session growing by appends, vs the final session gzipped alone (target <= 1.30)`);
-  console.log([pad('session', 46, false), pad('MB', 6), pad('gzip MB', 8), pad('layout', 24, false), pad('written', 8), pad('store', 7), pad('ratio', 6), pad('gc\'d', 6), pad('ms/snap', 8)].join(' '));
+  console.log([pad('session', 46, false), pad('MB', 6), pad('gzip MB', 8), pad('layout', 24, false), pad('written', 8), pad('store', 7), pad('ratio', 6), pad("gc'd", 6), pad('ms/snap', 8)].join(' '));
   const ratios = new Map(LAYOUTS.map(([name]) => [name, []]));
   for (const file of files) {
     const size = statSync(file).size;
@@ -104,7 +104,17 @@ async function benchStorage(files) {
       const r = await storageRun(file, rule);
       ratios.get(name).push(r.stored / gz);
       console.log(
-        [pad(basename(file).slice(0, 46), 46, false), pad(mb(size), 6), pad(mb(gz), 8), pad(name, 24, false), pad(`${(r.written / size).toFixed(2)}x`, 8), pad(mb(r.stored), 7), pad((r.stored / gz).toFixed(2), 6), pad((r.afterGc / gz).toFixed(2), 6), pad((r.ms / SNAPSHOTS).toFixed(0), 8)].join(' '),
+        [
+          pad(basename(file).slice(0, 46), 46, false),
+          pad(mb(size), 6),
+          pad(mb(gz), 8),
+          pad(name, 24, false),
+          pad(`${(r.written / size).toFixed(2)}x`, 8),
+          pad(mb(r.stored), 7),
+          pad((r.stored / gz).toFixed(2), 6),
+          pad((r.afterGc / gz).toFixed(2), 6),
+          pad((r.ms / SNAPSHOTS).toFixed(0), 8),
+        ].join(' '),
       );
     }
   }
@@ -123,7 +133,10 @@ function appendOf(bytes) {
     out += text.replace(UUID, (u) => ids.get(u) ?? (ids.set(u, randomUUID()), ids.get(u)));
   }
   const data = Buffer.from(out);
-  return data.subarray(0, lineEnds(data).find((e) => e >= bytes));
+  return data.subarray(
+    0,
+    lineEnds(data).find((e) => e >= bytes),
+  );
 }
 
 async function incremental(file, extra) {
@@ -195,9 +208,21 @@ function stitched(sources) {
 }
 
 export default async function benchStore(args) {
-  const corpus = existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => f.endsWith('.jsonl') && !f.includes('agent-')).map((f) => join(CORPUS, f)) : [];
+  const corpus = existsSync(CORPUS)
+    ? readdirSync(CORPUS)
+        .filter((f) => f.endsWith('.jsonl') && !f.includes('agent-'))
+        .map((f) => join(CORPUS, f))
+    : [];
   const bySize = (list) => [...list].sort((a, b) => statSync(b).size - statSync(a).size);
-  const files = args.length ? args : bySize(corpus.length ? corpus : readdirSync(SAMPLES).filter((f) => f.endsWith('.jsonl')).map((f) => join(SAMPLES, f))).slice(0, 6);
+  const files = args.length
+    ? args
+    : bySize(
+        corpus.length
+          ? corpus
+          : readdirSync(SAMPLES)
+              .filter((f) => f.endsWith('.jsonl'))
+              .map((f) => join(SAMPLES, f)),
+      ).slice(0, 6);
   const load = () => `load average ${loadavg()[0].toFixed(1)}`;
   console.log(`cmv store benchmark (git ${spawnSync('git', ['--version'], { encoding: 'utf8' }).stdout.trim().split(' ').pop()}, node ${process.version}, ${load()})`);
   await benchStorage(files);

@@ -145,7 +145,10 @@ function breakdownOf(body: any, into: Breakdown): void {
 
 function printBreakdown(label: string, into: Breakdown): void {
   const total = [...into.values()].reduce((a, b) => a + b, 0);
-  const rows = [...into.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30).map(([kind, tokens]) => [kind, String(tokens), pct(tokens / total)]);
+  const rows = [...into.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 30)
+    .map(([kind, tokens]) => [kind, String(tokens), pct(tokens / total)]);
   console.log(`\nwhere the trimmed request's tokens go, ${label}, pooled over the logs (${total} tokens):\n${table(['kind', 'tokens', 'share'], rows).join('\n')}`);
 }
 
@@ -205,13 +208,24 @@ it.skipIf(!client)(`trim reduction in the real client's request (Claude Code ${v
     }
     const row = await measure(file, figures);
     rows.push(row);
-    console.log(`${row.corpus}/${row.file}: ${row.tokens} tokens sent; removed: absent ${pct(row.absent)}, present ${pct(row.present)}, limit ${pct(row.limit)}${row.lost.length ? `; LOST ${row.lost.join('; ')}` : ''}`);
+    console.log(
+      `${row.corpus}/${row.file}: ${row.tokens} tokens sent; removed: absent ${pct(row.absent)}, present ${pct(row.present)}, limit ${pct(row.limit)}${row.lost.length ? `; LOST ${row.lost.join('; ')}` : ''}`,
+    );
   }
-  const body = rows.map((r) => [`${r.corpus === 'claude-code' ? '' : 'recent/'}${r.file.slice(0, 56)}`, String(r.tokens), pct(r.absent), pct(r.present), pct(r.limit), r.lost.length ? 'LOST' : 'none']);
+  const body = rows.map((r) => [
+    `${r.corpus === 'claude-code' ? '' : 'recent/'}${r.file.slice(0, 56)}`,
+    String(r.tokens),
+    pct(r.absent),
+    pct(r.present),
+    pct(r.limit),
+    r.lost.length ? 'LOST' : 'none',
+  ]);
   const col = (k: 'absent' | 'present' | 'limit') => rows.map((r) => r[k]);
   const lines = table(['log (tool-heavy, >= 20k tokens sent)', 'sent tok', 'absent', 'present', 'limit', 'texts lost'], body);
   console.log(`\nSent message tokens removed by the trim, Claude Code ${version} (${rows.length} logs; ${others} other main logs are short or not tool-heavy):\n${lines.join('\n')}`);
-  console.log(`mean: absent ${pct(mean(col('absent')))} (target >= ${pct(TARGETS.absent)}), present ${pct(mean(col('present')))} (target >= ${pct(TARGETS.present)}), lossless limit ${pct(mean(col('limit')))}`);
+  console.log(
+    `mean: absent ${pct(mean(col('absent')))} (target >= ${pct(TARGETS.absent)}), present ${pct(mean(col('present')))} (target >= ${pct(TARGETS.present)}), lossless limit ${pct(mean(col('limit')))}`,
+  );
   console.log(`median: absent ${pct(median(col('absent')))}, present ${pct(median(col('present')))}, lossless limit ${pct(median(col('limit')))}`);
   console.log(`logs with a text lost or a pairing fault: ${rows.filter((r) => r.lost.length).length}`);
   if (withBreakdown) {

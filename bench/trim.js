@@ -97,7 +97,9 @@ function memoryScaling(work, rssHook) {
   const first = points[0];
   const last = points[points.length - 1];
   const perMb = (last.rss - first.rss) / (last.mb - first.mb);
-  console.log(`  growth: ${(last.rss - first.rss).toFixed(0)} MB of RSS for ${(last.mb - first.mb).toFixed(0)} MB more log (${perMb.toFixed(2)} MB per MB; the lines before the last compaction are not indexed)`);
+  console.log(
+    `  growth: ${(last.rss - first.rss).toFixed(0)} MB of RSS for ${(last.mb - first.mb).toFixed(0)} MB more log (${perMb.toFixed(2)} MB per MB; the lines before the last compaction are not indexed)`,
+  );
 }
 
 /** The reduction measured in the real client (bench/trim-reduction.run.ts under vitest); throws when it fails. */

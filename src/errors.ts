@@ -1,16 +1,7 @@
 // The one error type of cmv: a stable code, a message saying what happened, and a hint saying
 // what to do. The CLI maps codes to exit codes in one place (src/cli/exit-codes.ts).
 
-export type CmvErrorCode =
-  | 'USAGE'
-  | 'NOT_FOUND'
-  | 'AMBIGUOUS'
-  | 'BAD_INPUT'
-  | 'IO'
-  | 'VERIFY_FAILED'
-  | 'BUDGET_UNMET'
-  | 'CONFLICT'
-  | 'INTERNAL';
+export type CmvErrorCode = 'USAGE' | 'NOT_FOUND' | 'AMBIGUOUS' | 'BAD_INPUT' | 'IO' | 'VERIFY_FAILED' | 'BUDGET_UNMET' | 'CONFLICT' | 'INTERNAL';
 
 export class CmvError extends Error {
   readonly code: CmvErrorCode;

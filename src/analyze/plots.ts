@@ -110,7 +110,10 @@ async function render(spec: TopLevelSpec): Promise<string> {
 /** The batch's plots as SVG documents (nothing written: the command writes them). */
 export async function renderPlots(a: Aggregate, sessions: SessionSummary[], topCount = 6): Promise<Plot[]> {
   const bySaving = new Map(sessions.map((s) => [s.path, s]));
-  const top = a.topSavings.map((t) => bySaving.get(t.path)).filter((s): s is SessionSummary => s !== undefined).slice(0, topCount);
+  const top = a.topSavings
+    .map((t) => bySaving.get(t.path))
+    .filter((s): s is SessionSummary => s !== undefined)
+    .slice(0, topCount);
   const plots: Plot[] = [
     { file: 'reduction.svg', title: 'reduction histogram', svg: await render(reductionSpec(sessions)) },
     { file: 'break-even.svg', title: 'break-even distribution', svg: await render(breakEvenSpec(a)) },

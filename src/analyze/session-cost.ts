@@ -19,8 +19,7 @@ import { paceOf, thresholdsOf, windowOf, type SessionPace, type Thresholds } fro
 import { pricingOverride, type ModelRegistry, type Resolution } from '../cost/registry.js';
 import { subagentByPath } from './batch-files.js';
 
-export const SUBSCRIPTION_NOTE =
-  'On a Claude subscription (Pro, Max, Team) you pay no per-token price: there the win of a trim is context window and rate limits, not dollars.';
+export const SUBSCRIPTION_NOTE = 'On a Claude subscription (Pro, Max, Team) you pay no per-token price: there the win of a trim is context window and rate limits, not dollars.';
 
 export interface CostOptions {
   registry: ModelRegistry;

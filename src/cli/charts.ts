@@ -67,8 +67,7 @@ export function pairedHistogram(title: string, names: [string, string], bins: Pa
   const countWidth = column(bins.flatMap((b) => [String(b.first), String(b.second)]));
   const barWidth = Math.max(4, Math.floor((width - labelWidth - 2 * countWidth - 6) / 2));
   const most = Math.max(1, ...bins.flatMap((b) => [b.first, b.second]));
-  const cell = (n: number, paint: (text: string) => string) =>
-    `${paint(blockBar(n / most, barWidth))} ${n === 0 ? ink.dim(String(n).padStart(countWidth)) : String(n).padStart(countWidth)}`;
+  const cell = (n: number, paint: (text: string) => string) => `${paint(blockBar(n / most, barWidth))} ${n === 0 ? ink.dim(String(n).padStart(countWidth)) : String(n).padStart(countWidth)}`;
   const header = `${' '.repeat(labelWidth)} ${ink.blue(names[0].slice(0, barWidth + countWidth + 1).padEnd(barWidth + countWidth + 1))}  ${ink.magenta(names[1].slice(0, barWidth + countWidth + 1))}`;
   const rows = bins.map((b) => `${b.label.padStart(labelWidth)} ${cell(b.first, ink.blue)}  ${cell(b.second, ink.magenta)}`);
   return [ink.bold(title), header.trimEnd(), ...rows].join('\n');

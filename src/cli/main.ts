@@ -48,8 +48,35 @@ export function packageVersion(): string {
 
 /** Every command, in the order `cmv --help` lists them; each is declared in src/cli/program/. */
 const COMMANDS: CommandDefinition[] = [
-  sessions, stats, trim, verify, restore, breakeven, analyze, ui, hook, completion, config, graph, resume, compact,
-  snapshot, branch, list, log, tree, show, diff, rm, gc, fsck, exportBundle, importBundle, remote, push, pull,
+  sessions,
+  stats,
+  trim,
+  verify,
+  restore,
+  breakeven,
+  analyze,
+  ui,
+  hook,
+  completion,
+  config,
+  graph,
+  resume,
+  compact,
+  snapshot,
+  branch,
+  list,
+  log,
+  tree,
+  show,
+  diff,
+  rm,
+  gc,
+  fsck,
+  exportBundle,
+  importBundle,
+  remote,
+  push,
+  pull,
 ];
 
 /** Gives every command below `parent` the settings of the root (exit override, suggestions, help after an error). */

@@ -134,7 +134,7 @@ export function breakEvenOf(input: BreakEvenInput): BreakEven {
   const cold = costBranches(coldSeq, input, true);
 
   // The projection past the end, on its own: with the trim made now (a resume) or earlier (already trimmed).
-  const ahead = costBranches(projected('warm'), { ...input, removed: trimmingNow ? input.removed : warm.removed[replayed.length] ?? 0 }, trimmingNow);
+  const ahead = costBranches(projected('warm'), { ...input, removed: trimmingNow ? input.removed : (warm.removed[replayed.length] ?? 0) }, trimmingNow);
   const projection: ProjectionPoint[] = PROJECTION_TURNS.map((turns) => {
     const sum = (xs: number[]) => xs.slice(0, turns).reduce((a, b) => a + b, 0);
     const context = lastPrompt + pace.growthPerTurn * turns;

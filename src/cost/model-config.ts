@@ -61,7 +61,7 @@ function modelFrom(key: string, raw: unknown, base: ModelInfo | undefined, sourc
     throw bad(source, where, 'is not a model name cmv understands', 'use `<family>-<version>` (opus-4.6, sonnet-4.5, haiku-4.5) or an API id (claude-opus-4-6)');
   }
   const prices = pricesFrom(raw, base?.prices, source, where);
-  const contextWindow = raw.contextWindow === undefined ? base?.contextWindow ?? 200_000 : number(raw.contextWindow, source, `${where}.contextWindow`, { positive: true });
+  const contextWindow = raw.contextWindow === undefined ? (base?.contextWindow ?? 200_000) : number(raw.contextWindow, source, `${where}.contextWindow`, { positive: true });
   let longContext = base?.longContext;
   if (raw.longContext === null) longContext = undefined;
   else if (raw.longContext !== undefined) {
@@ -69,8 +69,8 @@ function modelFrom(key: string, raw: unknown, base: ModelInfo | undefined, sourc
     checkKeys(raw.longContext, LONG_KEYS, source, `${where}.longContext`);
     const lc = raw.longContext;
     longContext = {
-      above: lc.above === undefined ? longContext?.above ?? 200_000 : number(lc.above, source, `${where}.longContext.above`, { positive: true }),
-      window: lc.window === undefined ? longContext?.window ?? 1_000_000 : number(lc.window, source, `${where}.longContext.window`, { positive: true }),
+      above: lc.above === undefined ? (longContext?.above ?? 200_000) : number(lc.above, source, `${where}.longContext.above`, { positive: true }),
+      window: lc.window === undefined ? (longContext?.window ?? 1_000_000) : number(lc.window, source, `${where}.longContext.window`, { positive: true }),
       prices: pricesFrom(lc, longContext?.prices ?? pricesOf(prices.input * 2, prices.output * 1.5), source, `${where}.longContext`),
     };
   }

@@ -15,10 +15,7 @@ export function pricesFor(model: ModelInfo, prompt: number): Prices {
 /** Dollars for one call. */
 export function callCost(call: CallTokens, model: ModelInfo): number {
   const p = pricesFor(model, promptOf(call));
-  return (
-    (call.input * p.input + call.cacheWrite5m * p.cacheWrite5m + call.cacheWrite1h * p.cacheWrite1h + call.cacheRead * p.cacheRead + call.output * p.output) *
-    PER_TOKEN
-  );
+  return (call.input * p.input + call.cacheWrite5m * p.cacheWrite5m + call.cacheWrite1h * p.cacheWrite1h + call.cacheRead * p.cacheRead + call.output * p.output) * PER_TOKEN;
 }
 
 /** Rounds dollars to a millionth for reports (sums are taken before rounding). */

@@ -103,8 +103,13 @@ export class ModelRegistry {
 export function pricingOverride(registry: ModelRegistry, name: string): ResolvedModel {
   const resolved = registry.resolve(name);
   if (resolved.resolution === 'unpriced' || resolved.resolution === 'default') {
-    const known = registry.models.map((m) => m.id).slice(0, 12).join(', ');
-    throw new CmvError('USAGE', `"${name}" is not a model in the price table, so nothing can be priced as it`, { hint: `use one of ${known}, a Claude API id (claude-opus-4-6) or a family (opus), or add its prices under "models" in the config` });
+    const known = registry.models
+      .map((m) => m.id)
+      .slice(0, 12)
+      .join(', ');
+    throw new CmvError('USAGE', `"${name}" is not a model in the price table, so nothing can be priced as it`, {
+      hint: `use one of ${known}, a Claude API id (claude-opus-4-6) or a family (opus), or add its prices under "models" in the config`,
+    });
   }
   return resolved;
 }

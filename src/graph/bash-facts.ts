@@ -22,7 +22,12 @@ const WRAPPER = /^rtk\s+(?!-)/;
 export function commandSegments(command: string): string[] {
   return command
     .split(/\s*(?:&&|\|\||;|\|)\s*/)
-    .map((s) => s.replace(/^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+/, '').replace(WRAPPER, '').trim())
+    .map((s) =>
+      s
+        .replace(/^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+/, '')
+        .replace(WRAPPER, '')
+        .trim(),
+    )
     .filter((s) => s !== '' && !/^cd\s/.test(s));
 }
 
@@ -41,7 +46,10 @@ export function operationOf(command: string): string {
 }
 
 export function normaliseCommand(command: string): string {
-  return command.replace(/\s+/g, ' ').replace(/\s+2>&1\b/g, '').trim();
+  return command
+    .replace(/\s+/g, ' ')
+    .replace(/\s+2>&1\b/g, '')
+    .trim();
 }
 
 /**
@@ -49,7 +57,14 @@ export function normaliseCommand(command: string): string {
  * stands as its first line, so `git commit -m "$(cat <<'EOF'` reads `git commit -m "Add X"`.
  */
 export function displayCommand(raw: string): string {
-  const inline = raw.replace(/\$\(cat\s+<<-?\s*(['"]?)(\w+)\1[^\n]*\n([\s\S]*?)\n\s*\2\s*\)/g, (_, _quote, _tag, body: string) => body.split('\n').map((l) => l.trim()).find(Boolean) ?? '');
+  const inline = raw.replace(
+    /\$\(cat\s+<<-?\s*(['"]?)(\w+)\1[^\n]*\n([\s\S]*?)\n\s*\2\s*\)/g,
+    (_, _quote, _tag, body: string) =>
+      body
+        .split('\n')
+        .map((l) => l.trim())
+        .find(Boolean) ?? '',
+  );
   return normaliseCommand(inline);
 }
 
@@ -85,11 +100,18 @@ export function bashFacts(step: ToolStep, state: ExtractState): void {
     if (/\bparse error near\b|syntax error near unexpected token|unexpected EOF while looking for/.test(step.result)) return;
     const reason = errorLine(step.result);
     // Blocked behind a wrapper that exited 0, the hook's own error says what stopped it.
-    const found = hookBlocked && !step.isError && exitCode(step.result) === 0 ? [hookLabel(step.result)] : PUSH_REJECTED.test(step.result) && /\bgit push\b/.test(command) ? ['git push rejected: remote has work not pulled locally'] : failureLines(step.result);
+    const found =
+      hookBlocked && !step.isError && exitCode(step.result) === 0
+        ? [hookLabel(step.result)]
+        : PUSH_REJECTED.test(step.result) && /\bgit push\b/.test(command)
+          ? ['git push rejected: remote has work not pulled locally']
+          : failureLines(step.result);
     // A first line such as "# example.com/pkg [example.com/pkg.test]" names a package, not a problem.
     if (!found.length && /^#\s/.test(reason)) return;
     // "# example.com/pkg [example.com/pkg.test]" heads the errors of one package: it names no problem.
-    const labels = (found.length ? found : [runner ? `${clipCommand(tests[0])} failed${reason ? `: ${reason}` : ''}` : `${clipCommand(displayCommand(raw))}: ${reason || `exit ${exitCode(step.result) ?? 'error'}`}`]).filter((l) => !/^[:#\s]*[\w.@/-]+ \[[\w.@/-]+\.test\]$/.test(l));
+    const labels = (
+      found.length ? found : [runner ? `${clipCommand(tests[0])} failed${reason ? `: ${reason}` : ''}` : `${clipCommand(displayCommand(raw))}: ${reason || `exit ${exitCode(step.result) ?? 'error'}`}`]
+    ).filter((l) => !/^[:#\s]*[\w.@/-]+ \[[\w.@/-]+\.test\]$/.test(l));
     if (hookBlocked) blockedCommitFacts(raw, state, step.uuid);
     for (const label of labels) {
       const error = builder.mention('ERROR', label, { ...mention, status: 'failed', fuzzy: false });
@@ -133,7 +155,10 @@ export function failureLines(output: string): string[] {
     const line = lines[i].trim();
     let m: RegExpExecArray | null;
     if ((m = /^--- FAIL: (\S+)/.exec(line))) {
-      const why = lines.slice(i + 1, i + 4).map((l) => /^\s*\S+_test\.go:\d+: (.+)$/.exec(l)?.[1]).find(Boolean);
+      const why = lines
+        .slice(i + 1, i + 4)
+        .map((l) => /^\s*\S+_test\.go:\d+: (.+)$/.exec(l)?.[1])
+        .find(Boolean);
       add(why ? `${m[1]}: ${why}` : `${m[1]} failed`);
     } else if ((m = /^\S+\.\w+:\d+(?::\d+)?:\s+(.+?)\s+\((\w+)\)$/.exec(line))) add(`${m[2]}: ${m[1]}`);
     else if ((m = /^(?:\.\/)?\S+\.(?:go|rs|ts|tsx|js|py|ex|exs):\d+(?::\d+)?:\s+(?:error:\s+)?(.+)$/.exec(line)) && !/^(?:warning|note)\b/.test(m[1])) add(m[1]);
@@ -141,10 +166,12 @@ export function failureLines(output: string): string[] {
     else if ((m = /^FAILED (\S+::\S+?)(?: - (.+))?$/.exec(line))) add(m[2] ? `${m[1].replace(/^.*::/, '')}: ${m[2]}` : `${m[1].replace(/^.*::/, '')} failed`);
     else if ((m = /^(?:FAIL|ERROR): (\w+) \(/.exec(line))) {
       // unittest: "FAIL: test_x (module.Class.test_x)", then the traceback's last line says why.
-      const why = lines.slice(i + 1, i + 20).map((l) => /^(\w*(?:Error|Exception)\b.*)$/.exec(l.trim())?.[1]).find(Boolean);
+      const why = lines
+        .slice(i + 1, i + 20)
+        .map((l) => /^(\w*(?:Error|Exception)\b.*)$/.exec(l.trim())?.[1])
+        .find(Boolean);
       add(why ? `${m[1]}: ${why}` : `${m[1]} failed`);
-    }
-    else if ((m = /^E\s+(\w*(?:Error|Exception)\b.*)$/.exec(line))) add(m[1]);
+    } else if ((m = /^E\s+(\w*(?:Error|Exception)\b.*)$/.exec(line))) add(m[1]);
     else if ((m = /\*\* \((\w+)\) (.+)$/.exec(line))) add(`${m[1]}: ${m[2]}`);
     else if ((m = /^(?:npm error \d{3}\s+)(.+)$/.exec(line))) add(m[1]);
     else if ((m = /^(?:error(?:\[E\d+\])?|fatal|npm ERR!|ERROR):?\s+(.+)$/.exec(line))) add(m[1]);
@@ -173,7 +200,10 @@ export function errorLine(output: string): string {
   const pick =
     lines.find((l) => /^(?:FAIL(?:ED)?|ERROR|not ok)\b[: ]/.test(l)) ??
     // "[TypeError: generate is not a function]": Next.js prints the thrown error in brackets.
-    [...lines].reverse().find((l) => /^\[?[\w.]*(?:Error|Exception)\b:/.test(l))?.replace(/^\[(.*)\]$/, '$1') ??
+    [...lines]
+      .reverse()
+      .find((l) => /^\[?[\w.]*(?:Error|Exception)\b:/.test(l))
+      ?.replace(/^\[(.*)\]$/, '$1') ??
     lines.find((l) => /^(?:error|fatal|panic)(?:\[\w+\])?:/i.test(l)) ??
     lines.find((l) => /\b(?:error|failed|cannot|not found|no such)\b/i.test(l)) ??
     lines[0] ??
@@ -208,7 +238,7 @@ function installFacts(segment: string, state: ExtractState, uuid: string): void 
   const m = INSTALL.exec(segment);
   if (!m) return;
   for (const word of m[1].split(/\s+/)) {
-    if (word.startsWith('-') || word === '.' || /^(?:install|add)$/.test(word) || word.includes('=') && !/==|>=|<=|~=/.test(word)) continue;
+    if (word.startsWith('-') || word === '.' || /^(?:install|add)$/.test(word) || (word.includes('=') && !/==|>=|<=|~=/.test(word))) continue;
     if (/requirements.*\.txt$|\.toml$|\.lock$/.test(word)) continue;
     const dep = state.builder.mention('DEPENDENCY', word.replace(/^['"]|['"]$/g, ''), { confidence: 0.95, turn: state.turn, uuid, detail: 'installed' });
     state.builder.link(parentTask(state), dep, 'DEPENDS_ON');

@@ -71,7 +71,12 @@ export function compactSession(session: Session, options: CompactOptions = {}): 
   const summary = buildResume(buildGraph(session), { tier: options.tier ?? (options.budget ? undefined : 'full'), budget: options.budget });
   const inputTokens = tokenBreakdown(session).total;
   const lastUsage = [...session.conversation.responses].reverse().find((r) => r.usage && !r.synthetic && !r.isSidechain)?.usage;
-  const { boundary, summary: summaryRecord, boundaryUuid, summaryUuid } = summaryRecords({
+  const {
+    boundary,
+    summary: summaryRecord,
+    boundaryUuid,
+    summaryUuid,
+  } = summaryRecords({
     block: summary,
     context: keptRecord,
     logicalParentUuid: logicalParent ?? null,

@@ -30,12 +30,14 @@ export interface DecisionStatement {
 }
 
 /** "Decided: ...", "Stack: ...": a label announcing a choice. */
-const DECISION_LABEL = /^(?:final\s+)?(?:decided|decision|decisions|chose|chosen|choice|selected|picked|using|use|going with|approach|strategy|stack|tech stack|tools?|tooling|solution|fix|resolution|plan|design|architecture)\s*:\s*(.+)$/i;
+const DECISION_LABEL =
+  /^(?:final\s+)?(?:decided|decision|decisions|chose|chosen|choice|selected|picked|using|use|going with|approach|strategy|stack|tech stack|tools?|tooling|solution|fix|resolution|plan|design|architecture)\s*:\s*(.+)$/i;
 /** First-person choice verbs: "I'll use X", "we went with X", "let's go with X". */
 const CHOICE =
   /^(?:(?:so|ok|okay|then|now|here),?\s+)?(?:i|we|i'll|we'll|i will|we will|i'm going to|we're going to|we are going to|i am going to|let's|lets|i've|we've|i have|we have|(i'd|we'd|i would|we would)|i|we)?\s*(?:decided (?:to use|to go with|on|to)|(?:will |'ll )?(?:use|used(?!\s+to\b)|go with|went with|going with|opt(?:ed)? for|settled? on|chose|choose|picked|pick|prefer(?:red)?|switch(?:ed)? to|stick with|adopt(?:ed)?|lean(?:ing)? towards?|keep(?!\s+\w+ing\b))|(suggest|recommend|propose))\s+(.+)$/i;
 /** "Since you already run Redis, I'll ...", "For scoring I'd ...": a lead-in before the one who decides. */
-const LEAD_IN = /^(?:(?:so|ok|okay|then|now|here|right|yes|sure|instead|also|finally|honestly),?\s+|(?:for|in|on|since|as|given|because|with|after|to|at|from)\s+[^,;]{1,60}?,?\s+(?=(?:i|we|i'll|we'll|i'd|we'd|i've|we've|let's|lets)\b))/i;
+const LEAD_IN =
+  /^(?:(?:so|ok|okay|then|now|here|right|yes|sure|instead|also|finally|honestly),?\s+|(?:for|in|on|since|as|given|because|with|after|to|at|from)\s+[^,;]{1,60}?,?\s+(?=(?:i|we|i'll|we'll|i'd|we'd|i've|we've|let's|lets)\b))/i;
 /** "Dropped the regex dependency in favour of a hand-written matcher". */
 const IN_FAVOUR = /\b(?:dropp|replac|remov|ditch|swapp|abandon|retir)\w*\s+(?:the\s+)?(.+?)\s+in favou?r of\s+(.+)$/i;
 /** "Authentication uses GitHub OIDC instead of long-lived keys": the thing used, and the one not. */
@@ -54,13 +56,15 @@ const BEST_IS =
 /** "I'm moving them into Pinia stores": a move into a named thing chooses it. */
 const MOVE_INTO = /\b(?:mov|migrat|port|convert|switch)(?:e|es|ed|ing)?\s+(?:[\w'-]+\s+){0,4}?(?:in)?to\s+(?:the\s+|a\s+|an\s+)?(.+)$/i;
 /** "Prices are now kept as integer cents": a representation chosen. */
-const KEPT_AS = /^.{2,60}?\s+(?:is|are)\s+(?:now\s+)?(?:kept|stored|represented|modell?ed|encoded|held|tracked)\s+as\s+(.{2,60}?)(?:\s+(?:throughout|everywhere|internally|now))?(?:\s+(?:and|so|because|since)\b.*)?[.!]*$/i;
+const KEPT_AS =
+  /^.{2,60}?\s+(?:is|are)\s+(?:now\s+)?(?:kept|stored|represented|modell?ed|encoded|held|tracked)\s+as\s+(.{2,60}?)(?:\s+(?:throughout|everywhere|internally|now))?(?:\s+(?:and|so|because|since)\b.*)?[.!]*$/i;
 /** "pinia-plugin-persistedstate handles that". */
 const HANDLES = /^(?:(?:yes|sure|right|ok(?:ay)?)\s*[—–,:-]?\s*)?(\S+(?:\s+\S+)?)\s+(?:handles?|covers?|takes care of)\s+(?:that|this|it|both|all of (?:that|this))\b/i;
 /** "logs go to an S3 bucket instead of local disk": what a preposition or verb takes instead of another. */
 const TAKES_INSTEAD = /\b(to|into|in|on|onto|with|by|from)\s+((?:[^\s,;]+\s+){0,4}?[^\s,;]+),?\s+(?:instead of|rather than)\s+(.+)$/i;
 /** "Set retention to 30 days": a setting chosen. */
-const SET_TO = /^(?:(?:i|we)(?:'ve| have)?\s+)?(?:also\s+|then\s+|now\s+|just\s+)?(?:set|bumped|raised|lowered|capped|limited|pinned)\s+(?:the\s+)?(.{2,40}?)\s+to\s+([^\s,;]+(?:\s+(?!with\b|via\b|using\b|so\b|for\b|and\b)[^\s,;]+)?)/i;
+const SET_TO =
+  /^(?:(?:i|we)(?:'ve| have)?\s+)?(?:also\s+|then\s+|now\s+|just\s+)?(?:set|bumped|raised|lowered|capped|limited|pinned)\s+(?:the\s+)?(.{2,40}?)\s+to\s+([^\s,;]+(?:\s+(?!with\b|via\b|using\b|so\b|for\b|and\b)[^\s,;]+)?)/i;
 /** "I'd split it into three sections and move X into an appendix": a course of action put forward. */
 const PROPOSE_ACTION = /^(?:i'd|i would|we'd|we would|i suggest we|i'd suggest we|i recommend we|i'd recommend we|i propose we|my suggestion is to)\s+([a-z]+)\s+(.{3,})$/i;
 const VAGUE_SUBJECT = /^(?:it|this|that|these|those|which|both|either|all|everything|that approach|this approach)$/i;
@@ -112,7 +116,9 @@ export function decisionIn(sentence: string): DecisionStatement | undefined {
   // "Flower felt like overkill, so I went with X", "No — I'd keep it private and ...", "Set
   // retention to 30 days, and logs go to S3 instead of local disk": each clause may choose.
   // A clause that goes on with a verb ("..., and move X") shares the first one's subject: not split.
-  const clauses = s.split(/,\s+(?=(?:so|but|then)\s+(?:i|we|let's|lets)\b)|,\s+and\s+(?![a-z]+\s)|,\s+and\s+(?=(?:i|we|let's|lets|[a-z]+\s+(?:go|goes|is|are|will|get|gets|stay|stays|run|runs|live|lives)\b))|;\s+|\s+[—–]\s+/i);
+  const clauses = s.split(
+    /,\s+(?=(?:so|but|then)\s+(?:i|we|let's|lets)\b)|,\s+and\s+(?![a-z]+\s)|,\s+and\s+(?=(?:i|we|let's|lets|[a-z]+\s+(?:go|goes|is|are|will|get|gets|stay|stays|run|runs|live|lives)\b))|;\s+|\s+[—–]\s+/i,
+  );
   const found = [clauseDecision(s), ...(clauses.length > 1 ? clauses.map((c) => clauseDecision(c.replace(/^(?:so|and|but|then)\s+/i, ''))) : [])].filter(
     (d): d is DecisionStatement => d !== undefined,
   );
@@ -120,10 +126,12 @@ export function decisionIn(sentence: string): DecisionStatement | undefined {
   const [first, ...rest] = found;
   const seen = new Set(first.items.map((i) => i.label.toLowerCase()));
   const items = [...first.items];
-  for (const d of rest) for (const item of d.items) if (!seen.has(item.label.toLowerCase()) && !first.items.some((i) => i.label.toLowerCase().includes(item.label.toLowerCase()))) {
-    seen.add(item.label.toLowerCase());
-    items.push(item);
-  }
+  for (const d of rest)
+    for (const item of d.items)
+      if (!seen.has(item.label.toLowerCase()) && !first.items.some((i) => i.label.toLowerCase().includes(item.label.toLowerCase()))) {
+        seen.add(item.label.toLowerCase());
+        items.push(item);
+      }
   // In the order the sentence names them.
   const at = (label: string) => s.toLowerCase().indexOf(label.toLowerCase().split(/\s+/)[0]);
   items.sort((a, b) => at(a.label) - at(b.label));
@@ -142,7 +150,11 @@ function clauseDecision(text: string): DecisionStatement | undefined {
   }
   const favour = IN_FAVOUR.exec(s);
   if (favour && !NEGATION.test(s.slice(0, favour.index))) {
-    return statement(splitChoices(favour[2]).map((item) => ({ ...item, rejected: [...item.rejected, head(favour[1])] })), [], 0.75);
+    return statement(
+      splitChoices(favour[2]).map((item) => ({ ...item, rejected: [...item.rejected, head(favour[1])] })),
+      [],
+      0.75,
+    );
   }
   if (NEGATION.test(s)) return undefined;
   const judged = RIGHT_CALL.exec(s) ?? MAKES_SENSE.exec(s) ?? WAY_TO_GO.exec(s) ?? FITS.exec(s) ?? IT_IS.exec(s);
@@ -320,7 +332,10 @@ function courseOfAction(text: string): DecisionItem[] {
 /** "A + B + C", "A, B and C", "A with B": a list when every part is short. */
 function splitList(text: string, splitWith: boolean): string[] {
   const pattern = splitWith ? /\s*\+\s*|,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+with\s+/ : /\s*\+\s*|,\s*(?:and\s+)?|\s+and\s+|\s+&\s+/;
-  const parts = text.split(pattern).map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(pattern)
+    .map((p) => p.trim())
+    .filter(Boolean);
   // Each part's own purpose does not count against it: "an S3 bucket for the static files, CloudFront in front".
   const core = (p: string) => p.replace(/^(?:a|an|the)\s+/i, '').replace(/\s+(?:for|to handle|in front|on top|behind)\b.*$/, '');
   if (parts.length > 1 && parts.every((p) => wordCount(core(p)) <= 4)) return parts;

@@ -2,22 +2,28 @@
 // Also the word-level comparison the validator uses to tell two labels apart.
 
 const STOPWORDS = new Set(
-  'the and for with into from that this these those then than now also just only all any some our your their its are was were has have had not but via per out off who what when where which will would should could can may might let lets use used using'.split(' '),
+  'the and for with into from that this these those then than now also just only all any some our your their its are was were has have had not but via per out off who what when where which will would should could can may might let lets use used using'.split(
+    ' ',
+  ),
 );
 
 /** Words whose presence at the end of a label does not make it a different thing ("Prisma ORM" is Prisma). */
 const CATEGORY_WORDS = new Set(
-  'orm framework library lib package crate module runtime tool tools service pattern strategy approach method technique engine database db language stack styling style support integration setup'.split(' '),
+  'orm framework library lib package crate module runtime tool tools service pattern strategy approach method technique engine database db language stack styling style support integration setup'.split(
+    ' ',
+  ),
 );
 
 /** Markdown emphasis, inline code ticks and link syntax removed; text kept. */
 export function plainText(text: string): string {
-  return text
-    .replace(/\[([^\]]+)\]\((?:[^)]+)\)/g, '$1')
-    // Bold only: "__" is part of names ("__init__.py") far more often than emphasis.
-    .replace(/\*\*/g, '')
-    .replace(/`+/g, '')
-    .replace(/[ \t]+/g, ' ');
+  return (
+    text
+      .replace(/\[([^\]]+)\]\((?:[^)]+)\)/g, '$1')
+      // Bold only: "__" is part of names ("__init__.py") far more often than emphasis.
+      .replace(/\*\*/g, '')
+      .replace(/`+/g, '')
+      .replace(/[ \t]+/g, ' ')
+  );
 }
 
 const OPENERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
@@ -153,9 +159,7 @@ export function wordCount(text: string): number {
 }
 
 /** Words a telegraphic label does without: articles, possessives, auxiliaries, fillers. */
-const FILLER = new Set(
-  'a an the our my your their its is are was were this these those some very really just also currently actually basically please existing now'.split(' '),
-);
+const FILLER = new Set('a an the our my your their its is are was were this these those some very really just also currently actually basically please existing now'.split(' '));
 
 /**
  * A label in telegraphic style, for the resume block: "Add the refresh tokens to our API" ->

@@ -13,7 +13,9 @@ const FILE_EXTENSIONS = new Set(
 
 /** Files known by name alone. */
 const BARE_FILE_NAMES = new Set(
-  'Dockerfile Makefile Justfile Procfile Gemfile Rakefile Vagrantfile Jenkinsfile Brewfile README LICENSE CHANGELOG CODEOWNERS .env .gitignore .dockerignore .npmrc .nvmrc .editorconfig .eslintrc .prettierrc .babelrc .gitattributes'.split(' '),
+  'Dockerfile Makefile Justfile Procfile Gemfile Rakefile Vagrantfile Jenkinsfile Brewfile README LICENSE CHANGELOG CODEOWNERS .env .gitignore .dockerignore .npmrc .nvmrc .editorconfig .eslintrc .prettierrc .babelrc .gitattributes'.split(
+    ' ',
+  ),
 );
 
 const HTTP_METHOD = /\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(\/[\w/{}:.*-]*)/g;
@@ -106,7 +108,8 @@ const METRIC_NAMES = String.raw`accuracy|precision|recall|latency|throughput|cov
 const METRIC_TRAILING = new RegExp(String.raw`\b((?:${METRIC_NAMES}|[A-Z][A-Za-z0-9@]{1,15})(?: score)?)\s(${NUMBER})`, 'gi');
 const KNOWN_METRIC = new RegExp(String.raw`^(?:${METRIC_NAMES})(?: score)?$`, 'i');
 /** Words that label a report, not a measure ("Fixed: 422 error"). */
-const NOT_A_MEASURE = /^(?:fixed|completed?|done|added|created|updated|error|errors|issue|found|step|phase|stage|part|version|epoch|day|week|month|year|line|lines|port|id|top|best|v|http|https|python|node|rust|go|java|react|flutter|eks)$/i;
+const NOT_A_MEASURE =
+  /^(?:fixed|completed?|done|added|created|updated|error|errors|issue|found|step|phase|stage|part|version|epoch|day|week|month|year|line|lines|port|id|top|best|v|http|https|python|node|rust|go|java|react|flutter|eks)$/i;
 
 /** "F1=0.89", "MAPE 3.6%", "Response: 800ms → 95ms", "accuracy 91.2%". */
 export function metricMentions(text: string): MetricMention[] {

@@ -1,22 +1,7 @@
 // The session knowledge graph: typed nodes (TokenMizer's 14 types) grounded in the log's lines,
 // typed edges between them, and the status order that lets a status only move forward.
 
-export const NODE_TYPES = [
-  'GOAL',
-  'TASK',
-  'DECISION',
-  'FILE',
-  'ERROR',
-  'TEST',
-  'SCHEMA',
-  'METRIC',
-  'DEPENDENCY',
-  'API',
-  'ENVIRONMENT',
-  'PROJECT',
-  'CONCEPT',
-  'AGENT',
-] as const;
+export const NODE_TYPES = ['GOAL', 'TASK', 'DECISION', 'FILE', 'ERROR', 'TEST', 'SCHEMA', 'METRIC', 'DEPENDENCY', 'API', 'ENVIRONMENT', 'PROJECT', 'CONCEPT', 'AGENT'] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
 export const EDGE_TYPES = ['DEPENDS_ON', 'RELATED_TO', 'IMPLEMENTS', 'FIXES', 'BLOCKS', 'PART_OF', 'SUPERSEDES'] as const;
@@ -70,4 +55,3 @@ export interface SessionGraph {
   nodes: GraphNode[];
   edges: GraphEdge[];
 }
-

@@ -33,7 +33,10 @@ const MEASUREMENT = /\d(?:[\d.,]*)\s?(?:%|ms|s\b|x\b|MB|GB|k\b)|\b[\w@-]+\s?[=:]
 export function promptClauses(text: string, max = 4): PromptClause[] {
   const out: PromptClause[] = [];
   // Markdown headings of a pasted plan ("## Context") title what follows; they ask for nothing.
-  const body = text.split(/\r?\n/).filter((line) => !/^\s*#{1,6}\s/.test(line)).join('\n');
+  const body = text
+    .split(/\r?\n/)
+    .filter((line) => !/^\s*#{1,6}\s/.test(line))
+    .join('\n');
   for (const sentence of sentences(body)) {
     if (out.length >= max) break;
     out.push(classifyClause(sentence));
@@ -71,7 +74,8 @@ const WANTS = /^(?!(?:i|we|you|they|it|he|she)\b)((?:[\w'-]+\s+){0,3}[\w'-]+)\s+
 const I_WANT = /^(?:i|we)\s+(?:want|need|would like|'d like)\s+(?!(?:you\s+)?to\s+(?:know|understand|see why|ask)\b)(?:you\s+)?(?:to\s+)?(?:also\s+|just\s+)?(.{3,})$/i;
 
 /** Prompts that steer the conversation without asking for anything new. */
-const CONTROL = /^(?:(?:ok(?:ay)?|yes|yeah|great|thanks)[,.!]?\s*)?(?:keep going|go on|carry on|continue|proceed|go ahead|give me an update|any updates?|status(?: update)?|update me|where are we|what'?s the status|next|more)\b[.!?]*$/i;
+const CONTROL =
+  /^(?:(?:ok(?:ay)?|yes|yeah|great|thanks)[,.!]?\s*)?(?:keep going|go on|carry on|continue|proceed|go ahead|give me an update|any updates?|status(?: update)?|update me|where are we|what'?s the status|next|more)\b[.!?]*$/i;
 
 /**
  * What a request passed on asks for: "SEO folks want hreflang tags" -> hreflang tags. "Chunking
@@ -88,7 +92,10 @@ export function classifyClause(sentence: string): PromptClause {
   const trimmed = sentence.trim();
   if (CONTROL.test(trimmed)) return { kind: 'statement', text: trimmed };
   if (ACK.test(trimmed)) return { kind: 'ack', text: trimmed };
-  const body = trimmed.replace(LEAD_IN, '').replace(/^(?:also|just|then|now|please|maybe)\s+/i, '').trim();
+  const body = trimmed
+    .replace(LEAD_IN, '')
+    .replace(/^(?:also|just|then|now|please|maybe)\s+/i, '')
+    .trim();
   const asksPolitely = body !== trimmed && /^(?:ok(?:ay)?[,.!]?\s+)?(?:can|could|would|will) you\b/i.test(trimmed);
   const firstWord = body.split(/[\s,.:;!?]+/)[0]?.toLowerCase() ?? '';
   const asked = /\?\s*$/.test(trimmed);

@@ -25,7 +25,8 @@ export function answerProposals(clauses: PromptClause[], state: ExtractState): v
 }
 
 /** "I was thinking a dropdown in the header", "maybe Redis for this": a choice the user puts forward. */
-const SUGGESTION = /^(?:(?:ok(?:ay)?|so|and|also|hmm),?\s+)?(?:i was thinking(?: of| about)?|i'?m thinking(?: of| about)?|maybe(?: we could use| use| we use| with)?|perhaps|what if we used?|how about using)\s+(.{2,60}?)[.?!]*$/i;
+const SUGGESTION =
+  /^(?:(?:ok(?:ay)?|so|and|also|hmm),?\s+)?(?:i was thinking(?: of| about)?|i'?m thinking(?: of| about)?|maybe(?: we could use| use| we use| with)?|perhaps|what if we used?|how about using)\s+(.{2,60}?)[.?!]*$/i;
 
 export function suggestions(text: string, uuid: string, state: ExtractState): void {
   for (const sentence of sentences(text)) {

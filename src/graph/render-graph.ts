@@ -36,7 +36,10 @@ export function graphToDot(graph: SessionGraph): string {
 }
 
 function mermaidString(text: string): string {
-  return `"${text.replace(/"/g, '#quot;').replace(/[<>]/g, (c) => (c === '<' ? '#lt;' : '#gt;')).replace(/\n/g, ' ')}"`;
+  return `"${text
+    .replace(/"/g, '#quot;')
+    .replace(/[<>]/g, (c) => (c === '<' ? '#lt;' : '#gt;'))
+    .replace(/\n/g, ' ')}"`;
 }
 
 export function graphToMermaid(graph: SessionGraph): string {

@@ -8,7 +8,10 @@ export type Report = 'completed' | 'fixed' | 'in_progress' | 'activity' | 'pendi
 /** Labels that open a status report: "Completed: X", "Next steps: Y". */
 const REPORT_LABELS: [RegExp, Report][] = [
   [/^(?:fixed|resolved|patched|repaired)$/, 'fixed'],
-  [/^(?:completed?|done|implemented|added|deployed|shipped|finished|published|migrated|revised|built|wrote|written|set up|configured|installed|merged|released|refactored|removed|extracted|submitted|pushed|committed|enabled|delivered|achieved|verified|restructured|reorgani[sz]ed|rewritten|rewrote|changes|improved|optimi[sz]ed|tuned|trained|drafted|generated|imported|integrated)$/, 'completed'],
+  [
+    /^(?:completed?|done|implemented|added|deployed|shipped|finished|published|migrated|revised|built|wrote|written|set up|configured|installed|merged|released|refactored|removed|extracted|submitted|pushed|committed|enabled|delivered|achieved|verified|restructured|reorgani[sz]ed|rewritten|rewrote|changes|improved|optimi[sz]ed|tuned|trained|drafted|generated|imported|integrated)$/,
+    'completed',
+  ],
   [/^(?:working on|in progress|wip|currently|ongoing|now|doing|implementing|building|adding)$/, 'in_progress'],
   [/^(?:running|checking|investigating|debugging|testing|profiling|measuring|trying|comparing|reviewing)$/, 'activity'],
   [/^(?:todo|to do|to-do|next|next up|next steps?|pending|remaining|still to do|still need|still needs|need|needs|needed|left|blocked|blocked on|follow[- ]ups?|open|later|outstanding)$/, 'pending'],

@@ -58,8 +58,7 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   const topLevel = (n: GraphNode) => !partOf.has(n.id);
   // Of two nodes alike in all else, the one the log named first: the graph lists nodes in that
   // order, and the sort is stable.
-  const rank = (a: GraphNode, b: GraphNode) =>
-    Number(topLevel(b)) - Number(topLevel(a)) || b.importance - a.importance || b.confidence - a.confidence || a.firstTurn - b.firstTurn;
+  const rank = (a: GraphNode, b: GraphNode) => Number(topLevel(b)) - Number(topLevel(a)) || b.importance - a.importance || b.confidence - a.confidence || a.firstTurn - b.firstTurn;
   const of = (type: GraphNode['type'], keep: (n: GraphNode) => boolean = () => true) => graph.nodes.filter((n) => n.type === type && keep(n)).sort(rank);
   const withDetail = (label: string, detail: string | undefined) => (detail ? `${label} (${detail})` : label);
   // The session's own task list (TodoWrite, TaskCreate) is as first-hand as what the user asked for.
@@ -87,7 +86,9 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   const decisions = of('DECISION', (n) => !superseded.has(n.id) && !(toolsChanged && (n.rules ?? []).every((r) => PROSE_RULES.has(r)) && wordCount(n.label) <= 2));
   // Changed files before read ones, the latest changed first: the work resumes where it stopped,
   // whatever an earlier file was referred to.
-  const files = of('FILE', (n) => !toolsChanged || (n.status === 'modified' && !n.label.endsWith('/') && !/^(?:\/|~)/.test(n.label))).sort((a, b) => Number(b.status === 'modified') - Number(a.status === 'modified') || b.lastTurn - a.lastTurn || rank(a, b));
+  const files = of('FILE', (n) => !toolsChanged || (n.status === 'modified' && !n.label.endsWith('/') && !/^(?:\/|~)/.test(n.label))).sort(
+    (a, b) => Number(b.status === 'modified') - Number(a.status === 'modified') || b.lastTurn - a.lastTurn || rank(a, b),
+  );
   // Where tools did the work, a problem only the prose rules read is left out: the checks, the
   // summaries and the sentences that name a problem say what went wrong.
   const proseOnly = (n: GraphNode) => toolsChanged && (n.rules ?? []).every((r) => PROSE_RULES.has(r));
@@ -109,7 +110,9 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
     // The why of a decision stated as such; one inferred from the tools a report names has none worth its tokens.
     decisions: [
       ...pinned.map((n) => ({ ...plain(n, 1), pinned: true })),
-      ...byLevel(decisions.filter((n) => !pinned.includes(n)).map((n) => choice(n, n.confidence >= EXPLICIT && !bareCount(n.label) ? 1 : 2, withWhy && n.confidence >= EXPLICIT ? n.detail : undefined))),
+      ...byLevel(
+        decisions.filter((n) => !pinned.includes(n)).map((n) => choice(n, n.confidence >= EXPLICIT && !bareCount(n.label) ? 1 : 2, withWhy && n.confidence >= EXPLICIT ? n.detail : undefined)),
+      ),
     ],
     fixed: byLevel(fixed.map((n) => plain(n, n.confidence >= 0.9 ? 1 : 2))),
     files: byLevel(files.map((n) => ({ label: n.label, text: compact ? shortPath(n.label, files) : n.label, level: n.status === 'modified' ? 1 : 2, created: withWhy && n.detail === 'created' }))),
@@ -231,7 +234,10 @@ export function compactChoice(label: string): string {
  * "separate step"; with a verb that carries the choice, only the pronoun goes ("split into ...").
  */
 function chosenThing(label: string): string {
-  const m = /^(?:do|does|doing|run|runs|running|make|makes|making|keep|keeps|keeping|put|puts|putting|have|having|treat|treating|use|using)\s+(?:it|them)\s+(?:(?:in|as|on|via|through|with|at|into)\s+)?(\S.*)$/i.exec(label);
+  const m =
+    /^(?:do|does|doing|run|runs|running|make|makes|making|keep|keeps|keeping|put|puts|putting|have|having|treat|treating|use|using)\s+(?:it|them)\s+(?:(?:in|as|on|via|through|with|at|into)\s+)?(\S.*)$/i.exec(
+      label,
+    );
   return m && contentWords(m[1]).size > 0 ? m[1] : withoutPronoun(label);
 }
 
@@ -275,7 +281,10 @@ function withoutCount(label: string): string {
 
 /** "I want to evaluate X", "Can you build X": the goal is X. */
 function withoutAsking(goal: string): string {
-  const m = /^(?:(?:hi|hey|hello|ok(?:ay)?|so|please)[,!.]?\s+)*(?:i(?:'d| would) like (?:you )?to|i want (?:you )?to|i need (?:you )?to|we need to|can you(?: please)?|could you(?: please)?|would you(?: please)?|please|help me|let'?s)\s+(.{3,})$/i.exec(goal);
+  const m =
+    /^(?:(?:hi|hey|hello|ok(?:ay)?|so|please)[,!.]?\s+)*(?:i(?:'d| would) like (?:you )?to|i want (?:you )?to|i need (?:you )?to|we need to|can you(?: please)?|could you(?: please)?|would you(?: please)?|please|help me|let'?s)\s+(.{3,})$/i.exec(
+      goal,
+    );
   return m ? m[1] : goal;
 }
 

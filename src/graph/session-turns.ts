@@ -126,7 +126,21 @@ function toolStep(session: Session, block: JsonObject, resultOf: Map<string, Ses
     step.result = redactSecrets(text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS / 2)}\n…\n${text.slice(-MAX_RESULT_CHARS / 2)}` : text);
   }
   if (record.toolUseResult && typeof record.toolUseResult === 'object' && !Array.isArray(record.toolUseResult)) {
-    step.sidecar = redactValue(pick(record.toolUseResult as JsonObject, ['type', 'filePath', 'task', 'statusChange', 'taskId', 'status', 'agentId', 'agentType', 'totalToolUseCount', 'interrupted', 'returnCodeInterpretation'])) as JsonObject;
+    step.sidecar = redactValue(
+      pick(record.toolUseResult as JsonObject, [
+        'type',
+        'filePath',
+        'task',
+        'statusChange',
+        'taskId',
+        'status',
+        'agentId',
+        'agentType',
+        'totalToolUseCount',
+        'interrupted',
+        'returnCodeInterpretation',
+      ]),
+    ) as JsonObject;
   }
   return step;
 }

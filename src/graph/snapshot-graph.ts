@@ -22,7 +22,7 @@ export function readGraphJson(text: string, where = GRAPH_FILE): SessionGraph {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new CmvError('BAD_INPUT', `${where} is not JSON: ${(error as Error).message}`, { hint: 'rebuild it from the snapshot\'s log with `cmv graph <session> --json`' });
+    throw new CmvError('BAD_INPUT', `${where} is not JSON: ${(error as Error).message}`, { hint: "rebuild it from the snapshot's log with `cmv graph <session> --json`" });
   }
   const graph = value as SessionGraph;
   const nodeTypes = new Set<string>(NODE_TYPES);
@@ -33,7 +33,7 @@ export function readGraphJson(text: string, where = GRAPH_FILE): SessionGraph {
     Array.isArray(graph.edges) &&
     graph.nodes.every((n) => typeof n?.id === 'string' && nodeTypes.has(n.type) && typeof n.label === 'string') &&
     graph.edges.every((e) => typeof e?.from === 'string' && typeof e.to === 'string' && edgeTypes.has(e.type));
-  if (!ok) throw new CmvError('BAD_INPUT', `${where} is not a cmv session graph`, { hint: 'rebuild it from the snapshot\'s log with `cmv graph <session> --json`' });
+  if (!ok) throw new CmvError('BAD_INPUT', `${where} is not a cmv session graph`, { hint: "rebuild it from the snapshot's log with `cmv graph <session> --json`" });
   return { sessionId: graph.sessionId ?? null, turns: graph.turns ?? 0, lastAsk: graph.lastAsk ?? null, nodes: graph.nodes, edges: graph.edges };
 }
 

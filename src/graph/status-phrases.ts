@@ -19,7 +19,8 @@ const STATES =
 /** "Celery is set up in config/celery.py", "hreflang alternates are done now". */
 const IS_DONE = new RegExp(String.raw`^(.{2,80}?)\s+(?:is|are|'s|'re)\s+(?:now\s+|all\s+|fully\s+|both\s+|already\s+)*(?:${STATES})\b(?!\s+(?:on|to|for|by|with|through)\b)`, 'i');
 /** "Cart persistence works", "Login working now", "Per-client limits work now". */
-const WORKS = /^(.{2,60}?)\s+(?:now\s+)?(?:works?|working)(?:\s+(?:now|again|fine|correctly|as expected|end to end|in dev|locally))+[.!]*$|^(.{2,60}?)\s+(?:now\s+)?(?:works|succeeds|succeeded|compiles|builds cleanly)[.!]*$/i;
+const WORKS =
+  /^(.{2,60}?)\s+(?:now\s+)?(?:works?|working)(?:\s+(?:now|again|fine|correctly|as expected|end to end|in dev|locally))+[.!]*$|^(.{2,60}?)\s+(?:now\s+)?(?:works|succeeds|succeeded|compiles|builds cleanly)[.!]*$/i;
 /**
  * "PII is scrubbed with Presidio", "Names are normalised to title case now": a passive report of
  * finished work, when "now" or the instrument ("with Presidio") says it happened.
@@ -45,7 +46,8 @@ const STILL_MISSING = /^(.{2,70}?)\s+(?:is|are)\s+still\s+(?:missing|pending|ope
 const DOING_NOW =
   /^(?:i'm|i am|(?:we're|we are)(?=\s+(?:now|currently|still)\b))\s+(?:now\s+|currently\s+|still\s+)?(?:(?:partway|halfway|midway) through|in the middle of|(writing(?: up)?|drafting|adding|building|implementing|wiring(?: up)?|setting up|migrating|refactoring|fixing|updating|converting|porting|making|finishing|creating|integrating|documenting|rewriting))\s+(.{3,}?)(?:\s+now)?[.!]*$/i;
 
-const VAGUE = /^(?:it|this|that|these|those|everything(?: else)?(?: \w+)*|all(?: of it| of them)?|the rest(?: \w+)*|both|that part|this part|which|what|things|stuff|everything from \w+|(?:the\s+)?(?:fix|change|changes|task|code|implementation|build|ci|pipeline|check|checks|test|tests|test suite|suite|lint|linting)(?: \w+)?)$/i;
+const VAGUE =
+  /^(?:it|this|that|these|those|everything(?: else)?(?: \w+)*|all(?: of it| of them)?|the rest(?: \w+)*|both|that part|this part|which|what|things|stuff|everything from \w+|(?:the\s+)?(?:fix|change|changes|task|code|implementation|build|ci|pipeline|check|checks|test|tests|test suite|suite|lint|linting)(?: \w+)?)$/i;
 /**
  * A subject that is itself a clause ("Let me verify everything", "I'll let you know when the
  * poems", "Once the server") reports no finished work: the sentence is a plan, a check or a condition.

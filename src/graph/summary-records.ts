@@ -7,8 +7,7 @@ import { createHash } from 'node:crypto';
 import type { JsonObject } from '../session/payload.js';
 import type { ResumeBlock } from './resume-block.js';
 
-export const SUMMARY_PREFIX =
-  'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary:\n';
+export const SUMMARY_PREFIX = 'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary:\n';
 
 /** Fields every line of a session carries; the new lines copy them from a line of the session. */
 export const CONTEXT_FIELDS = ['userType', 'entrypoint', 'cwd', 'sessionId', 'version', 'gitBranch', 'slug'];

@@ -39,7 +39,10 @@ function nameLike(token: string): boolean {
 }
 
 function tokens(text: string): string[] {
-  return text.split(/\s+/).map((t) => t.replace(/^[("'`[]+|[)"'`\],.;:!?]+$/g, '')).filter(Boolean);
+  return text
+    .split(/\s+/)
+    .map((t) => t.replace(/^[("'`[]+|[)"'`\],.;:!?]+$/g, ''))
+    .filter(Boolean);
 }
 
 /** Tokens with a null where a comma or semicolon separates them: a name never spans one. */
@@ -94,7 +97,10 @@ export function adoptedTechnologies(content: string, instrumentsOnly = false): s
   }
   if (instrumentsOnly) return found;
   // A stack: "A + B + C", or a list of names "A, B, C" (not "Product, Order, User models": built things).
-  const parts = text.split(/\s*\+\s*|,\s*(?:and\s+)?/).map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(/\s*\+\s*|,\s*(?:and\s+)?/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   // One kind word at the end names every part: "Product, Order, User models" are three models.
   if (parts.length >= 2 && parts.every((p) => tokens(p).length <= 5) && !parts.some((p) => ARTIFACT_KIND.test(tokens(p).at(-1) ?? ''))) {
     const names = parts.map((p) => leadingName(p, false));
@@ -141,7 +147,8 @@ function madeWith(next: string | null | undefined): boolean {
 }
 
 /** Words that describe a role rather than name a choice: "Riverpod state management" is Riverpod. */
-const DESCRIPTOR = /^(?:styling|runtime|output|metrics?|management|storage|pattern|strategy|approach|framework|library|package|crate|module|orm|engine|service|layer|backend|frontend|tooling|database|cache|queue|broker)$/i;
+const DESCRIPTOR =
+  /^(?:styling|runtime|output|metrics?|management|storage|pattern|strategy|approach|framework|library|package|crate|module|orm|engine|service|layer|backend|frontend|tooling|database|cache|queue|broker)$/i;
 
 /**
  * A choice's name and what it is for: "Python 3.12 runtime" -> Python 3.12 / runtime,

@@ -17,17 +17,20 @@ const REPORT = /^([A-Za-z][A-Za-z -]{1,22}?)\s*:\s+(.+)$/;
 const DONE_SENTENCE =
   /^(?:(?:i|we)(?:'ve| have)?\s+)?(?:now\s+|also\s+|successfully\s+|just\s+)?(added|implemented|created|fixed|updated|wrote|refactored|removed|renamed|moved|replaced|extracted|deployed|published|pushed|committed|installed|configured|built|migrated|converted|cleaned up|set up|resolved|enabled|disabled|documented|split|merged|optimi[sz]ed|parallelized|wired up|wired|hooked up|exposed|tightened|simplified|reworked|restructured|reorgani[sz]ed|rewrote|changed|shipped|finished|completed|landed|delivered|wrapped up|finali[sz]ed|rolled out|introduced|launched|ran|made|set|keyed|normali[sz]ed|scrubbed|generated|imported|exported|translated|tuned|trained|drafted|trimmed|reduced|upgraded|bumped|switched|scaffolded|bootstrapped|initiali[sz]ed|containeri[sz]ed|dockeri[sz]ed|scheduled|automated|packaged|patched|secured|hardened|integrated|connected|adjusted|increased|decreased|lowered|raised|limited|capped|batched|cached|indexed|partitioned|validated|sanitized|stripped|dropped|deduplicated|consolidated|unified|separated|isolated|mocked|stubbed|profiled|benchmarked)\s+(.{3,})$/i;
 /** "Haven't started X yet", "X is next on the list": work not begun. */
-const NOT_STARTED = /^(?:(?:we|i)\s+)?(?:haven't|have not|hasn't|has not)\s+(?:started|begun|touched|done)\s+(?:on\s+)?(.{3,}?)(?:\s+yet\b.*)?$|^(.{3,80}?)\s+(?:is|are)\s+(?:up\s+)?next\b(?:\s+on the list)?|^(?:next up|up next)[:,]?\s+(.{3,})$|^(.{3,80}?)\s+(?:isn't|is not|aren't|are not|hasn't been|has not been|haven't been|have not been)\s+(?:built|started|begun|done|implemented|written|touched)(?:\s+yet)?\b|^(.{3,80}?)\s+can wait\b/i;
+const NOT_STARTED =
+  /^(?:(?:we|i)\s+)?(?:haven't|have not|hasn't|has not)\s+(?:started|begun|touched|done)\s+(?:on\s+)?(.{3,}?)(?:\s+yet\b.*)?$|^(.{3,80}?)\s+(?:is|are)\s+(?:up\s+)?next\b(?:\s+on the list)?|^(?:next up|up next)[:,]?\s+(.{3,})$|^(.{3,80}?)\s+(?:isn't|is not|aren't|are not|hasn't been|has not been|haven't been|have not been)\s+(?:built|started|begun|done|implemented|written|touched)(?:\s+yet)?\b|^(.{3,80}?)\s+can wait\b/i;
 /** "What's left is the PyPI release": a statement, though it opens like a question. */
 const WHATS_LEFT = /^what(?:'s| is) (?:left|remaining|still open)(?: is)?:?\s+(.{3,})$/i;
 /** "Not started.", "Not yet.": the reply has not begun what was asked. */
 const NOT_STARTED_ALONE = /^(?:not (?:started|begun|done)(?: yet)?|not yet(?: started)?|nothing (?:has been )?started(?: yet)?)[.!]?$/i;
 /** "We're seeing a panic on malformed input": a problem observed. */
 const SEEING = /^(?:we're|we are|i'm|i am|we've been|i've been)\s+(?:seeing|getting|hitting)\s+(.{3,})$/i;
-const DONE_ALONE = /^(?:all\s+)?(?:done|fixed|finished|complete|completed|resolved|sorted)[.!]?$|^(?:all\s+)?done\s*[—–-]\s+|^(?:that|this|it)(?:'s| is| was)\s+(?:now\s+)?(?:done|fixed|sorted|resolved|in place|working)\b|^that did the trick\b/i;
+const DONE_ALONE =
+  /^(?:all\s+)?(?:done|fixed|finished|complete|completed|resolved|sorted)[.!]?$|^(?:all\s+)?done\s*[—–-]\s+|^(?:that|this|it)(?:'s| is| was)\s+(?:now\s+)?(?:done|fixed|sorted|resolved|in place|working)\b|^that did the trick\b/i;
 const WORKING_ON = /\b(?:(?:still|currently|now|i'm|i am|we're|we are)\s+)?working on\s+(.{3,})$/i;
 const STILL_TO_DO = /^(?:(?:we|i|you)\s+)?(?:still\s+)?(?:need to|have to)\s+(.{3,})$|^(?:next(?: step)?(?: is| will be)?,?\s+(?:to\s+)?|todo:?\s+|left to do:?\s+)(.{3,})$/i;
-const PROBLEM_WORDS = /\b(?:error|exception|crash|fail|bug|leak|race|deadlock|timeout|overflow|missing|broken|wrong|slow|blank|spike|lag|exhaust|n\+1|denied|refused|not found|undefined|null|mismatch|conflict|cve|vulnerab|duplicate|skew|drift|regression|growing|unbounded|never)/i;
+const PROBLEM_WORDS =
+  /\b(?:error|exception|crash|fail|bug|leak|race|deadlock|timeout|overflow|missing|broken|wrong|slow|blank|spike|lag|exhaust|n\+1|denied|refused|not found|undefined|null|mismatch|conflict|cve|vulnerab|duplicate|skew|drift|regression|growing|unbounded|never)/i;
 
 /** "Noted — French isn't started", "Good catch. ...": the acknowledgement says nothing of the work. */
 const ACK_LEAD = /^(?:(?:noted|ok(?:ay)?|sure|right|great|good catch|nice catch|got it|understood|yes|agreed|done)\s*(?:[,.!:]|\s[—–-])\s*)+(?=\S)/i;
@@ -304,13 +307,17 @@ function onlyPaths(content: string, paths: string[]): boolean {
 
 /** The head of a clause: up to a dash, a colon or an aside, at most 10 words. */
 export function head(text: string): string {
-  const cut = text.split(/\s+[—–]\s+|\s+-\s+|:\s|;\s|\s\((?!\))|,\s+(?:all green|all tests pass|tests pass|and (?:it )?works)\b|,?\s+(?:but|so|because|since|although|though|whereas|which means)\s+/i)[0];
+  const cut = text.split(
+    /\s+[—–]\s+|\s+-\s+|:\s|;\s|\s\((?!\))|,\s+(?:all green|all tests pass|tests pass|and (?:it )?works)\b|,?\s+(?:but|so|because|since|although|though|whereas|which means)\s+/i,
+  )[0];
   return normaliseLabel(clipWords(cut, 10));
 }
 
 /** "screenshots, app icon, privacy policy URL": short items of a list, or the whole as one. */
 function listItems(content: string): string[] {
-  const parts = content.split(/,\s*(?:and\s+)?|\s+and\s+/).map((p) => head(p)).filter(Boolean);
+  const parts = content
+    .split(/,\s*(?:and\s+)?|\s+and\s+/)
+    .map((p) => head(p))
+    .filter(Boolean);
   return parts.length > 1 && parts.every((p) => wordCount(p) <= 5) ? parts : [head(content)];
 }
-

@@ -82,7 +82,14 @@ export function validateGraph(builder: GraphBuilder): { rejected: number; merged
     }
   }
   // "DataTable" inferred from "Completed: DataTable with sorting" is the session's own DataTable.tsx, not a tool it chose.
-  const ownNames = new Set(builder.all('FILE').map((f) => posix.basename(f.label).replace(/\.[^.]+$/, '').toLowerCase()));
+  const ownNames = new Set(
+    builder.all('FILE').map((f) =>
+      posix
+        .basename(f.label)
+        .replace(/\.[^.]+$/, '')
+        .toLowerCase(),
+    ),
+  );
   for (const decision of builder.all('DECISION')) {
     if (decision.confidence < IMPLICIT_CEILING && ownNames.has(decision.label.toLowerCase())) {
       builder.remove(decision);

@@ -108,7 +108,10 @@ function groupFor(spec: HookSpec): MatcherGroup {
 
 /** The settings with these cmv hooks; earlier cmv entries of the same kinds are replaced. */
 export function withCmvHooks(settings: Settings, specs: HookSpec[]): Settings {
-  const base = withoutCmvHooks(settings, specs.map((s) => s.kind));
+  const base = withoutCmvHooks(
+    settings,
+    specs.map((s) => s.kind),
+  );
   const hooks: Record<string, MatcherGroup[]> = { ...(base.hooks ?? {}) };
   for (const spec of specs) {
     const event = HOOK_EVENTS[spec.kind];

@@ -34,11 +34,16 @@ export async function hookStatus(options: { projectDir?: string; lastTrims?: num
     }
   }
   const restored = await restoredBackups(options.env);
-  const all: (TrimRecord & { restored?: boolean })[] = (await readTrimRecords(options.env)).filter((r) => r.by !== 'dashboard').map((r) => (r.backup && restored.has(r.backup) ? { ...r, restored: true } : r));
-  const totals = all.filter((r) => !r.restored).reduce(
-    (t, r) => ({ trims: t.trims + 1, bytesSaved: t.bytesSaved + Math.max(0, r.bytesBefore - r.bytesAfter), tokensSaved: t.tokensSaved + Math.max(0, r.tokensBefore - r.tokensAfter) }),
-    { trims: 0, bytesSaved: 0, tokensSaved: 0 },
-  );
+  const all: (TrimRecord & { restored?: boolean })[] = (await readTrimRecords(options.env))
+    .filter((r) => r.by !== 'dashboard')
+    .map((r) => (r.backup && restored.has(r.backup) ? { ...r, restored: true } : r));
+  const totals = all
+    .filter((r) => !r.restored)
+    .reduce((t, r) => ({ trims: t.trims + 1, bytesSaved: t.bytesSaved + Math.max(0, r.bytesBefore - r.bytesAfter), tokensSaved: t.tokensSaved + Math.max(0, r.tokensBefore - r.tokensAfter) }), {
+      trims: 0,
+      bytesSaved: 0,
+      tokensSaved: 0,
+    });
   return {
     scopes,
     trims: all.slice(-(options.lastTrims ?? 10)).reverse(),

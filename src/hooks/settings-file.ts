@@ -54,7 +54,7 @@ export async function readSettings(path: string): Promise<SettingsFile> {
   }
   const settings = parsed as Settings;
   if (settings.hooks !== undefined && (typeof settings.hooks !== 'object' || settings.hooks === null || Array.isArray(settings.hooks))) {
-    throw new CmvError('BAD_INPUT', `"hooks" in ${path} is not an object; cmv will not rewrite it`, { hint: 'see Claude Code\'s hooks documentation for its shape, fix it, and try again' });
+    throw new CmvError('BAD_INPUT', `"hooks" in ${path} is not an object; cmv will not rewrite it`, { hint: "see Claude Code's hooks documentation for its shape, fix it, and try again" });
   }
   return { path, exists: true, settings, text };
 }

@@ -42,7 +42,13 @@ export function mayHoldSecret(text: string): boolean {
 }
 
 /** Keywords longest first, so one pass finds each place; a keyword inside a found one (`sk-` in `sk-ant-`) counts too. */
-const KEYWORDS_G = new RegExp([...ALL_KEYWORDS].sort((a, b) => b.length - a.length).map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
+const KEYWORDS_G = new RegExp(
+  [...ALL_KEYWORDS]
+    .sort((a, b) => b.length - a.length)
+    .map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|'),
+  'gi',
+);
 const INSIDE = new Map(ALL_KEYWORDS.map((k) => [k, ALL_KEYWORDS.filter((other) => k.includes(other))]));
 
 /** The rules worth running on `text`: those with a keyword in it (gitleaks' prefilter). */

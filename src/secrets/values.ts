@@ -25,7 +25,8 @@ const PLACEHOLDER =
 const STAND_IN = /your[_-]?|xxxx|\*\*\*|<[^>]*>|\{\{|\}\}|example|placeholder|changeme|redacted|insert[_-]|replace[_-]?me|dummy|\.\.\.|…/i;
 
 /** A reference to a secret kept elsewhere: an environment variable, a template, a lookup. */
-const REFERENCE = /^(?:\$|%[A-Za-z_]\w*%$|[@&*][A-Za-z_][\w.-]*$|process\.env|import\.meta|os\.environ|os\.getenv|env[.[(:]|ENV[[.]|System\.getenv|secrets\.|vars\.|config[.[]|settings\.|self\.|this\.|ctx\.|req\.|options\.|props\.|params\.|args\.|getenv|fetch|await |new |function|lambda|=>)/i;
+const REFERENCE =
+  /^(?:\$|%[A-Za-z_]\w*%$|[@&*][A-Za-z_][\w.-]*$|process\.env|import\.meta|os\.environ|os\.getenv|env[.[(:]|ENV[[.]|System\.getenv|secrets\.|vars\.|config[.[]|settings\.|self\.|this\.|ctx\.|req\.|options\.|props\.|params\.|args\.|getenv|fetch|await |new |function|lambda|=>)/i;
 
 /**
  * Code rather than a literal: `this.options.authToken`, `authHeader.substring(7)`, `getToken()`,

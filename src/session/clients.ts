@@ -30,10 +30,8 @@ export interface ClientModel {
 
 const PRESERVED: ClientRule = {
   id: 'preserved-segment',
-  does:
-    'after /compact the boundary\'s compactMetadata.preservedSegment {headUuid, anchorUuid, tailUuid} is re-linked: head\'s parent becomes the anchor (the summary), the anchor\'s other children hang from the tail, and every entry before the last boundary but the segment is dropped; a segment whose tail-to-head walk breaks is ignored',
-  evidence:
-    '2.1.100 cli.js (the function that logs tengu_relink_walk_broken); 2.1.332 harness: a /compact session resumed with the summary, then the preserved assistant text, then the rest',
+  does: "after /compact the boundary's compactMetadata.preservedSegment {headUuid, anchorUuid, tailUuid} is re-linked: head's parent becomes the anchor (the summary), the anchor's other children hang from the tail, and every entry before the last boundary but the segment is dropped; a segment whose tail-to-head walk breaks is ignored",
+  evidence: '2.1.100 cli.js (the function that logs tengu_relink_walk_broken); 2.1.332 harness: a /compact session resumed with the summary, then the preserved assistant text, then the rest',
 };
 
 /** Claude Code 2.1.100: the pure-JS client the suite has pinned since the first release. */
@@ -114,7 +112,7 @@ export function compareVersions(a: string, b: string): number {
   const pa = a.split(/[.-]/).map((p) => Number.parseInt(p, 10));
   const pb = b.split(/[.-]/).map((p) => Number.parseInt(p, 10));
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (Number.isNaN(pa[i]) ? 0 : pa[i] ?? 0) - (Number.isNaN(pb[i]) ? 0 : pb[i] ?? 0);
+    const d = (Number.isNaN(pa[i]) ? 0 : (pa[i] ?? 0)) - (Number.isNaN(pb[i]) ? 0 : (pb[i] ?? 0));
     if (d !== 0) return d;
   }
   return 0;

@@ -105,7 +105,7 @@ export function groupResponses(entries: SessionEntry[]): { responses: ResponseGr
   const responseOf = new Map<SessionEntry, ResponseGroup>();
   for (const entry of entries) {
     if (entry.type !== 'assistant' || !entry.messageId) continue;
-    const key = `${entry.messageId}\u0000${entry.requestId ?? ''}\u0000${entry.isSidechain ? entry.agentId ?? 's' : ''}`;
+    const key = `${entry.messageId}\u0000${entry.requestId ?? ''}\u0000${entry.isSidechain ? (entry.agentId ?? 's') : ''}`;
     let group = byKey.get(key);
     if (!group) {
       group = {
@@ -268,11 +268,7 @@ function walkChain(start: SessionEntry, index: ChainIndex, stopAtBoundary: boole
 }
 
 /** Adds the lines Claude Code recovers beside the chain: sibling lines of a split response and their tool results. */
-function withParallelSiblings(
-  chain: SessionEntry[],
-  responseOf: Map<SessionEntry, ResponseGroup>,
-  resultOf: Map<string, SessionEntry>,
-): SessionEntry[] {
+function withParallelSiblings(chain: SessionEntry[], responseOf: Map<SessionEntry, ResponseGroup>, resultOf: Map<string, SessionEntry>): SessionEntry[] {
   const included = new Set(chain);
   for (const entry of chain) {
     const group = responseOf.get(entry);
@@ -501,8 +497,7 @@ export function buildConversation(lines: SessionLine[], options: BuildOptions = 
   // The entries loaded, when not all: a run of lines (a slice of the entries in file order) less the segment's drop.
   const loadedUntil = streamed?.stoppedAtLine ?? Infinity;
   const restricted = (streamed !== undefined && (streamed.fromLine > 0 || loadedUntil !== Infinity)) || (segment !== undefined && segment.dropped.size > 0);
-  const isLoaded = (e: SessionEntry): boolean =>
-    (streamed === undefined || (e.line >= streamed.fromLine && e.line < loadedUntil)) && !segment?.dropped.has(e);
+  const isLoaded = (e: SessionEntry): boolean => (streamed === undefined || (e.line >= streamed.fromLine && e.line < loadedUntil)) && !segment?.dropped.has(e);
   const loaded = restricted ? entries.filter(isLoaded) : undefined;
   const loadedByUuid = loaded ? new Map(loaded.filter((e) => e.uuid).map((e) => [e.uuid!, e])) : byUuid;
   // Stable: entries of the same time keep file order, and the fallback takes the latest of them.

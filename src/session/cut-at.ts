@@ -22,12 +22,20 @@ const isMessage = (e: SessionEntry) => e.type === 'user' || e.type === 'assistan
 /** The message `at` names: its uuid, or a unique prefix of it (4 or more characters). */
 export function findMessage(session: Pick<Session, 'conversation'>, at: string): SessionEntry {
   const wanted = at.trim().toLowerCase();
-  if (wanted.length < 4) throw new CmvError('USAGE', `--at needs a message uuid or a prefix of 4 or more characters, not "${at}"`, { hint: 'the uuid of a user or assistant line of the log, e.g. `jq -r .uuid` on it' });
+  if (wanted.length < 4)
+    throw new CmvError('USAGE', `--at needs a message uuid or a prefix of 4 or more characters, not "${at}"`, { hint: 'the uuid of a user or assistant line of the log, e.g. `jq -r .uuid` on it' });
   const messages = session.conversation.entries.filter((e) => isMessage(e) && e.uuid !== undefined);
   const exact = messages.filter((e) => e.uuid!.toLowerCase() === wanted);
   const found = exact.length > 0 ? exact : messages.filter((e) => e.uuid!.toLowerCase().startsWith(wanted));
-  if (found.length === 0) throw new CmvError('NOT_FOUND', `no user or assistant message ${at} in the snapshot's log`, { hint: 'give the uuid of a user or assistant line of the log (`jq -r .uuid` on it)' });
-  if (found.length > 1) throw new CmvError('AMBIGUOUS', `${found.length} messages start with ${at}`, { hint: `give more of the uuid: ${found.slice(0, 3).map((e) => e.uuid).join(', ')}` });
+  if (found.length === 0)
+    throw new CmvError('NOT_FOUND', `no user or assistant message ${at} in the snapshot's log`, { hint: 'give the uuid of a user or assistant line of the log (`jq -r .uuid` on it)' });
+  if (found.length > 1)
+    throw new CmvError('AMBIGUOUS', `${found.length} messages start with ${at}`, {
+      hint: `give more of the uuid: ${found
+        .slice(0, 3)
+        .map((e) => e.uuid)
+        .join(', ')}`,
+    });
   return found[0];
 }
 

@@ -57,9 +57,7 @@ export function deriveRecord(record: JsonObject, mark: DerivedMark): boolean {
   if (!usage || typeof usage !== 'object') return false;
   const earlier = record[DERIVED_FIELD] as JsonObject | undefined;
   const original: JsonObject =
-    earlier && typeof earlier === 'object'
-      ? { messageId: earlier.messageId, requestId: earlier.requestId, usage: earlier.usage }
-      : { messageId: message!.id, requestId: record.requestId, usage };
+    earlier && typeof earlier === 'object' ? { messageId: earlier.messageId, requestId: earlier.requestId, usage: earlier.usage } : { messageId: message!.id, requestId: record.requestId, usage };
   if (typeof message!.id === 'string') message!.id = freshId(message!.id, mark.tag);
   if (typeof record.requestId === 'string') record.requestId = freshId(record.requestId, mark.tag);
   message!.usage = zeroUsage(usage);

@@ -44,7 +44,6 @@ export const KNOWN_ENTRY_TYPES = [
   'file-history-delta',
 ] as const;
 
-
 const KNOWN = new Set<string>(KNOWN_ENTRY_TYPES);
 
 export function isKnownEntryType(type: string): boolean {
@@ -86,7 +85,6 @@ export interface DerivedFacts {
   requestId?: string;
   usage?: Usage;
 }
-
 
 export interface BlockInfo {
   type: string;
@@ -149,7 +147,6 @@ export interface PreservedSegment {
   anchorUuid: string;
   tailUuid: string;
 }
-
 
 export type LineStatus = 'entry' | 'blank' | 'malformed' | 'glued';
 
@@ -290,7 +287,8 @@ export function splitGluedRecords(text: string): string[] | undefined {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
       continue;
     }
@@ -312,7 +310,6 @@ export function splitGluedRecords(text: string): string[] | undefined {
 }
 
 const SKIM_MIN_BYTES = 2048;
-
 
 /** Parses one physical line. Never throws. */
 export function parseLine(bytes: Buffer, line: number): ParsedLine {

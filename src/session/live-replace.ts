@@ -99,7 +99,7 @@ export async function readAt(handle: FileHandle, start: number, end: number): Pr
 
 /** The length of the file's complete lines within its first `size` bytes (0: not one '\n'). */
 export async function completeLength(handle: FileHandle, size: number): Promise<number> {
-  for (let end = size; end > 0; ) {
+  for (let end = size; end > 0;) {
     const start = Math.max(0, end - TAIL_BYTES);
     const chunk = await readAt(handle, start, end);
     const at = chunk.lastIndexOf(NEWLINE);
@@ -169,7 +169,7 @@ function carriedLines(chunk: Buffer, relink: ((line: Buffer) => Buffer) | undefi
   if (!relink) return { out: [chunk.subarray(0, used)], used, lines: chunk.subarray(0, used).filter((b) => b === NEWLINE).length };
   const out: Buffer[] = [];
   let lines = 0;
-  for (let start = 0; start < used; ) {
+  for (let start = 0; start < used;) {
     const end = chunk.indexOf(NEWLINE, start);
     out.push(relink(chunk.subarray(start, end)), Buffer.from('\n'));
     lines++;
@@ -181,7 +181,7 @@ function carriedLines(chunk: Buffer, relink: ((line: Buffer) => Buffer) | undefi
 async function writeAll(handle: FileHandle, pieces: Buffer[], position: number): Promise<number> {
   let at = position;
   for (const piece of pieces) {
-    for (let done = 0; done < piece.length; ) {
+    for (let done = 0; done < piece.length;) {
       const { bytesWritten } = await handle.write(piece, done, piece.length - done, at);
       done += bytesWritten;
       at += bytesWritten;

@@ -13,7 +13,11 @@ const MAX_FOLDER_NAME = 200;
 export function claudeConfigDirs(env: NodeJS.ProcessEnv = process.env): string[] {
   const configured = env.CLAUDE_CONFIG_DIR;
   if (configured && configured.trim() !== '') {
-    return configured.split(',').map((d) => d.trim()).filter(Boolean).map((d) => resolve(d));
+    return configured
+      .split(',')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => resolve(d));
   }
   const home = env.HOME && env.HOME !== '' ? env.HOME : homedir();
   return [join(home, '.claude'), join(home, '.config', 'claude')];

@@ -429,73 +429,77 @@ export function skimEntry(bytes: Buffer, line: number, chainOnly = false): Sessi
       contentIsString: false,
       toolUseResultChars: 0,
     };
-    const end = s.fields(first, (key, vs, ve) => {
-      switch (key) {
-        case 'type':
-          entry.type = shared(s.str(vs, ve)) ?? 'unknown';
-          break;
-        case 'subtype':
-          entry.subtype = shared(s.str(vs, ve));
-          break;
-        case 'uuid':
-          entry.uuid = s.str(vs, ve);
-          break;
-        case 'parentUuid':
-          entry.parentUuid = s.isNull(vs, ve) ? null : s.str(vs, ve);
-          break;
-        case 'logicalParentUuid':
-          entry.logicalParentUuid = s.str(vs, ve);
-          break;
-        case 'sessionId':
-          entry.sessionId = shared(s.str(vs, ve));
-          break;
-        case 'timestamp':
-          entry.timestamp = s.str(vs, ve);
-          break;
-        case 'version':
-          if (!chainOnly) entry.version = shared(s.str(vs, ve));
-          break;
-        case 'cwd':
-          if (!chainOnly) entry.cwd = shared(s.str(vs, ve));
-          break;
-        case 'gitBranch':
-          if (!chainOnly) entry.gitBranch = shared(s.str(vs, ve));
-          break;
-        case 'agentId':
-          entry.agentId = shared(s.str(vs, ve));
-          break;
-        case 'requestId':
-          entry.requestId = s.str(vs, ve);
-          break;
-        case 'leafUuid':
-          entry.leafUuid = s.str(vs, ve);
-          break;
-        case 'isSidechain':
-          entry.isSidechain = s.isTrue(vs, ve);
-          break;
-        case 'isMeta':
-          entry.isMeta = s.isTrue(vs, ve);
-          break;
-        case 'isCompactSummary':
-          entry.isCompactSummary = s.isTrue(vs, ve);
-          break;
-        case 'isVisibleInTranscriptOnly':
-          entry.isVisibleInTranscriptOnly = s.isTrue(vs, ve);
-          break;
-        case 'isApiErrorMessage':
-          entry.isApiErrorMessage = s.isTrue(vs, ve);
-          break;
-        case 'cmvDerived':
-          entry.derived = readDerived(s.json(vs, ve));
-          break;
-        case 'toolUseResult':
-          entry.toolUseResultChars = ve - vs;
-          break;
-        case 'compactMetadata':
-          entry.preservedSegment = readPreservedSegment(s.json(vs, ve));
-          break;
-      }
-    }, (key, vs) => (key === 'message' && bytes[vs] === LBRACE ? (chainOnly ? s.valueEnd(vs) : skimMessage(s, vs, entry)) : undefined));
+    const end = s.fields(
+      first,
+      (key, vs, ve) => {
+        switch (key) {
+          case 'type':
+            entry.type = shared(s.str(vs, ve)) ?? 'unknown';
+            break;
+          case 'subtype':
+            entry.subtype = shared(s.str(vs, ve));
+            break;
+          case 'uuid':
+            entry.uuid = s.str(vs, ve);
+            break;
+          case 'parentUuid':
+            entry.parentUuid = s.isNull(vs, ve) ? null : s.str(vs, ve);
+            break;
+          case 'logicalParentUuid':
+            entry.logicalParentUuid = s.str(vs, ve);
+            break;
+          case 'sessionId':
+            entry.sessionId = shared(s.str(vs, ve));
+            break;
+          case 'timestamp':
+            entry.timestamp = s.str(vs, ve);
+            break;
+          case 'version':
+            if (!chainOnly) entry.version = shared(s.str(vs, ve));
+            break;
+          case 'cwd':
+            if (!chainOnly) entry.cwd = shared(s.str(vs, ve));
+            break;
+          case 'gitBranch':
+            if (!chainOnly) entry.gitBranch = shared(s.str(vs, ve));
+            break;
+          case 'agentId':
+            entry.agentId = shared(s.str(vs, ve));
+            break;
+          case 'requestId':
+            entry.requestId = s.str(vs, ve);
+            break;
+          case 'leafUuid':
+            entry.leafUuid = s.str(vs, ve);
+            break;
+          case 'isSidechain':
+            entry.isSidechain = s.isTrue(vs, ve);
+            break;
+          case 'isMeta':
+            entry.isMeta = s.isTrue(vs, ve);
+            break;
+          case 'isCompactSummary':
+            entry.isCompactSummary = s.isTrue(vs, ve);
+            break;
+          case 'isVisibleInTranscriptOnly':
+            entry.isVisibleInTranscriptOnly = s.isTrue(vs, ve);
+            break;
+          case 'isApiErrorMessage':
+            entry.isApiErrorMessage = s.isTrue(vs, ve);
+            break;
+          case 'cmvDerived':
+            entry.derived = readDerived(s.json(vs, ve));
+            break;
+          case 'toolUseResult':
+            entry.toolUseResultChars = ve - vs;
+            break;
+          case 'compactMetadata':
+            entry.preservedSegment = readPreservedSegment(s.json(vs, ve));
+            break;
+        }
+      },
+      (key, vs) => (key === 'message' && bytes[vs] === LBRACE ? (chainOnly ? s.valueEnd(vs) : skimMessage(s, vs, entry)) : undefined),
+    );
     if (s.ws(end) !== bytes.length) return undefined; // trailing bytes: glued or damaged
     return withoutForeignMessage(entry);
   } catch (error) {

@@ -22,7 +22,8 @@ const TAIL_LINES = 40;
 const WRAPPERS = /<(system-reminder|ide_opened_file|ide_selection|ide_diagnostics|local-command-caveat|user-memory-input)>[\s\S]*?<\/\1>/g;
 
 /** User lines that are no prompt: command output, interruptions, notices, a continued session's summary. */
-const NOT_A_PROMPT = /^(?:\[Request interrupted|<local-command-std(?:out|err)>|<bash-(?:input|stdout|stderr)>|<task-notification>|Caveat: The messages below|This session is being continued from a previous conversation)/;
+const NOT_A_PROMPT =
+  /^(?:\[Request interrupted|<local-command-std(?:out|err)>|<bash-(?:input|stdout|stderr)>|<task-notification>|Caveat: The messages below|This session is being continued from a previous conversation)/;
 
 /**
  * Claude Code's own slash commands that run the client, not the work (leaving, switching model,
@@ -30,9 +31,41 @@ const NOT_A_PROMPT = /^(?:\[Request interrupted|<local-command-std(?:out|err)>|<
  * (`/init`, `/review`, a project's own) names the session as a prompt does.
  */
 const HOUSEKEEPING_COMMANDS = new Set([
-  '/exit', '/quit', '/clear', '/resume', '/continue', '/model', '/help', '/config', '/settings', '/cost', '/usage', '/status', '/login', '/logout',
-  '/doctor', '/ide', '/permissions', '/memory', '/hooks', '/mcp', '/agents', '/context', '/release-notes', '/terminal-setup', '/vim', '/theme',
-  '/statusline', '/add-dir', '/bashes', '/export', '/rewind', '/todos', '/upgrade', '/privacy-settings', '/output-style',
+  '/exit',
+  '/quit',
+  '/clear',
+  '/resume',
+  '/continue',
+  '/model',
+  '/help',
+  '/config',
+  '/settings',
+  '/cost',
+  '/usage',
+  '/status',
+  '/login',
+  '/logout',
+  '/doctor',
+  '/ide',
+  '/permissions',
+  '/memory',
+  '/hooks',
+  '/mcp',
+  '/agents',
+  '/context',
+  '/release-notes',
+  '/terminal-setup',
+  '/vim',
+  '/theme',
+  '/statusline',
+  '/add-dir',
+  '/bashes',
+  '/export',
+  '/rewind',
+  '/todos',
+  '/upgrade',
+  '/privacy-settings',
+  '/output-style',
 ]);
 
 /** What the user typed in a line: a prompt, or a housekeeping slash command (`/exit`, `/model opus`). */
@@ -42,7 +75,8 @@ function promptText(record: Record<string, unknown>): { text: string; command: b
   const texts: string[] = [];
   if (typeof content === 'string') texts.push(content);
   else if (Array.isArray(content)) {
-    for (const b of content) if (b && typeof b === 'object' && (b as Record<string, unknown>).type === 'text' && typeof (b as Record<string, unknown>).text === 'string') texts.push((b as Record<string, string>).text);
+    for (const b of content)
+      if (b && typeof b === 'object' && (b as Record<string, unknown>).type === 'text' && typeof (b as Record<string, unknown>).text === 'string') texts.push((b as Record<string, string>).text);
   }
   const text = texts.join('\n').replace(WRAPPERS, '').trim();
   if (!text || NOT_A_PROMPT.test(text)) return undefined;

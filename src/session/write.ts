@@ -139,7 +139,7 @@ export class AtomicWriter {
     const handle = this.handle;
     const written = (async () => {
       // write() may take fewer bytes than given (a full disk): write the rest, or let it throw.
-      for (let offset = 0; offset < data.length; ) offset += (await handle.write(data, offset, data.length - offset)).bytesWritten;
+      for (let offset = 0; offset < data.length;) offset += (await handle.write(data, offset, data.length - offset)).bytesWritten;
     })();
     written.catch(() => undefined); // surfaced by the next settle()
     this.writing = written;

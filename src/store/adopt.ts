@@ -42,9 +42,16 @@ export function checkOfferedRefs(offered: OfferedRef[], where: string): Accepted
     else accepted.push({ ...parsed, id });
   }
   if (refused.length > 0) {
-    throw new CmvError('BAD_INPUT', `refusing ${where}: ${refused.length} ref(s) are not cmv snapshot names: ${refused.slice(0, 5).map((r) => JSON.stringify(r)).join(', ')}`, {
-      hint: `cmv takes only ${SNAPSHOT_REFS}<name> and ${BRANCH_REFS}<name>, with plain names; nothing was imported`,
-    });
+    throw new CmvError(
+      'BAD_INPUT',
+      `refusing ${where}: ${refused.length} ref(s) are not cmv snapshot names: ${refused
+        .slice(0, 5)
+        .map((r) => JSON.stringify(r))
+        .join(', ')}`,
+      {
+        hint: `cmv takes only ${SNAPSHOT_REFS}<name> and ${BRANCH_REFS}<name>, with plain names; nothing was imported`,
+      },
+    );
   }
   return accepted;
 }
@@ -73,7 +80,12 @@ export async function fetchIncoming(store: Store, source: string, accepted: Acce
 
 async function dropQuarantine(store: Store, quarantine: string): Promise<void> {
   const refs = await refsUnder(store, quarantine.slice(0, -1));
-  if (refs.length) await updateRefs(store, refs.map((r) => ({ ref: r.ref, old: r.id })), 'cmv: drop quarantine');
+  if (refs.length)
+    await updateRefs(
+      store,
+      refs.map((r) => ({ ref: r.ref, old: r.id })),
+      'cmv: drop quarantine',
+    );
 }
 
 /** Every commit the quarantined refs bring that the store did not have, checked like cmv's own. */
@@ -86,10 +98,7 @@ async function checkQuarantine(store: Store, quarantine: string): Promise<void> 
       throw new CmvError('BAD_INPUT', `refusing ${ref.slice(quarantine.length)}: it names a ${type}, not a snapshot commit`, { hint: 'the content was not made by cmv; nothing was imported' });
     }
   }
-  const out = await store.git.run(
-    ['rev-list', `--glob=${quarantine}*`, '--not', `--glob=${SNAPSHOT_REFS}*`, `--glob=${BRANCH_REFS}*`, `--glob=${SESSION_REFS}*`, '--'],
-    'rev-list',
-  );
+  const out = await store.git.run(['rev-list', `--glob=${quarantine}*`, '--not', `--glob=${SNAPSHOT_REFS}*`, `--glob=${BRANCH_REFS}*`, `--glob=${SESSION_REFS}*`, '--'], 'rev-list');
   for (const id of out.split('\n').filter(Boolean)) {
     const files = await listTree(store.git, id);
     const where = `snapshot ${id.slice(0, 12)}`;
@@ -109,12 +118,15 @@ async function checkQuarantine(store: Store, quarantine: string): Promise<void> 
     const indices = pages.map((f) => (f.type === 'blob' ? pageIndexOf(f.path) : undefined));
     if (indices.some((i) => i === undefined)) {
       const odd = pages[indices.findIndex((i) => i === undefined)];
-      throw new CmvError('BAD_INPUT', `refusing snapshot ${id.slice(0, 12)}: unexpected path ${JSON.stringify(odd.path)} in its tree`, { hint: 'the content did not come from cmv; nothing was imported' });
+      throw new CmvError('BAD_INPUT', `refusing snapshot ${id.slice(0, 12)}: unexpected path ${JSON.stringify(odd.path)} in its tree`, {
+        hint: 'the content did not come from cmv; nothing was imported',
+      });
     }
     const sorted = (indices as number[]).sort((a, b) => a - b);
     if (sorted.some((n, i) => n !== i)) throw new CmvError('BAD_INPUT', `refusing snapshot ${id.slice(0, 12)}: its pages are not contiguous`, { hint: 'nothing was imported' });
     const bytes = pages.reduce((n, p) => n + p.size, 0);
-    if (bytes !== meta.facts.bytes) throw new CmvError('BAD_INPUT', `refusing snapshot ${id.slice(0, 12)}: its pages hold ${bytes} bytes, its meta says ${meta.facts.bytes}`, { hint: 'nothing was imported' });
+    if (bytes !== meta.facts.bytes)
+      throw new CmvError('BAD_INPUT', `refusing snapshot ${id.slice(0, 12)}: its pages hold ${bytes} bytes, its meta says ${meta.facts.bytes}`, { hint: 'nothing was imported' });
   }
 }
 
@@ -125,7 +137,10 @@ export async function adoptIncoming(store: Store, quarantine: string, accepted: 
     const local = new Map((await listNames(store)).map((n) => [n.name, n]));
     const result: Adopted = { added: [], unchanged: [], clashes: [] };
     const updates: RefUpdate[] = [];
-    const incomingMetas = await readObjects(store.git, accepted.map((a) => `${a.id}:meta.json`));
+    const incomingMetas = await readObjects(
+      store.git,
+      accepted.map((a) => `${a.id}:meta.json`),
+    );
     for (const ref of accepted) {
       const mine = local.get(ref.name);
       if (!mine) {

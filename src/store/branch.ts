@@ -212,7 +212,8 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
   if (options.name !== undefined) checkName(options.name);
   const env = options.env ?? process.env;
   const movedTo = options.projectDir === undefined ? undefined : resolve(options.projectDir);
-  if (movedTo !== undefined && !existsSync(movedTo)) throw new CmvError('NOT_FOUND', `--project-dir ${options.projectDir}: no such folder`, { hint: "give the folder the session's project lives in now" });
+  if (movedTo !== undefined && !existsSync(movedTo))
+    throw new CmvError('NOT_FOUND', `--project-dir ${options.projectDir}: no such folder`, { hint: "give the folder the session's project lives in now" });
   const from = await resolveSnapshot(store, arg);
   const source = await readMeta(store, from.id);
   const cwd = source.source.cwd ?? source.facts.cwd;
@@ -267,7 +268,12 @@ export async function branchSnapshot(store: Store, arg: string, options: BranchO
       },
     };
     await write.done();
-    const { commit } = await writeCommit(store, pages.map((p) => p.id), meta, [from.id]);
+    const { commit } = await writeCommit(
+      store,
+      pages.map((p) => p.id),
+      meta,
+      [from.id],
+    );
     const updates = [{ ref: refOf('branch', name), id: commit, old: ZERO_ID }];
     const lineage = sessionRef(sessionId);
     if (lineage) updates.push({ ref: lineage, id: commit, old: ZERO_ID });

@@ -112,7 +112,10 @@ async function sideFileProblems(store: Store, id: string, files: TreeFile[]): Pr
   const where = (path: string) => `${path} of ${id.slice(0, 12)}`;
   let contents: Map<string, Buffer | undefined>;
   try {
-    contents = await readObjects(store.git, side.map((f) => f.id));
+    contents = await readObjects(
+      store.git,
+      side.map((f) => f.id),
+    );
   } catch (error) {
     return side.map((f) => ({ kind: 'graph' as const, id, message: `${where(f.path)} cannot be read: ${(error as Error).message}` }));
   }

@@ -81,7 +81,7 @@ export function gitFailure(error: unknown, what: string): CmvError {
   const message = error instanceof Error ? error.message.trim() : String(error);
   // A remote that cannot be reached says nothing of the store: fsck would find nothing wrong.
   const remote = REMOTE_COMMANDS.has(what);
-  const hint = remote ? 'check the remote\'s URL (`cmv remote list`), that it is reachable and that you may read or write it; CMV_DEBUG=1 shows more' : 'run `cmv fsck`; CMV_DEBUG=1 shows more';
+  const hint = remote ? "check the remote's URL (`cmv remote list`), that it is reachable and that you may read or write it; CMV_DEBUG=1 shows more" : 'run `cmv fsck`; CMV_DEBUG=1 shows more';
   return new CmvError('IO', `git ${what} failed: ${message.split('\n')[0]}`, { hint, cause: error, details: message });
 }
 

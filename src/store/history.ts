@@ -49,7 +49,10 @@ function namesById(named: NamedRef[]): Map<string, string[]> {
 }
 
 async function entries(store: Store, nodes: CommitNode[], named: NamedRef[]): Promise<SnapshotEntry[]> {
-  const metas = await readMetas(store, nodes.map((n) => n.id));
+  const metas = await readMetas(
+    store,
+    nodes.map((n) => n.id),
+  );
   const names = namesById(named);
   return nodes.map((n) => ({ id: n.id, names: names.get(n.id) ?? [], parents: n.parents, meta: metas.get(n.id)! }));
 }
@@ -98,13 +101,24 @@ export async function snapshotGraph(store: Store): Promise<GraphRow[]> {
   for (const row of rows) {
     const at = row.indexOf('\x01');
     if (at < 0) continue;
-    const [id, ...parents] = row.slice(at + 1).trim().split(' ');
+    const [id, ...parents] = row
+      .slice(at + 1)
+      .trim()
+      .split(' ');
     nodes.push({ id, parents });
   }
   const byId = new Map((await entries(store, nodes, named)).map((e) => [e.id, e]));
   return rows.map((row) => {
     const at = row.indexOf('\x01');
     if (at < 0) return { graph: row };
-    return { graph: row.slice(0, at), entry: byId.get(row.slice(at + 1).trim().split(' ')[0]) };
+    return {
+      graph: row.slice(0, at),
+      entry: byId.get(
+        row
+          .slice(at + 1)
+          .trim()
+          .split(' ')[0],
+      ),
+    };
   });
 }

@@ -18,7 +18,11 @@ export async function removeName(store: Store, name: string): Promise<RemoveResu
   return withStoreLock(store, async () => {
     const names = await listNames(store);
     const target = names.find((n) => n.name === name);
-    if (!target) throw unknownName(name, names.map((n) => n.name));
+    if (!target)
+      throw unknownName(
+        name,
+        names.map((n) => n.name),
+      );
     const updates: RefUpdate[] = [{ ref: target.ref, old: target.id }];
     // The session's lineage memory moves back to the parent, so its next snapshot links there.
     // (a damaged name, one naming a blob, has no parent: it just goes)

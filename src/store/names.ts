@@ -34,7 +34,10 @@ export function refOf(kind: RefKind, name: string): string {
 
 /** The kind and name of a cmv ref, or undefined for any other ref. */
 export function parseRef(ref: string): { kind: RefKind; name: string } | undefined {
-  for (const [prefix, kind] of [[SNAPSHOT_REFS, 'snapshot'], [BRANCH_REFS, 'branch']] as const) {
+  for (const [prefix, kind] of [
+    [SNAPSHOT_REFS, 'snapshot'],
+    [BRANCH_REFS, 'branch'],
+  ] as const) {
     if (ref.startsWith(prefix)) {
       const name = ref.slice(prefix.length);
       return nameProblem(name) ? undefined : { kind, name };

@@ -194,10 +194,15 @@ export async function readObjects(git: Git, specs: string[]): Promise<Map<string
 /** The log of a snapshot, re-assembled from its pages. */
 export async function readLog(git: Git, commit: string): Promise<Buffer> {
   const pages = (await listTree(git, commit)).filter((f) => f.path.startsWith('log/')).sort((a, b) => (a.path < b.path ? -1 : 1));
-  const contents = await readObjects(git, pages.map((p) => p.id));
-  return Buffer.concat(pages.map((p) => {
-    const data = contents.get(p.id);
-    if (!data) throw new CmvError('IO', `page ${p.path} of ${commit.slice(0, 12)} is missing from the store`, { hint: 'run `cmv fsck`' });
-    return data;
-  }));
+  const contents = await readObjects(
+    git,
+    pages.map((p) => p.id),
+  );
+  return Buffer.concat(
+    pages.map((p) => {
+      const data = contents.get(p.id);
+      if (!data) throw new CmvError('IO', `page ${p.path} of ${commit.slice(0, 12)} is missing from the store`, { hint: 'run `cmv fsck`' });
+      return data;
+    }),
+  );
 }

@@ -5,7 +5,10 @@ import { readObjects } from './objects.js';
 import { parseMeta, type SnapshotMeta } from './meta.js';
 
 export async function readMetas(store: Store, ids: string[]): Promise<Map<string, SnapshotMeta>> {
-  const objects = await readObjects(store.git, ids.map((id) => `${id}:meta.json`));
+  const objects = await readObjects(
+    store.git,
+    ids.map((id) => `${id}:meta.json`),
+  );
   const metas = new Map<string, SnapshotMeta>();
   for (const id of ids) metas.set(id, parseMeta(objects.get(`${id}:meta.json`)));
   return metas;
@@ -20,7 +23,10 @@ export async function readMeta(store: Store, id: string): Promise<SnapshotMeta> 
  * import from before import checked, a hand-made ref) does not hide every other one.
  */
 export async function readMetasTolerant(store: Store, ids: string[]): Promise<{ metas: Map<string, SnapshotMeta>; unreadable: Map<string, string> }> {
-  const objects = await readObjects(store.git, ids.map((id) => `${id}:meta.json`));
+  const objects = await readObjects(
+    store.git,
+    ids.map((id) => `${id}:meta.json`),
+  );
   const metas = new Map<string, SnapshotMeta>();
   const unreadable = new Map<string, string>();
   for (const id of ids) {

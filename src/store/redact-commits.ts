@@ -26,7 +26,24 @@ interface RedactedPage {
 }
 
 /** Meta fields that name or identify the snapshot rather than describe the session (names and tags are checked as names on import). */
-const META_KEPT = new Set(['format', 'kind', 'name', 'tags', 'createdAt', 'cmvVersion', 'pageFormat', 'growth', 'redaction', 'sessionId', 'from', 'summaryUuid', 'versions', 'models', 'firstTimestamp', 'lastTimestamp']);
+const META_KEPT = new Set([
+  'format',
+  'kind',
+  'name',
+  'tags',
+  'createdAt',
+  'cmvVersion',
+  'pageFormat',
+  'growth',
+  'redaction',
+  'sessionId',
+  'from',
+  'summaryUuid',
+  'versions',
+  'models',
+  'firstTimestamp',
+  'lastTimestamp',
+]);
 
 function redactPage(data: Buffer): RedactedPage {
   const { text, report } = redactText(data.toString('utf8'));
@@ -86,7 +103,13 @@ export async function redactLineage(store: Store, tips: string[]): Promise<Redac
     });
     const write = await beginPages(store, data, layout);
     await write.done();
-    const { commit: copy } = await writeCommit(store, layout.map((p) => p.id), redactedMeta, parents, side);
+    const { commit: copy } = await writeCommit(
+      store,
+      layout.map((p) => p.id),
+      redactedMeta,
+      parents,
+      side,
+    );
     map.set(commit.id, copy);
   }
   return { map, total, byCommit };

@@ -71,7 +71,10 @@ export async function resolveSnapshot(store: Store, arg: string): Promise<Resolv
       // not a commit: fall through to the name error
     }
   }
-  throw unknownName(arg, names.map((n) => n.name));
+  throw unknownName(
+    arg,
+    names.map((n) => n.name),
+  );
 }
 
 export function nameTaken(name: string): CmvError {
@@ -132,7 +135,10 @@ export async function sessionRefs(store: Store): Promise<{ ref: string; id: stri
 
 /** The error for names that do not exist, suggesting the closest known one. */
 export function unknownNames(missing: string[], all: NamedRef[]): CmvError {
-  const error = unknownName(missing[0], all.map((n) => n.name));
+  const error = unknownName(
+    missing[0],
+    all.map((n) => n.name),
+  );
   if (missing.length === 1) return error;
   return new CmvError('NOT_FOUND', `no snapshots or branches named ${missing.map((m) => `"${m}"`).join(', ')}`, { hint: error.hint });
 }

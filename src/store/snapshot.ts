@@ -208,7 +208,11 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
     // still begins with: only what follows them is cut and hashed again. (Its parent's last page,
     // which may end mid-line, is cut again unless the log only grew.)
     const kept = parent ? parent.pages.slice(0, appended || shared < parent.pages.length ? shared : shared - 1) : [];
-    const pages: Page[] = paginateAppended(data, kept.map((p) => ({ id: p.id, bytes: p.size })), options.pageRule);
+    const pages: Page[] = paginateAppended(
+      data,
+      kept.map((p) => ({ id: p.id, bytes: p.size })),
+      options.pageRule,
+    );
     const write = await beginPages(store, data, pages);
     // Modelled while git compresses the pages.
     const { facts, graph, history, modelledBytes } = await modelLog(path, data, parent, appended, pages, options.graphMaxBytes ?? GRAPH_MAX_BYTES, warnings);
@@ -230,7 +234,14 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       ...(history ? { history } : {}),
     };
     await write.done();
-    const { commit } = await writeCommit(store, pages.map((p) => p.id), meta, parent ? [parent.id] : [], graph ? [graph] : [], write.presentTrees);
+    const { commit } = await writeCommit(
+      store,
+      pages.map((p) => p.id),
+      meta,
+      parent ? [parent.id] : [],
+      graph ? [graph] : [],
+      write.presentTrees,
+    );
     const updates: RefUpdate[] = [{ ref: refOf('snapshot', name), id: commit, old: ZERO_ID }];
     if (lineageRef) updates.push({ ref: lineageRef, id: commit, old: parentId ?? ZERO_ID });
     await updateRefs(store, updates, `cmv snapshot ${name}`);

@@ -33,7 +33,10 @@ export function graphSideFile(session: Session, warnings: string[]): GraphSideFi
 
 /** The graphs stored beside commits; a commit without one, or with one that does not read, has none. */
 export async function readStoredGraphs(store: Store, ids: string[]): Promise<Map<string, SessionGraph | undefined>> {
-  const objects = await readObjects(store.git, ids.map((id) => `${id}:${GRAPH_FILE}`));
+  const objects = await readObjects(
+    store.git,
+    ids.map((id) => `${id}:${GRAPH_FILE}`),
+  );
   const graphs = new Map<string, SessionGraph | undefined>();
   for (const id of ids) {
     const data = objects.get(`${id}:${GRAPH_FILE}`);

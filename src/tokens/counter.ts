@@ -52,7 +52,7 @@ const chunkMemo = new Map<string, number>();
 
 function countLongPiece(enc: Encoder, piece: string): number {
   let total = 0;
-  for (let at = 0; at < piece.length; ) {
+  for (let at = 0; at < piece.length;) {
     let end = Math.min(at + LONG_PIECE_CHARS, piece.length);
     const last = piece.charCodeAt(end - 1);
     if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end--; // keep a surrogate pair whole
@@ -91,7 +91,7 @@ function patternPieceEnd(enc: Encoder, text: string, start: number): number {
 function countUncached(text: string): number {
   const enc = encoder();
   let total = 0;
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = asciiPieceEnd(text, start);
     if (end < 0) end = patternPieceEnd(enc, text, start);
     // One ASCII character is one byte, and every byte is a token.

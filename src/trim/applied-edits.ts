@@ -50,8 +50,7 @@ function stubAppliedEdits(record: JsonObject, applied: Set<string>, threshold: n
     const input = block.input as JsonObject;
     if (block.name === 'MultiEdit' && Array.isArray(input.edits)) {
       for (const edit of input.edits) if (edit && typeof edit === 'object') stubOne(edit as JsonObject);
-    }
-    else stubOne(input);
+    } else stubOne(input);
   }
   return stubbed;
 }

@@ -43,8 +43,7 @@ export async function trimToDestination(inputPath: string, options: Partial<Trim
     }
     checkOutputFile(destination.path, { force: destination.force });
   }
-  const outputPath =
-    destination.kind === 'file' ? resolve(destination.path) : destination.kind === 'new-session' ? join(dirname(inputPath), `${newSessionId}.jsonl`) : undefined;
+  const outputPath = destination.kind === 'file' ? resolve(destination.path) : destination.kind === 'new-session' ? join(dirname(inputPath), `${newSessionId}.jsonl`) : undefined;
   // Streamed to a temp file beside the output and renamed into place only once verified; a
   // budget trim evicts on the output in memory, so it writes at the end.
   const streamed = outputPath !== undefined && options.budget === undefined;

@@ -166,7 +166,7 @@ export async function takeBackup(log: LiveLog, by: string, now = new Date()): Pr
   const hash = createHash('sha256');
   try {
     const chunk = Buffer.allocUnsafe(4 * 1024 * 1024);
-    for (let at = 0; at < bytes; ) {
+    for (let at = 0; at < bytes;) {
       const { bytesRead } = await log.handle.read(chunk, 0, Math.min(chunk.length, bytes - at), at);
       if (bytesRead === 0) throw new CmvError('CONFLICT', `${log.path} shrank while it was backed up; nothing changed`, { hint: 'run the command again' });
       // The writer has the piece written or copied once write() resolves: the chunk is reused.
@@ -275,7 +275,8 @@ export async function listBackups(logPath: string): Promise<ListedBackup[]> {
     const problem = (await checkComplete(path, r)) ?? (inRun.has(r.id) ? undefined : 'not in the run of changes the log now carries');
     listed.push({ id: r.id, kind: r.kind, at: r.at, by: r.by, bytes: r.file?.bytes, path, inRun: inRun.has(r.id), isDefault: r.id === defaultId, problem });
   }
-  for (const l of legacy) listed.push({ id: l.id, kind: 'legacy', bytes: l.bytes, path: l.path, inRun: false, isDefault: false, problem: 'made by an older cmv (no record): copy it by hand if you need it' });
+  for (const l of legacy)
+    listed.push({ id: l.id, kind: 'legacy', bytes: l.bytes, path: l.path, inRun: false, isDefault: false, problem: 'made by an older cmv (no record): copy it by hand if you need it' });
   return listed.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 

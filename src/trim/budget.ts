@@ -52,7 +52,8 @@ export interface BudgetReport {
 const EXPLORATION_TOOLS = new Set(['Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch', 'NotebookRead', 'BashOutput', 'TaskOutput']);
 const ACTION_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 const LISTING_TOOLS = new Set(['Grep', 'Glob', 'LS', 'WebSearch']);
-const READ_ONLY_COMMAND = /^\s*(?:cd\s+\S+\s*&&\s*)?(?:ls|cat|head|tail|less|grep|rg|ag|find|fd|tree|pwd|echo|wc|which|type|file|stat|du|df|env|printenv|date|whoami|uname|git\s+(?:status|log|diff|show|branch|remote|blame|rev-parse|ls-files))\b/;
+const READ_ONLY_COMMAND =
+  /^\s*(?:cd\s+\S+\s*&&\s*)?(?:ls|cat|head|tail|less|grep|rg|ag|find|fd|tree|pwd|echo|wc|which|type|file|stat|du|df|env|printenv|date|whoami|uname|git\s+(?:status|log|diff|show|branch|remote|blame|rev-parse|ls-files))\b/;
 
 export function isReadOnlyCommand(command: string): boolean {
   return READ_ONLY_COMMAND.test(command) && !/[>]|\brm\b|\bmv\b|\bcp\b|\btee\b|\bsed\s+-i/.test(command);
@@ -103,8 +104,7 @@ export function findEpisodes(session: Session): Episode[] {
 export function evictionOrder(episodes: Episode[]): Episode[] {
   const actions = episodes.filter((e) => e.kind === 'action');
   const explorations = episodes.filter((e) => e.kind === 'exploration');
-  const dependents = (exploration: Episode) =>
-    actions.filter((a) => a.index > exploration.index && [...a.paths].some((p) => exploration.paths.has(p)));
+  const dependents = (exploration: Episode) => actions.filter((a) => a.index > exploration.index && [...a.paths].some((p) => exploration.paths.has(p)));
   const order: Episode[] = [...actions];
   const free = explorations.filter((x) => dependents(x).length === 0);
   const bound = explorations.filter((x) => dependents(x).length > 0);
@@ -171,7 +171,10 @@ export function evictToBudget(session: Session, budget: number): { report: Budge
 
   const episodes = findEpisodes(session);
   const order = evictionOrder(episodes);
-  const lastTaskList = episodes.flatMap((e) => e.calls).filter((call) => TASK_LIST_TOOLS.has(call.name)).pop()?.id;
+  const lastTaskList = episodes
+    .flatMap((e) => e.calls)
+    .filter((call) => TASK_LIST_TOOLS.has(call.name))
+    .pop()?.id;
   for (const level of [1, 2, 3] as const) {
     for (const episode of order) {
       if (total <= budget) break;

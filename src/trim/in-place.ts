@@ -45,7 +45,7 @@ async function assertLooksLikeLog(log: LiveLog): Promise<void> {
   const head = await readAt(log.handle, 0, Math.min(size, 1024 * 1024));
   let records = 0;
   let others = 0;
-  for (let start = 0; start < head.length && records + others < 20; ) {
+  for (let start = 0; start < head.length && records + others < 20;) {
     const end = head.indexOf(0x0a, start);
     if (end < 0) break;
     const line = head.subarray(start, end).toString('utf8').trim();

@@ -67,7 +67,7 @@ export async function lastBoundaryOffset(path: string, size: number): Promise<nu
 }
 
 async function startOfLine(readAt: (s: number, e: number) => Promise<Buffer>, position: number): Promise<number> {
-  for (let end = position; end > 0; ) {
+  for (let end = position; end > 0;) {
     const start = Math.max(0, end - 64 * 1024);
     const newline = (await readAt(start, end)).lastIndexOf(0x0a);
     if (newline >= 0) return start + newline + 1;
@@ -77,7 +77,7 @@ async function startOfLine(readAt: (s: number, e: number) => Promise<Buffer>, po
 }
 
 async function endOfLine(readAt: (s: number, e: number) => Promise<Buffer>, position: number, size: number): Promise<number> {
-  for (let start = position; start < size; ) {
+  for (let start = position; start < size;) {
     const end = Math.min(size, start + 64 * 1024);
     const newline = (await readAt(start, end)).indexOf(0x0a);
     if (newline >= 0) return start + newline;

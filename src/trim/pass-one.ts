@@ -224,7 +224,13 @@ export function parseWhole(bytes: Buffer, line: number): ParsedLine & { record?:
 }
 
 /** Strips one parsed record; returns the bytes to spill, or undefined when nothing is left to send. */
-function stripRecord(record: JsonObject, original: Buffer, setup: PassOneSetup, calls: Map<string, ToolCall>, written: WrittenTexts): { bytes?: Buffer; changed: boolean; removed: Partial<RemovalCounts> } {
+function stripRecord(
+  record: JsonObject,
+  original: Buffer,
+  setup: PassOneSetup,
+  calls: Map<string, ToolCall>,
+  written: WrittenTexts,
+): { bytes?: Buffer; changed: boolean; removed: Partial<RemovalCounts> } {
   const removed = emptyCounts();
   const ctx: StripContext = { options: setup.options, counts: removed, calls, fileHolds: setup.fileHolds, fileLines: setup.fileLines, written };
   const result = stripMessageRecord(record, ctx);

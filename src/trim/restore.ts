@@ -38,7 +38,7 @@ function unrelinker(maps: (Record<string, string> | undefined)[]): ((line: Buffe
 
 async function copyRange(handle: FileHandle, start: number, end: number, write: (b: Buffer) => Promise<void>, hash?: ReturnType<typeof createHash>): Promise<void> {
   const chunk = Buffer.allocUnsafe(4 * 1024 * 1024);
-  for (let at = start; at < end; ) {
+  for (let at = start; at < end;) {
     const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, end - at), at);
     if (bytesRead === 0) throw new CmvError('BAD_INPUT', 'a backup ended early while it was read', { hint: 'its file was changed; restore another one (`cmv restore --list`)' });
     const piece = chunk.subarray(0, bytesRead);

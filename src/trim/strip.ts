@@ -122,7 +122,7 @@ function stubHeldRuns(text: string, path: string, ctx: StripContext): string | u
   const held = (from: number, to: number) => to <= reach[from] && ctx.fileHolds(path, lines.slice(from, to + 1).join('\n'));
   const out: string[] = [];
   let elided = false;
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     // The shortest run from here worth a stub; if the file does not hold it, line i stays.
     let end = i;
     let chars = lines[i].length;

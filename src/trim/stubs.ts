@@ -48,7 +48,10 @@ const ANSI_CODES = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 /** First and last lines of a text, for command output: blank lines and terminal codes left out. */
 function headAndTail(text: string): string {
-  const lines = text.replace(ANSI_CODES, '').split('\n').filter((line) => line.trim() !== '');
+  const lines = text
+    .replace(ANSI_CODES, '')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   if (lines.length <= HEAD_LINES + TAIL_LINES + 1) return lines.map(clipLine).join('\n');
   return [...lines.slice(0, HEAD_LINES).map(clipLine), `… ${lines.length - HEAD_LINES - TAIL_LINES} lines …`, ...lines.slice(-TAIL_LINES).map(clipLine)].join('\n');
 }
@@ -94,7 +97,13 @@ export function displayPath(path: string, cwd: string | undefined): string {
 export function confirmationOf(text: string, path: string | undefined, cwd: string | undefined): string {
   const line = text.split('\n', 1)[0];
   const sentence = /^(.*?[.:])\s+(?:Here's|Here is)\b/.exec(line)?.[1] ?? line;
-  const shown = path ? sentence.replace(` ${path} `, ' ').replace(new RegExp(` at: ${escapeRegExp(path)}$`), '.').split(path).join(displayPath(path, cwd)) : sentence;
+  const shown = path
+    ? sentence
+        .replace(` ${path} `, ' ')
+        .replace(new RegExp(` at: ${escapeRegExp(path)}$`), '.')
+        .split(path)
+        .join(displayPath(path, cwd))
+    : sentence;
   return clip(shown, 160);
 }
 

@@ -38,17 +38,30 @@ export const SUPERSEDE_RULES: readonly SupersedeRule[] = [
     why: 'the same range of the same file read again later: the later result shows the file as the session last saw it',
     examples: {
       same: [[{ file_path: '/p/a.ts' }, { file_path: '/p/a.ts' }]],
-      other: [[{ file_path: '/p/a.ts' }, { file_path: '/p/a.ts', offset: 200 }], [{ file_path: '/p/a.ts' }, { file_path: '/p/b.ts' }]],
+      other: [
+        [{ file_path: '/p/a.ts' }, { file_path: '/p/a.ts', offset: 200 }],
+        [{ file_path: '/p/a.ts' }, { file_path: '/p/b.ts' }],
+      ],
     },
   },
   {
     id: 'superseded.search',
     tools: ['Grep', 'Glob', 'LS'],
-    key: (input) => JSON.stringify(Object.keys(input).sort().map((k) => [k, input[k]])),
+    key: (input) =>
+      JSON.stringify(
+        Object.keys(input)
+          .sort()
+          .map((k) => [k, input[k]]),
+      ),
     shows: () => true,
     why: 'the same search or listing run again later: the later result lists what is there now',
     examples: {
-      same: [[{ pattern: 'month_bounds', path: '/p' }, { path: '/p', pattern: 'month_bounds' }]],
+      same: [
+        [
+          { pattern: 'month_bounds', path: '/p' },
+          { path: '/p', pattern: 'month_bounds' },
+        ],
+      ],
       other: [[{ pattern: 'month_bounds' }, { pattern: 'month_bounds', output_mode: 'content' }]],
     },
   },
@@ -62,8 +75,15 @@ export const SUPERSEDE_RULES: readonly SupersedeRule[] = [
     shows: () => true,
     why: 'a read-only query of the working tree (git status, git diff, ls) run again later: the later output is the state the session went on from',
     examples: {
-      same: [[{ command: 'git status' }, { command: 'git status', description: 'Check again' }], [{ command: 'git diff --stat' }, { command: 'git diff --stat' }]],
-      other: [[{ command: 'git status' }, { command: 'git status --short' }], [{ command: 'git status && git add .' }, { command: 'git status && git add .' }], [{ command: 'npm test' }, { command: 'npm test' }]],
+      same: [
+        [{ command: 'git status' }, { command: 'git status', description: 'Check again' }],
+        [{ command: 'git diff --stat' }, { command: 'git diff --stat' }],
+      ],
+      other: [
+        [{ command: 'git status' }, { command: 'git status --short' }],
+        [{ command: 'git status && git add .' }, { command: 'git status && git add .' }],
+        [{ command: 'npm test' }, { command: 'npm test' }],
+      ],
     },
   },
 ];

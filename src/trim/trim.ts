@@ -397,7 +397,7 @@ async function finishTrim(
         });
       } else {
         const piece = Buffer.allocUnsafe(Math.min(outBytes, 8 * 1024 * 1024));
-        for (let done = 0; done < outBytes; ) {
+        for (let done = 0; done < outBytes;) {
           const { bytesRead } = await handle.read(piece, 0, Math.min(piece.length, outBytes - done), done);
           if (bytesRead === 0) throw new CmvError('INTERNAL', `${path} shrank while it was trimmed`, { hint: 'trim it again' });
           // A piece of a batch or more is written before write() resolves: the buffer may be reused.

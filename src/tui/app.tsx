@@ -177,8 +177,12 @@ export function App({ sources, pollMs, onExit, size: fixedSize, now = Date.now }
   return (
     <Box flexDirection="column" width={size.columns} height={size.rows - 1}>
       <Text wrap="truncate">
-        <Text bold color="cyan">cmv</Text>
-        <Text dimColor>{` ${data.loaded ? `${plural(data.sessions.length, 'session')}, ${data.sessions.filter((s) => s.live).length} live` : 'looking for sessions…'}${ui.filter ? ` · filter "${ui.filter}"` : ''}`}</Text>
+        <Text bold color="cyan">
+          cmv
+        </Text>
+        <Text
+          dimColor
+        >{` ${data.loaded ? `${plural(data.sessions.length, 'session')}, ${data.sessions.filter((s) => s.live).length} live` : 'looking for sessions…'}${ui.filter ? ` · filter "${ui.filter}"` : ''}`}</Text>
       </Text>
       {ui.mode.kind === 'help' ? (
         <HelpOverlay width={size.columns} height={box.height} />
@@ -186,9 +190,27 @@ export function App({ sources, pollMs, onExit, size: fixedSize, now = Date.now }
         <Box flexDirection="row" height={box.height}>
           {box.projects > 0 && <ProjectsPane projects={projects} selected={ui.projectIndex} focused={ui.focus === 'projects'} width={box.projects} height={box.height} now={clock} />}
           {box.tree > 0 && (
-            <SessionTree title={project ? `Sessions · ${clipLeft(project.short || project.label, box.tree - 6 - 'Sessions · '.length)}` : 'Sessions'} rows={rows} selected={ui.treeIndex} focused={ui.focus === 'tree'} width={box.tree} height={box.height} now={clock} snapshotsNote={snapshotsNote} />
+            <SessionTree
+              title={project ? `Sessions · ${clipLeft(project.short || project.label, box.tree - 6 - 'Sessions · '.length)}` : 'Sessions'}
+              rows={rows}
+              selected={ui.treeIndex}
+              focused={ui.focus === 'tree'}
+              width={box.tree}
+              height={box.height}
+              now={clock}
+              snapshotsNote={snapshotsNote}
+            />
           )}
-          <DetailPane row={row} detail={detail.detail} breakEven={detail.breakEven} graph={detail.graph} scroll={ui.detailScroll} focused={ui.focus === 'detail'} width={box.detail} height={box.height} />
+          <DetailPane
+            row={row}
+            detail={detail.detail}
+            breakEven={detail.breakEven}
+            graph={detail.graph}
+            scroll={ui.detailScroll}
+            focused={ui.focus === 'detail'}
+            width={box.detail}
+            height={box.height}
+          />
         </Box>
       )}
       <StatusBar rows={status} />

@@ -30,10 +30,13 @@ export async function launchDashboard(options: LaunchOptions): Promise<Dashboard
   process.once('exit', leave);
   try {
     // debug: Ink hands each whole frame to the FrameWriter instead of moving the cursor itself.
-    const instance = render(
-      <App sources={options.sources ?? defaultSources(options.config)} pollMs={Math.round(options.config['ui.pollSeconds'] * 1000)} onExit={(r) => (result = r)} />,
-      { stdout: frames as unknown as NodeJS.WriteStream, stdin, debug: true, exitOnCtrlC: true, patchConsole: false },
-    );
+    const instance = render(<App sources={options.sources ?? defaultSources(options.config)} pollMs={Math.round(options.config['ui.pollSeconds'] * 1000)} onExit={(r) => (result = r)} />, {
+      stdout: frames as unknown as NodeJS.WriteStream,
+      stdin,
+      debug: true,
+      exitOnCtrlC: true,
+      patchConsole: false,
+    });
     await instance.waitUntilExit();
     instance.cleanup();
   } finally {

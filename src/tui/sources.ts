@@ -40,8 +40,7 @@ export function defaultSources(config: CmvConfig, configDirs?: string[]): Dashbo
     loadSnapshots: () => loadSnapshots(),
     storeSignature: () => storeSignature(),
     loadDetail: (path) => loadSessionDetail(path, config['trim.threshold']),
-    loadBreakEven: async (loaded) =>
-      loaded.trimResult ? loadBreakEven(loaded.session, loaded.trimResult, config.model) : { state: 'unavailable', reason: 'no trim preview to price' },
+    loadBreakEven: async (loaded) => (loaded.trimResult ? loadBreakEven(loaded.session, loaded.trimResult, config.model) : { state: 'unavailable', reason: 'no trim preview to price' }),
     loadGraph: (loaded) => loadGraphSummary(loaded.session),
     snapshot: snapshotAction,
     trim: (path) => trimAction(path, config['trim.threshold']),

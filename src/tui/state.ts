@@ -6,11 +6,7 @@ import type { TreeRow } from './tree-model.js';
 export type PaneId = 'projects' | 'tree' | 'detail';
 export const PANES: PaneId[] = ['projects', 'tree', 'detail'];
 
-export type Mode =
-  | { kind: 'normal' }
-  | { kind: 'filter' }
-  | { kind: 'help' }
-  | { kind: 'confirm'; question: string; row: TreeRow };
+export type Mode = { kind: 'normal' } | { kind: 'filter' } | { kind: 'help' } | { kind: 'confirm'; question: string; row: TreeRow };
 
 /** The last action's result, shown in the status rows. */
 export interface StatusMessage {

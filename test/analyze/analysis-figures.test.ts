@@ -16,11 +16,27 @@ const pinned = JSON.parse(readFileSync(PINS, 'utf8')) as Record<string, Record<s
 
 type Figures = Pick<
   SessionSummary,
-  'tokens' | 'tokensAfter' | 'reduction' | 'composition' | 'toolResultShare' | 'tier' | 'source' | 'calls' | 'cost' | 'repeatedCost' | 'penalty' | 'savingPerTurn' | 'breakEvenTurns' | 'coldBreakEvenTurns' | 'saving50' | 'ttlRewrites'
+  | 'tokens'
+  | 'tokensAfter'
+  | 'reduction'
+  | 'composition'
+  | 'toolResultShare'
+  | 'tier'
+  | 'source'
+  | 'calls'
+  | 'cost'
+  | 'repeatedCost'
+  | 'penalty'
+  | 'savingPerTurn'
+  | 'breakEvenTurns'
+  | 'coldBreakEvenTurns'
+  | 'saving50'
+  | 'ttlRewrites'
 >;
 
 function figures(s: SessionSummary): Figures {
-  const { tokens, tokensAfter, reduction, composition, toolResultShare, tier, source, calls, cost, repeatedCost, penalty, savingPerTurn, breakEvenTurns, coldBreakEvenTurns, saving50, ttlRewrites } = s;
+  const { tokens, tokensAfter, reduction, composition, toolResultShare, tier, source, calls, cost, repeatedCost, penalty, savingPerTurn, breakEvenTurns, coldBreakEvenTurns, saving50, ttlRewrites } =
+    s;
   return { tokens, tokensAfter, reduction, composition, toolResultShare, tier, source, calls, cost, repeatedCost, penalty, savingPerTurn, breakEvenTurns, coldBreakEvenTurns, saving50, ttlRewrites };
 }
 
@@ -46,7 +62,11 @@ describe('the figures of cmv analyze', () => {
     check('samples', await figuresOf(samples));
   });
 
-  it.skipIf(!HAS_CORPUS || !HAS_RECENT_CORPUS)('are those pinned for every log of both corpora', async () => {
-    check('corpus', await figuresOf(allCorpusFiles()));
-  }, 240_000);
+  it.skipIf(!HAS_CORPUS || !HAS_RECENT_CORPUS)(
+    'are those pinned for every log of both corpora',
+    async () => {
+      check('corpus', await figuresOf(allCorpusFiles()));
+    },
+    240_000,
+  );
 });

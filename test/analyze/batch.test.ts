@@ -100,8 +100,25 @@ function summary(over: Partial<SessionSummary>): SessionSummary {
 
 describe('one API response counted once across files', () => {
   it('books a response to the earliest file holding it and moves its cost out of later ones', () => {
-    const first = summary({ path: '/p/a.jsonl', firstTimestamp: '2026-01-01T00:00:00Z', cost: 3, responses: [['m1:r1', 1], ['m2:r2', 2]] });
-    const resumed = summary({ path: '/p/b.jsonl', firstTimestamp: '2026-01-01T00:00:00Z', cost: 7, responses: [['m1:r1', 1], ['m2:r2', 2], ['m3:r3', 4]] });
+    const first = summary({
+      path: '/p/a.jsonl',
+      firstTimestamp: '2026-01-01T00:00:00Z',
+      cost: 3,
+      responses: [
+        ['m1:r1', 1],
+        ['m2:r2', 2],
+      ],
+    });
+    const resumed = summary({
+      path: '/p/b.jsonl',
+      firstTimestamp: '2026-01-01T00:00:00Z',
+      cost: 7,
+      responses: [
+        ['m1:r1', 1],
+        ['m2:r2', 2],
+        ['m3:r3', 4],
+      ],
+    });
     const earlier = summary({ path: '/p/c.jsonl', firstTimestamp: '2025-12-31T00:00:00Z', cost: 0.5, responses: [['m0:r0', 0.5]] });
     const [a, b, c] = countEachResponseOnce([first, resumed, earlier]);
     expect(a).toMatchObject({ cost: 3, repeatedCost: 0 });

@@ -83,7 +83,10 @@ describe.skipIf(!HAS_SCRIPT)('cmv analyze on a terminal', () => {
   });
 
   it('draws the charts without colour for NO_COLOR and --no-color', () => {
-    for (const [args, extra] of [[['analyze', SAMPLE_DIR], { NO_COLOR: '1' }], [['analyze', SAMPLE_DIR, '--no-color'], {}]] as const) {
+    for (const [args, extra] of [
+      [['analyze', SAMPLE_DIR], { NO_COLOR: '1' }],
+      [['analyze', SAMPLE_DIR, '--no-color'], {}],
+    ] as const) {
       const drawn = inTerminal([...args], { ...extra, FORCE_COLOR: '1' });
       for (const chart of CHARTS) expect(drawn).toContain(chart);
       expect(drawn).toContain('8/8 files');

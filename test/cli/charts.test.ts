@@ -38,12 +38,7 @@ describe('histogram', () => {
 
   it('draws the largest bin across the width and the others to scale, counts aligned', () => {
     const text = histogram('Reduction', bins, { width: 30, ink: plain });
-    expect(text.split('\n')).toEqual([
-      'Reduction',
-      ' 0-10% ████████████████████ 8',
-      '10-20% █████                2',
-      '20-30%                      0',
-    ]);
+    expect(text.split('\n')).toEqual(['Reduction', ' 0-10% ████████████████████ 8', '10-20% █████                2', '20-30%                      0']);
     for (const row of text.split('\n').slice(1)) expect(row.length).toBe(29);
   });
 
@@ -69,11 +64,6 @@ describe('pairedHistogram', () => {
       ],
       { width: 34, ink: plain },
     );
-    expect(text.split('\n')).toEqual([
-      'Break-even',
-      '      warm          cold',
-      '  <=5            0  ██████████ 4',
-      'never █████      2  ██▌        1',
-    ]);
+    expect(text.split('\n')).toEqual(['Break-even', '      warm          cold', '  <=5            0  ██████████ 4', 'never █████      2  ██▌        1']);
   });
 });

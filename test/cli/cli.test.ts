@@ -188,7 +188,10 @@ describe('cmv', () => {
   });
 
   it('exits 3 for a missing file, with `cmv:` and `hint:` lines on stderr and nothing on stdout', () => {
-    for (const args of [['stats', join(home, 'missing.jsonl')], ['stats', join(home, 'missing.jsonl'), '--json']]) {
+    for (const args of [
+      ['stats', join(home, 'missing.jsonl')],
+      ['stats', join(home, 'missing.jsonl'), '--json'],
+    ]) {
       const run = cmv(args);
       expect(run.code).toBe(3);
       expect(run.stdout).toBe('');
@@ -219,7 +222,12 @@ describe('cmv', () => {
         const dir = mkdtempSync(join(home, `bad-${kind}-`));
         const file = join(dir, 'log.jsonl');
         writeFileSync(file, content);
-        for (const args of [['stats', file], ['trim', file], ['trim', file, '-o', join(dir, 'out.jsonl')], ['graph', file, '--json']]) {
+        for (const args of [
+          ['stats', file],
+          ['trim', file],
+          ['trim', file, '-o', join(dir, 'out.jsonl')],
+          ['graph', file, '--json'],
+        ]) {
           const run = cmv(args);
           expect(run.code, `${args[0]} ${kind}`).toBe(4);
           expect(run.stdout, `${args[0]} ${kind}`).toBe('');
@@ -237,7 +245,11 @@ describe('cmv', () => {
     const run = cmv(['stats', copy, '--json']);
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout);
-    expect(doc.lines).toBe(readFileSync(sample, 'utf8').split('\n').filter((l, i, all) => i < all.length - 1 || l !== '').length);
+    expect(doc.lines).toBe(
+      readFileSync(sample, 'utf8')
+        .split('\n')
+        .filter((l, i, all) => i < all.length - 1 || l !== '').length,
+    );
     expect(doc.malformedLines).toEqual([]);
     expect(doc.tokens.total).toBeGreaterThan(0);
   });
@@ -262,7 +274,10 @@ describe('cmv', () => {
     });
 
     it('colours with --color even when NO_COLOR is set (an explicit flag wins, as no-color.org says)', () => {
-      for (const args of [['--color', ...missing()], [...missing(), '--color']]) {
+      for (const args of [
+        ['--color', ...missing()],
+        [...missing(), '--color'],
+      ]) {
         const run = cmv(args, { NO_COLOR: '1' });
         expect(run.code).toBe(3);
         expect(run.stderr).toContain(ESC);

@@ -83,7 +83,12 @@ describe('zsh and fish completion', () => {
     writeFileSync(file, completionScript('fish', program()));
     expect(spawnSync('fish', ['--no-execute', file], { encoding: 'utf8' }).status).toBe(0);
     const run = spawnSync('fish', ['-c', `source ${file}; complete -C 'cmv hook install --scope '`], { encoding: 'utf8' });
-    expect(run.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['local', 'project', 'user']);
+    expect(
+      run.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['local', 'project', 'user']);
   });
 
   it('refuses a shell it does not know', () => {

@@ -27,7 +27,11 @@ describe('the command tree', () => {
 
   it('describes each shared trim flag the same way wherever it appears', () => {
     for (const flag of ['--threshold', '--budget', '--keep-history', '--strip-user-images']) {
-      const descriptions = new Set(optionsNamed(flag).filter((o) => ['trim', 'breakeven', 'analyze', 'branch'].includes(o.command)).map((o) => o.option.description.replace(/^trim: /, '')));
+      const descriptions = new Set(
+        optionsNamed(flag)
+          .filter((o) => ['trim', 'breakeven', 'analyze', 'branch'].includes(o.command))
+          .map((o) => o.option.description.replace(/^trim: /, '')),
+      );
       expect([...descriptions], flag).toHaveLength(1);
     }
   });

@@ -18,7 +18,16 @@ const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 describe('text reports', () => {
   it('graph: 1 turn, 2 nodes, 1 edge', () => {
     const node = { type: 'TASK', label: 'x', importance: 1, confidence: 1, firstTurn: 1, lastTurn: 1, evidence: [] };
-    const graph = { sessionId: 's', turns: 1, lastAsk: null, nodes: [{ ...node, id: 'a' }, { ...node, id: 'b' }], edges: [{ from: 'a', to: 'b', type: 'relates' }] } as unknown as SessionGraph;
+    const graph = {
+      sessionId: 's',
+      turns: 1,
+      lastAsk: null,
+      nodes: [
+        { ...node, id: 'a' },
+        { ...node, id: 'b' },
+      ],
+      edges: [{ from: 'a', to: 'b', type: 'relates' }],
+    } as unknown as SessionGraph;
     expect(plain(renderGraph(graph)).split('\n')[0]).toBe('s · 1 turn · 2 nodes, 1 edge');
   });
 

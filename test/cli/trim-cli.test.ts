@@ -175,7 +175,10 @@ describe('paths the user names for output and input', () => {
   it('-o into a folder that does not exist: exit 3, no folder created', () => {
     const box = sandbox();
     const out = join(box.root, 'no', 'such', 'dir', 'out.jsonl');
-    for (const args of [['trim', box.session, '-o', out], ['compact', box.session, '-o', out]]) {
+    for (const args of [
+      ['trim', box.session, '-o', out],
+      ['compact', box.session, '-o', out],
+    ]) {
       const run = box.cmv(...args);
       expect(run.status, args[0]).toBe(3);
       expect(run.stderr, args[0]).toMatch(/the folder .*no\/such\/dir does not exist/);
@@ -185,7 +188,11 @@ describe('paths the user names for output and input', () => {
 
   it('-o naming a folder: exit 2, saying it is a folder (not an error about the input)', () => {
     const box = sandbox();
-    for (const args of [['trim', box.session, '-o', box.root], ['trim', box.session, '-o', box.root, '--force'], ['compact', box.session, '-o', box.root]]) {
+    for (const args of [
+      ['trim', box.session, '-o', box.root],
+      ['trim', box.session, '-o', box.root, '--force'],
+      ['compact', box.session, '-o', box.root],
+    ]) {
       const run = box.cmv(...args);
       expect(run.status, args.join(' ')).toBe(2);
       expect(run.stderr, args.join(' ')).toContain(`-o ${box.root} is a folder, not a file`);
@@ -217,7 +224,9 @@ describe('cmv trim of a subagent transcript', () => {
     const dir = join(box.projectDir, box.sessionId, 'subagents');
     mkdirSync(dir, { recursive: true });
     const path = join(dir, 'agent-a1b2c3d.jsonl');
-    const lines = readFileSync(box.session, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const lines = readFileSync(box.session, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     writeFileSync(path, lines.map((l) => JSON.stringify({ ...JSON.parse(l), isSidechain: true, agentId: 'a1b2c3d' })).join('\n') + '\n');
     return path;
   }

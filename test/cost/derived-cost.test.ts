@@ -19,7 +19,6 @@ import { deriveRecord } from '../../src/session/derived.js';
 import { readUsage } from '../../src/session/usage-record.js';
 import { CCUSAGE_PLATFORM, runCcusage } from '../helpers/ccusage.js';
 
-
 interface CcusageTotals {
   totalCost: number;
   inputTokens: number;
@@ -88,7 +87,12 @@ describe.skipIf(!CCUSAGE_PLATFORM)('copies cmv makes cost nothing, in cmv and in
     // And they are shown as what they are.
     const report = await analysePaths([join(box.configDir, 'projects')], { models: [...builtinModels()], jobs: 1 });
     expect(report.aggregate.derived).toBe(5);
-    expect(report.sessions.filter((s) => s.derivedFrom).map((s) => s.derivedFrom!.by).sort()).toEqual(['branch', 'branch', 'compact', 'trim', 'trim']);
+    expect(
+      report.sessions
+        .filter((s) => s.derivedFrom)
+        .map((s) => s.derivedFrom!.by)
+        .sort(),
+    ).toEqual(['branch', 'branch', 'compact', 'trim', 'trim']);
     const listed = await listSessions({ configDirs: [box.configDir] });
     expect(listed.filter((s) => s.derivedFrom).length).toBe(5);
   }, 120_000);

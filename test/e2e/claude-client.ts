@@ -169,13 +169,7 @@ export interface ClaudeRun {
 }
 
 /** Runs the CLI with `args` in `cwd`, killed with everything it spawned after `timeoutMs`. */
-export function runClaude(
-  args: string[],
-  cwd: string,
-  env: Record<string, string>,
-  timeoutMs = 90_000,
-  client: ClaudeClient | undefined = defaultClient(),
-): Promise<ClaudeRun> {
+export function runClaude(args: string[], cwd: string, env: Record<string, string>, timeoutMs = 90_000, client: ClaudeClient | undefined = defaultClient()): Promise<ClaudeRun> {
   if (!client) return Promise.reject(new Error('no Claude Code client installed (npm install puts 2.1.100 and 2.1.332 in node_modules)'));
   const native = !/\.(c|m)?js$/.test(client.path);
   return new Promise((resolvePromise, reject) => {

@@ -57,7 +57,11 @@ async function compactAndResume(client: ClaudeClient, file: string): Promise<voi
 
   // (b) after it, every text of zones B and A, verbatim and in order, and nothing of zone C.
   const kept = new Set([...zones.b, ...zones.a].map((e) => e.uuid));
-  const expected = normaliseTexts(sentTexts(session).filter((t) => kept.has(t.uuid)).map((t) => ({ role: t.role, text: t.text })));
+  const expected = normaliseTexts(
+    sentTexts(session)
+      .filter((t) => kept.has(t.uuid))
+      .map((t) => ({ role: t.role, text: t.text })),
+  );
   const mismatch = diffTexts(expected, texts.slice(1));
   expect(mismatch, `${name}: zone B/A texts differ from what the compacted log sent\n${summarizeRequest(compacted.request)}`).toEqual([]);
   // ... which is also how the original request ends.
@@ -67,7 +71,11 @@ async function compactAndResume(client: ClaudeClient, file: string): Promise<voi
   // (c) zone A exactly: the compacted request ends with the same messages as the original.
   const zoneAMessages = zones.messages.length - zones.messages.findIndex((m) => m.entries.includes(zones.a[0]));
   // role:"system" messages (2.1.332's client context) are the client's, not zone A's.
-  const tail = (body: any) => messagesOf(body).filter((m) => m.role !== 'system').slice(-zoneAMessages).map(comparable);
+  const tail = (body: any) =>
+    messagesOf(body)
+      .filter((m) => m.role !== 'system')
+      .slice(-zoneAMessages)
+      .map(comparable);
   expect(tail(compacted.request), `${name}: zone A is not sent as the original sends it`).toEqual(tail(original.request));
 
   // (d) every tool call paired; (e) smaller.
@@ -86,19 +94,23 @@ function clientSuite(client: ClaudeClient): void {
   for (const file of SAMPLES) {
     it(`${file.includes('2.1.332') ? '2.1.332/' : ''}${basename(file)} resumes from the summary with zones B and A intact`, () => compactAndResume(client, file), 2 * RESUME_TIMEOUT_MS + 30_000);
   }
-  it('a session with a resume preamble in front (branch --with-resume) resumes from the resume block', async () => {
-    const file = join(SAMPLE_DIR, 'resumed.jsonl');
-    const { lines, text } = await withPreamble(file);
-    const branched = join(scratch, `${randomUUID()}.jsonl`);
-    writeSessionLines(branched, lines);
-    const original = await resumeAndCapture(file, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS, client });
-    const withResume = await resumeAndCapture(branched, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS, client });
-    expect(withResume.exitCode, describeRun('branched', withResume)).toBe(0);
-    const texts = normaliseTexts(conversationTexts(withResume.request));
-    expect(texts[0].text.startsWith(SUMMARY_PREFIX)).toBe(true);
-    expect(texts[0].text).toContain(text);
-    expect(texts.slice(1)).toEqual(normaliseTexts(conversationTexts(original.request)));
-  }, 2 * RESUME_TIMEOUT_MS + 30_000);
+  it(
+    'a session with a resume preamble in front (branch --with-resume) resumes from the resume block',
+    async () => {
+      const file = join(SAMPLE_DIR, 'resumed.jsonl');
+      const { lines, text } = await withPreamble(file);
+      const branched = join(scratch, `${randomUUID()}.jsonl`);
+      writeSessionLines(branched, lines);
+      const original = await resumeAndCapture(file, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS, client });
+      const withResume = await resumeAndCapture(branched, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS, client });
+      expect(withResume.exitCode, describeRun('branched', withResume)).toBe(0);
+      const texts = normaliseTexts(conversationTexts(withResume.request));
+      expect(texts[0].text.startsWith(SUMMARY_PREFIX)).toBe(true);
+      expect(texts[0].text).toContain(text);
+      expect(texts.slice(1)).toEqual(normaliseTexts(conversationTexts(original.request)));
+    },
+    2 * RESUME_TIMEOUT_MS + 30_000,
+  );
 
   describe.skipIf(!HAS_CORPUS)('corpus', () => {
     for (const name of CORPUS) {

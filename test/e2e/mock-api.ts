@@ -66,10 +66,7 @@ function sendJson(res: http.ServerResponse, status: number, value: unknown): voi
 }
 
 /** A block of a scripted assistant answer; ids and signatures are filled in by the mock. */
-export type MockBlock =
-  | { type: 'text'; text: string }
-  | { type: 'thinking'; thinking: string; signature?: string }
-  | { type: 'tool_use'; name: string; input: Record<string, unknown>; id?: string };
+export type MockBlock = { type: 'text'; text: string } | { type: 'thinking'; thinking: string; signature?: string } | { type: 'tool_use'; name: string; input: Record<string, unknown>; id?: string };
 
 /** One assistant message: `stop_reason` is `tool_use` when it asks for a tool, else `end_turn`. */
 export interface MockReply {

@@ -27,7 +27,10 @@ function clip(text: string, n = 100): string {
 /** The texts of `original` that `trimmed` lacks, one line each (the first ten); '' when none. */
 export function missingTexts(original: RequestText[], trimmed: RequestText[]): string {
   const missing = diffTexts(original, trimmed).filter((m) => m.kind === 'missing');
-  return missing.slice(0, 10).map((m) => `  - #${m.index} ${m.role}: ${clip(m.text)}`).join('\n');
+  return missing
+    .slice(0, 10)
+    .map((m) => `  - #${m.index} ${m.role}: ${clip(m.text)}`)
+    .join('\n');
 }
 
 export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;

@@ -37,11 +37,20 @@ export function toolPairFaults(body: any): string[] {
   messages.forEach((message, i) => {
     const blocks = blocksOf(message);
     if (message.role === 'assistant') {
-      const answered = new Set(blocksOf(messages[i + 1]).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id));
+      const answered = new Set(
+        blocksOf(messages[i + 1])
+          .filter((b) => b.type === 'tool_result')
+          .map((b) => b.tool_use_id),
+      );
       for (const use of blocks.filter((b) => b.type === 'tool_use')) if (!answered.has(use.id)) faults.push(`message ${i}: tool_use ${use.id} has no tool_result in message ${i + 1}`);
     } else {
-      const asked = new Set(blocksOf(messages[i - 1]).filter((b) => b.type === 'tool_use').map((b) => b.id));
-      for (const result of blocks.filter((b) => b.type === 'tool_result')) if (!asked.has(result.tool_use_id)) faults.push(`message ${i}: tool_result ${result.tool_use_id} answers no tool_use of message ${i - 1}`);
+      const asked = new Set(
+        blocksOf(messages[i - 1])
+          .filter((b) => b.type === 'tool_use')
+          .map((b) => b.id),
+      );
+      for (const result of blocks.filter((b) => b.type === 'tool_result'))
+        if (!asked.has(result.tool_use_id)) faults.push(`message ${i}: tool_result ${result.tool_use_id} answers no tool_use of message ${i - 1}`);
     }
   });
   return faults;

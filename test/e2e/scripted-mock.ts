@@ -87,7 +87,9 @@ export async function generateSession(script: SessionScript, projectDir: string,
       const label = `${script.name} invocation ${i + 1}`;
       if (run.exitCode !== 0) throw new Error(describeRun(label, ran));
       if (queue.length > 0 || overrun > 0) {
-        throw new Error(`${label}: the CLI made ${invocation.replies.length - queue.length + overrun} main-loop calls, the script answers ${invocation.replies.length}; stdout: ${run.stdout.slice(0, 400)}`);
+        throw new Error(
+          `${label}: the CLI made ${invocation.replies.length - queue.length + overrun} main-loop calls, the script answers ${invocation.replies.length}; stdout: ${run.stdout.slice(0, 400)}`,
+        );
       }
     }
     const file = join(home, '.claude', 'projects', encodeProjectDir(cwd), `${sessionId}.jsonl`);

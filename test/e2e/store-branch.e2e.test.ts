@@ -65,50 +65,51 @@ describe.skipIf(clients.length === 0)('a branch of a snapshot resumed by the rea
 
 function clientSuite(client: ClaudeClient, c: number): void {
   cases.forEach(([title, file, part, trim], i) => {
-    it(
-      `${title}: the request holds every text of the snapshot`,
-      async () => {
-        const data = readFileSync(file);
-        const id = `5e5${c}${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
-        const path = installSession(box, '/tmp/cmv-samples/e2e', id, part === 'half' ? data.subarray(0, prefixCuts(data, 2)[0]) : data);
-        const snapshot = await takeSnapshot(box.store, path, { now: OLD });
-        const branch = await branchSnapshot(box.store, snapshot.name, { trim, env: box.env });
-        const expected = await snapshotTexts(snapshot.id, client);
-        expect(expected.length).toBeGreaterThan(1);
-        const sent = await resumedTexts(branch.path, client);
-        expect(diffTexts(expected, sent)).toEqual([]);
-      },
-      120_000,
-    );
+    it(`${title}: the request holds every text of the snapshot`, async () => {
+      const data = readFileSync(file);
+      const id = `5e5${c}${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
+      const path = installSession(box, '/tmp/cmv-samples/e2e', id, part === 'half' ? data.subarray(0, prefixCuts(data, 2)[0]) : data);
+      const snapshot = await takeSnapshot(box.store, path, { now: OLD });
+      const branch = await branchSnapshot(box.store, snapshot.name, { trim, env: box.env });
+      const expected = await snapshotTexts(snapshot.id, client);
+      expect(expected.length).toBeGreaterThan(1);
+      const sent = await resumedTexts(branch.path, client);
+      expect(diffTexts(expected, sent)).toEqual([]);
+    }, 120_000);
   });
 
-  it(
-    'forked at a message (--at), trimmed: the request holds the snapshot\'s texts up to that message and none after',
-    async () => {
-      const data = readFileSync(join(SAMPLE_DIR, 'coding.jsonl'));
-      const path = installSession(box, '/tmp/cmv-samples/e2e', `5e57${c}000-0000-4000-8000-000000000000`, data);
-      const snapshot = await takeSnapshot(box.store, path, { now: OLD });
-      // The assistant's last text of the first turn; the second turn ("commit it please") is cut off.
-      const target = data.toString('utf8').split('\n').map((l) => (l ? JSON.parse(l) : {})).find((r) => r.uuid?.startsWith('9728d7a3'));
-      const branch = await branchSnapshot(box.store, snapshot.name, { at: '9728d7a3', env: box.env });
-      expect(branch.trimmed).toBe(true);
-      const full = await snapshotTexts(snapshot.id, client);
-      const sent = await resumedTexts(branch.path, client);
-      expect(sent.length).toBeGreaterThan(1);
-      expect(sent.length).toBeLessThan(full.length);
-      expect(diffTexts(full.slice(0, sent.length), sent)).toEqual([]);
-      const targetText = normaliseTexts([{ role: 'assistant', text: target.message.content.find((b: { type: string }) => b.type === 'text').text }])[0].text;
-      expect(sent.at(-1)).toEqual({ role: 'assistant', text: targetText });
-    },
-    120_000,
-  );
+  it("forked at a message (--at), trimmed: the request holds the snapshot's texts up to that message and none after", async () => {
+    const data = readFileSync(join(SAMPLE_DIR, 'coding.jsonl'));
+    const path = installSession(box, '/tmp/cmv-samples/e2e', `5e57${c}000-0000-4000-8000-000000000000`, data);
+    const snapshot = await takeSnapshot(box.store, path, { now: OLD });
+    // The assistant's last text of the first turn; the second turn ("commit it please") is cut off.
+    const target = data
+      .toString('utf8')
+      .split('\n')
+      .map((l) => (l ? JSON.parse(l) : {}))
+      .find((r) => r.uuid?.startsWith('9728d7a3'));
+    const branch = await branchSnapshot(box.store, snapshot.name, { at: '9728d7a3', env: box.env });
+    expect(branch.trimmed).toBe(true);
+    const full = await snapshotTexts(snapshot.id, client);
+    const sent = await resumedTexts(branch.path, client);
+    expect(sent.length).toBeGreaterThan(1);
+    expect(sent.length).toBeLessThan(full.length);
+    expect(diffTexts(full.slice(0, sent.length), sent)).toEqual([]);
+    const targetText = normaliseTexts([{ role: 'assistant', text: target.message.content.find((b: { type: string }) => b.type === 'text').text }])[0].text;
+    expect(sent.at(-1)).toEqual({ role: 'assistant', text: targetText });
+  }, 120_000);
 
   /**
    * The compacted sample grown past 5 MB by a large line before its compaction: Claude Code then
    * reads such a log from its last compact boundary on, so a block put at the top would be lost.
    */
   const bigCompacted = () => {
-    const padding = { type: 'file-history-snapshot', messageId: '00000000-0000-4000-8000-00000000pad0', snapshot: { messageId: '00000000-0000-4000-8000-00000000pad0', trackedFileBackups: {}, timestamp: '2026-01-01T00:00:00.000Z', padding: 'x'.repeat(6 * 1024 * 1024) }, isSnapshotUpdate: false };
+    const padding = {
+      type: 'file-history-snapshot',
+      messageId: '00000000-0000-4000-8000-00000000pad0',
+      snapshot: { messageId: '00000000-0000-4000-8000-00000000pad0', trackedFileBackups: {}, timestamp: '2026-01-01T00:00:00.000Z', padding: 'x'.repeat(6 * 1024 * 1024) },
+      isSnapshotUpdate: false,
+    };
     return Buffer.concat([Buffer.from(`${JSON.stringify(padding)}\n`), readFileSync(join(SAMPLE_DIR, 'compacted.jsonl'))]);
   };
   const withResume: [string, () => Buffer, boolean][] = [
@@ -119,22 +120,18 @@ function clientSuite(client: ClaudeClient, c: number): void {
     ['2.1.332 subagent, trimmed', () => readFileSync(join(SAMPLE_DIR_332, 'subagent.jsonl')), true],
   ];
   withResume.forEach(([title, data, trim], i) => {
-    it(
-      `${title}, --with-resume: the request starts from the resume block, then every text of the snapshot`,
-      async () => {
-        const id = `5e6${c}${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
-        const path = installSession(box, '/tmp/cmv-samples/e2e', id, data());
-        const snapshot = await takeSnapshot(box.store, path, { now: OLD });
-        const branch = await branchSnapshot(box.store, snapshot.name, { trim, resume: {}, env: box.env });
-        const expected = await snapshotTexts(snapshot.id, client);
-        const sent = await resumedTexts(branch.path, client);
-        expect(branch.resume?.text.length).toBeGreaterThan(0);
-        expect(sent[0].role).toBe('user');
-        expect(sent[0].text.startsWith(SUMMARY_PREFIX)).toBe(true);
-        expect(sent[0].text).toContain(branch.resume!.text);
-        expect(diffTexts(expected, sent.slice(1))).toEqual([]);
-      },
-      120_000,
-    );
+    it(`${title}, --with-resume: the request starts from the resume block, then every text of the snapshot`, async () => {
+      const id = `5e6${c}${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
+      const path = installSession(box, '/tmp/cmv-samples/e2e', id, data());
+      const snapshot = await takeSnapshot(box.store, path, { now: OLD });
+      const branch = await branchSnapshot(box.store, snapshot.name, { trim, resume: {}, env: box.env });
+      const expected = await snapshotTexts(snapshot.id, client);
+      const sent = await resumedTexts(branch.path, client);
+      expect(branch.resume?.text.length).toBeGreaterThan(0);
+      expect(sent[0].role).toBe('user');
+      expect(sent[0].text.startsWith(SUMMARY_PREFIX)).toBe(true);
+      expect(sent[0].text).toContain(branch.resume!.text);
+      expect(diffTexts(expected, sent.slice(1))).toEqual([]);
+    }, 120_000);
   });
 }

@@ -30,9 +30,14 @@ export function explorationScript(dir: string): SessionScript {
     expectedToolErrors: 0,
     invocations: [
       {
-        prompt: "I'm new to this repo, it's a vendored copy of commander. Walk me through how a command line gets parsed: where does parsing start, and how are options matched to what the user typed?",
+        prompt:
+          "I'm new to this repo, it's a vendored copy of commander. Walk me through how a command line gets parsed: where does parsing start, and how are options matched to what the user typed?",
         replies: [
-          [text("I'll get the lay of the land first: which files there are and how big they are."), tool('Glob', { pattern: '**/*.js' }), bash('wc -l lib/*.js index.js bin/*.js', 'Count lines per source file')],
+          [
+            text("I'll get the lay of the land first: which files there are and how big they are."),
+            tool('Glob', { pattern: '**/*.js' }),
+            bash('wc -l lib/*.js index.js bin/*.js', 'Count lines per source file'),
+          ],
           [tool('Read', { file_path: p('package.json') }), tool('Read', { file_path: p('index.js') })],
           [
             text('Almost everything lives in lib/command.js (about 2,800 lines). It is too big to read at once, so I will read it in pages, starting with the class header and constructor.'),
@@ -40,10 +45,15 @@ export function explorationScript(dir: string): SessionScript {
           ],
           [tool('Grep', { pattern: '^  (parse|parseAsync|parseOptions|_parseCommand|_prepareUserArgs)\\(', path: command, output_mode: 'content', '-n': true })],
           [
-            thinking('parse() at the top calls _prepareUserArgs to strip node and the script path, then _parseCommand. I need to read _prepareUserArgs through parse() in one page, and then parseOptions separately since it is where flags are matched.'),
+            thinking(
+              'parse() at the top calls _prepareUserArgs to strip node and the script path, then _parseCommand. I need to read _prepareUserArgs through parse() in one page, and then parseOptions separately since it is where flags are matched.',
+            ),
             tool('Read', { file_path: command, offset: at('  _prepareUserArgs(argv, parseOptions) {') - 30, limit: 160 }),
           ],
-          [text('`parse()` hands the user arguments to `_parseCommand`. Next, the option matching itself.'), tool('Read', { file_path: command, offset: at('  parseOptions(args) {') - 20, limit: 260 })],
+          [
+            text('`parse()` hands the user arguments to `_parseCommand`. Next, the option matching itself.'),
+            tool('Read', { file_path: command, offset: at('  parseOptions(args) {') - 20, limit: 260 }),
+          ],
           [tool('Read', { file_path: command, offset: at('  _parseCommand(operands, unknown) {') - 10, limit: 130 })],
           [
             text(
@@ -56,10 +66,14 @@ export function explorationScript(dir: string): SessionScript {
         prompt: 'How does the help text get built? And where do the "Did you mean" suggestions come from?',
         replies: [
           [tool('Grep', { pattern: 'suggestSimilar|helpInformation|formatHelp', path: p('lib'), output_mode: 'content', '-n': true })],
-          [text('Help formatting is its own class in lib/help.js; suggestions come from lib/suggestSimilar.js. Reading both.'), tool('Read', { file_path: p('lib/help.js') }), tool('Read', { file_path: p('lib/suggestSimilar.js') })],
+          [
+            text('Help formatting is its own class in lib/help.js; suggestions come from lib/suggestSimilar.js. Reading both.'),
+            tool('Read', { file_path: p('lib/help.js') }),
+            tool('Read', { file_path: p('lib/suggestSimilar.js') }),
+          ],
           [tool('Read', { file_path: command, offset: at('  unknownOption(flag) {') - 5, limit: 90 })],
           [
-            text("Let me check the suggestion on a real typo."),
+            text('Let me check the suggestion on a real typo.'),
             bash(
               `node -e "const { Command } = require('./'); const p = new Command('demo').option('--verbose').option('--version-check').exitOverride().configureOutput({ writeErr: () => {} }); try { p.parse(['--verbos'], { from: 'user' }); } catch (e) { console.log(e.code); console.log(e.message); }"`,
               'Trigger an unknown-option error with a typo',
@@ -67,7 +81,7 @@ export function explorationScript(dir: string): SessionScript {
           ],
           [
             text(
-              "Help: `Command.helpInformation()` creates a `Help` object (lib/help.js) and calls `formatHelp(cmd, helper)`, which builds the usage line, description, arguments, options and commands sections; `visibleOptions`, `visibleCommands` and the `wrap`/`boxWrap` helpers decide what shows and how it wraps.\n\nSuggestions: `unknownOption` and `unknownCommand` collect the visible long flags (or command names and aliases) and call `suggestSimilar`, which uses a Damerau-Levenshtein distance capped at 3 and a similarity above 0.4. That is why `--verbos` gets `(Did you mean --verbose?)` above.",
+              'Help: `Command.helpInformation()` creates a `Help` object (lib/help.js) and calls `formatHelp(cmd, helper)`, which builds the usage line, description, arguments, options and commands sections; `visibleOptions`, `visibleCommands` and the `wrap`/`boxWrap` helpers decide what shows and how it wraps.\n\nSuggestions: `unknownOption` and `unknownCommand` collect the visible long flags (or command names and aliases) and call `suggestSimilar`, which uses a Damerau-Levenshtein distance capped at 3 and a similarity above 0.4. That is why `--verbos` gets `(Did you mean --verbose?)` above.',
             ),
           ],
         ],
@@ -116,12 +130,24 @@ export function editScript(dir: string): SessionScript {
         prompt:
           'Typos in option names only get a suggestion when the edit distance is small, so `--dry` gets nothing even though `--dry-run` exists. Make suggestSimilar also suggest candidates the typed word is a prefix of (list all of them when it is ambiguous), and add tests with node:test.',
         replies: [
-          [thinking('Suggestion logic is in lib/suggestSimilar.js. Prefix matching should only kick in when edit distance finds nothing, otherwise existing suggestions change. Plan it, then read.'), text("I'll plan this and then read the current implementation."), plan(['pending', 'pending', 'pending', 'pending'])],
-          [plan(['in_progress', 'pending', 'pending', 'pending']), tool('Read', { file_path: p('lib/suggestSimilar.js') }), tool('Grep', { pattern: 'suggestSimilar\\(', path: p('lib'), output_mode: 'content', '-n': true, '-C': 3 })],
+          [
+            thinking('Suggestion logic is in lib/suggestSimilar.js. Prefix matching should only kick in when edit distance finds nothing, otherwise existing suggestions change. Plan it, then read.'),
+            text("I'll plan this and then read the current implementation."),
+            plan(['pending', 'pending', 'pending', 'pending']),
+          ],
+          [
+            plan(['in_progress', 'pending', 'pending', 'pending']),
+            tool('Read', { file_path: p('lib/suggestSimilar.js') }),
+            tool('Grep', { pattern: 'suggestSimilar\\(', path: p('lib'), output_mode: 'content', '-n': true, '-C': 3 }),
+          ],
           [
             text('The distance check exits early when lengths differ by more than 3, which is why `--dry` never reaches `--dry-run`. I will add a prefix fallback after the distance loop.'),
             plan(['completed', 'in_progress', 'pending', 'pending']),
-            tool('Edit', { file_path: p('lib/suggestSimilar.js'), old_string: 'const maxDistance = 3;\n', new_string: 'const maxDistance = 3;\n// Shortest word taken as an abbreviation of a longer candidate.\nconst minPrefixLength = 2;\n' }),
+            tool('Edit', {
+              file_path: p('lib/suggestSimilar.js'),
+              old_string: 'const maxDistance = 3;\n',
+              new_string: 'const maxDistance = 3;\n// Shortest word taken as an abbreviation of a longer candidate.\nconst minPrefixLength = 2;\n',
+            }),
           ],
           [tool('Edit', { file_path: p('lib/suggestSimilar.js'), old_string: original, new_string: SUGGEST_SIMILAR_V1 })],
           [plan(['completed', 'completed', 'in_progress', 'pending']), tool('Write', { file_path: testFile, content: SUGGEST_SIMILAR_TEST })],
@@ -132,7 +158,11 @@ export function editScript(dir: string): SessionScript {
           ],
           [bash('node --test test/', 'Re-run the node:test suite')],
           [plan(['completed', 'completed', 'completed', 'completed']), bash('git status --short && git diff --stat', 'Show what changed')],
-          [text('Done. `suggestSimilar` now falls back to prefix matching when no candidate is within edit distance: `--dry` suggests `--dry-run`, and an ambiguous prefix lists every match. test/suggest-similar.test.js covers both paths and the parser errors; all 11 tests pass.')],
+          [
+            text(
+              'Done. `suggestSimilar` now falls back to prefix matching when no candidate is within edit distance: `--dry` suggests `--dry-run`, and an ambiguous prefix lists every match. test/suggest-similar.test.js covers both paths and the parser errors; all 11 tests pass.',
+            ),
+          ],
         ],
       },
       {
@@ -180,17 +210,21 @@ program
       {
         prompt: '`node bin/banner.js --width 40 hello` crashes with "RangeError: Invalid array length", without --width it works. Can you find out why and fix it?',
         replies: [
-          [text("Let me reproduce it first."), bash('node bin/banner.js --width 40 hello', 'Reproduce the crash')],
+          [text('Let me reproduce it first.'), bash('node bin/banner.js --width 40 hello', 'Reproduce the crash')],
           [tool('Read', { file_path: banner })],
           [
-            thinking('options.width must be NaN or negative. It comes from parseInt used as the argParser. Commander calls custom parsers with (value, previous), so parseInt receives 80 as radix. Confirm with the option code.'),
+            thinking(
+              'options.width must be NaN or negative. It comes from parseInt used as the argParser. Commander calls custom parsers with (value, previous), so parseInt receives 80 as radix. Confirm with the option code.',
+            ),
             text('`new Array(options.width + 1)` only throws for NaN or a negative length, so the width parser is the suspect. Checking how commander calls it.'),
             tool('Grep', { pattern: '_callParseArg|parseArg\\(', path: p('lib'), output_mode: 'content', '-n': true }),
           ],
           [tool('Read', { file_path: p('lib/command.js'), offset: lineOf(dir, 'lib/command.js', '  _callParseArg(target, value, previous, invalidArgumentMessage) {') - 12, limit: 120 })],
           [bash(`node -e "console.log(parseInt('40', 80), parseInt('40', undefined))"`, 'Show parseInt with the default as radix')],
           [
-            text('Found it: commander calls the parser as `parseArg(value, previous)`, and for the first `--width` the previous value is the default 80, so `parseInt("40", 80)` is NaN (radix above 36). I will use a parser that fixes the radix to 10 and rejects bad input.'),
+            text(
+              'Found it: commander calls the parser as `parseArg(value, previous)`, and for the first `--width` the previous value is the default 80, so `parseInt("40", 80)` is NaN (radix above 36). I will use a parser that fixes the radix to 10 and rejects bad input.',
+            ),
             tool('Edit', { file_path: banner, old_string: broken, new_string: fixed }),
           ],
           [bash('node bin/banner.js --width 40 hello', 'Re-run with --width 40'), bash('node bin/banner.js --width abc hello', 'Check the error for an invalid width')],

@@ -28,7 +28,10 @@ async function resumeBoth(client: ClaudeClient, c: TrimCase): Promise<void> {
   // What the model of this client says the original resumes is what the client sent (for 2.1.100
   // also what the case states: 2.1.332 resumes case C's last segment, by file order).
   const model = await openSession(c.path, { findSubagents: false, client: clientModelFor(client.version) });
-  expect(sentByOriginal.map((t) => t.text), summarizeRequest(original.request)).toEqual(normaliseTexts(sentTexts(model).map(({ role, text }) => ({ role, text }))).map((t) => t.text));
+  expect(
+    sentByOriginal.map((t) => t.text),
+    summarizeRequest(original.request),
+  ).toEqual(normaliseTexts(sentTexts(model).map(({ role, text }) => ({ role, text }))).map((t) => t.text));
   if (client.version === '2.1.100') expect(sentByOriginal.map((t) => t.text)).toEqual(c.resumes);
 
   const result = await trimSession(c.path, {});

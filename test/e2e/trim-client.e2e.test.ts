@@ -67,7 +67,9 @@ interface Original {
 async function compareResumes(client: ClaudeClient, file: string, groups: Group[]): Promise<void> {
   const capture = await resumeAndCapture(file, { prompt: PROMPT, timeoutMs: RESUME_TIMEOUT_MS, client });
   const tokens = capture.request ? messageTokens(capture.request) : 0;
-  const original: Original = capture.request ? { capture, chars: messagesChars(capture.request), tokens, toolShare: toolShare(capture.request, tokens) } : { capture, chars: 0, tokens: 0, toolShare: 0 };
+  const original: Original = capture.request
+    ? { capture, chars: messagesChars(capture.request), tokens, toolShare: toolShare(capture.request, tokens) }
+    : { capture, chars: 0, tokens: 0, toolShare: 0 };
   for (const group of groups) await compareTrimmed(client, file, group, original);
 }
 
@@ -129,24 +131,34 @@ async function compareTrimmed(client: ClaudeClient, file: string, group: Group, 
 
 function summaryTable(rows: Measured[]): string {
   const header = ['client', 'file', 'group', 'tools', 'orig chars', 'trim chars', 'orig tok', 'trim tok', 'sent -tok', 'reported -tok'];
-  const body = rows.map((r) => [r.client, r.file, r.group, pct(r.toolShare), String(r.originalChars), String(r.trimmedChars), String(r.originalTokens), String(r.trimmedTokens), pct(reductionOf(r)), pct(r.reported)]);
+  const body = rows.map((r) => [
+    r.client,
+    r.file,
+    r.group,
+    pct(r.toolShare),
+    String(r.originalChars),
+    String(r.trimmedChars),
+    String(r.originalTokens),
+    String(r.trimmedTokens),
+    pct(reductionOf(r)),
+    pct(r.reported),
+  ]);
   const lines = table(header, body);
   for (const client of [...new Set(rows.map((r) => r.client))])
-  for (const group of ['sample', 'corpus', 'corpus, files replayed', 'corpus recent'] as const) {
-    for (const subset of ['all', 'tool-heavy', 'long and tool-heavy'] as const) {
-      const inSubset = (r: Measured) =>
-        subset === 'all' || (r.toolShare >= TOOL_HEAVY_SHARE && (subset === 'tool-heavy' || r.originalTokens >= LONG_SESSION_TOKENS));
-      const inGroup = rows.filter((r) => r.client === client && r.group === group && inSubset(r));
-      if (inGroup.length === 0) continue;
-      const label = subset === 'all' ? '' : `, ${subset} (tools >= ${pct(TOOL_HEAVY_SHARE)} of sent tokens${subset === 'tool-heavy' ? '' : `, >= ${LONG_SESSION_TOKENS} tokens sent`})`;
-      const sent = inGroup.map(reductionOf);
-      const reported = inGroup.map((r) => r.reported);
-      lines.push(
-        `${client} ${group}${label}: ${inGroup.length} files, sent message tokens reduced by mean ${pct(mean(sent))}, median ${pct(median(sent))}` +
-          ` (trim's own estimate: mean ${pct(mean(reported))}, median ${pct(median(reported))})`,
-      );
+    for (const group of ['sample', 'corpus', 'corpus, files replayed', 'corpus recent'] as const) {
+      for (const subset of ['all', 'tool-heavy', 'long and tool-heavy'] as const) {
+        const inSubset = (r: Measured) => subset === 'all' || (r.toolShare >= TOOL_HEAVY_SHARE && (subset === 'tool-heavy' || r.originalTokens >= LONG_SESSION_TOKENS));
+        const inGroup = rows.filter((r) => r.client === client && r.group === group && inSubset(r));
+        if (inGroup.length === 0) continue;
+        const label = subset === 'all' ? '' : `, ${subset} (tools >= ${pct(TOOL_HEAVY_SHARE)} of sent tokens${subset === 'tool-heavy' ? '' : `, >= ${LONG_SESSION_TOKENS} tokens sent`})`;
+        const sent = inGroup.map(reductionOf);
+        const reported = inGroup.map((r) => r.reported);
+        lines.push(
+          `${client} ${group}${label}: ${inGroup.length} files, sent message tokens reduced by mean ${pct(mean(sent))}, median ${pct(median(sent))}` +
+            ` (trim's own estimate: mean ${pct(mean(reported))}, median ${pct(median(reported))})`,
+        );
+      }
     }
-  }
   return lines.join('\n');
 }
 
@@ -161,7 +173,11 @@ describe.skipIf(clients.length === 0)('trimmed sessions resumed with the real Cl
 
       describe.skipIf(!HAS_CORPUS)('corpus', () => {
         for (const file of corpusFiles().filter((f) => !isSubagentFile(f))) {
-          it(`${basename(file)} sends every text, paired tools and no thinking, in fewer chars (project absent, and its files replayed from the log)`, () => compareResumes(client, file, ['corpus', 'corpus, files replayed']), 3 * RESUME_TIMEOUT_MS + 30_000);
+          it(
+            `${basename(file)} sends every text, paired tools and no thinking, in fewer chars (project absent, and its files replayed from the log)`,
+            () => compareResumes(client, file, ['corpus', 'corpus, files replayed']),
+            3 * RESUME_TIMEOUT_MS + 30_000,
+          );
         }
       });
 

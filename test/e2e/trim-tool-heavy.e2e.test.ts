@@ -185,7 +185,9 @@ describe.skipIf(clients.length === 0)('trim of tool-heavy sessions generated liv
     for (const client of clients) {
       const rows = measured.filter((r) => r.client === client.version);
       expect(rows.length, `sessions measured in ${client.version} (an earlier session failed)`).toBe(3);
-      console.log(`\nClaude Code ${client.version}: sent message tokens (o200k over JSON of messages), original vs trimmed:\n${summaryTable(rows)}\n\nWhat the requests carry (tokens of each block's JSON):\n${rows.map(breakdownTable).join('\n\n')}`);
+      console.log(
+        `\nClaude Code ${client.version}: sent message tokens (o200k over JSON of messages), original vs trimmed:\n${summaryTable(rows)}\n\nWhat the requests carry (tokens of each block's JSON):\n${rows.map(breakdownTable).join('\n\n')}`,
+      );
       expect(mean(rows.map(reductionOf))).toBeGreaterThanOrEqual(MIN_MEAN_REDUCTION);
     }
   });

@@ -33,7 +33,12 @@ beforeAll(() => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function cmv(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: scratch, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: scratch, CLAUDE_CONFIG_DIR: join(scratch, 'none') }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: scratch,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: scratch, CLAUDE_CONFIG_DIR: join(scratch, 'none') },
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -79,7 +84,7 @@ describe('cmv graph', () => {
 });
 
 describe('cmv resume', () => {
-  it('prints {text, tokens, tier, sections} within the tier\'s budget', () => {
+  it("prints {text, tokens, tier, sections} within the tier's budget", () => {
     const block = JSON.parse(cmv(['resume', CODING, '--tier', 'critical', '--json']).stdout);
     expect(block.tier).toBe('critical');
     expect(block.tokens).toBeLessThanOrEqual(100);

@@ -20,14 +20,19 @@ function records(lines: Buffer[]): Record<string, any>[] {
 }
 
 describe('compactSession', () => {
-  it('writes a compact_boundary and an isCompactSummary line shaped like Claude Code\'s own', async () => {
+  it("writes a compact_boundary and an isCompactSummary line shaped like Claude Code's own", async () => {
     const session = await openSession(COMPACTED);
     const result = compactSession(session);
     const out = records(result.lines);
     const at = out.findIndex((r) => r.uuid === result.boundaryUuid);
     const [boundary, summary] = [out[at], out[at + 1]];
     // The shape of sample-sessions/compacted.jsonl's real compaction, field for field.
-    const real = records(readFileSync(COMPACTED, 'utf8').split('\n').filter(Boolean).map((l) => Buffer.from(l)));
+    const real = records(
+      readFileSync(COMPACTED, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => Buffer.from(l)),
+    );
     const realBoundary = real.find((r) => r.subtype === 'compact_boundary')!;
     const realSummary = real.find((r) => r.isCompactSummary)!;
     expect(Object.keys(boundary).sort()).toEqual(Object.keys(realBoundary).sort());
@@ -50,7 +55,9 @@ describe('compactSession', () => {
     for (const entry of zones.a) {
       if (entry === firstKept) continue;
       // A response's lines are marked as a copy's (session/derived.ts); every other line is kept byte for byte.
-      const expected = entry.usage ? deriveLine(session.lines[entry.line].bytes!, { by: 'compact', from: session.facts.sessionId, tag: derivedTag(result.summaryUuid) }) : session.lines[entry.line].bytes!;
+      const expected = entry.usage
+        ? deriveLine(session.lines[entry.line].bytes!, { by: 'compact', from: session.facts.sessionId, tag: derivedTag(result.summaryUuid) })
+        : session.lines[entry.line].bytes!;
       expect(outBytes.has(expected.toString('utf8')), `zone A line ${entry.line + 1}`).toBe(true);
     }
     const first = records(result.lines).find((r) => r.uuid === firstKept.uuid)!;
@@ -92,7 +99,10 @@ describe('cmv compact of a log with faults of its own', () => {
     const { Output } = await import('../../src/cli/output.js');
     // The last tool result of the coding sample answers a call the log does not hold.
     const lines = readFileSync(join(SAMPLE_DIR, 'coding.jsonl'), 'utf8').split('\n');
-    const last = lines.map((l, i) => [l, i] as const).filter(([l]) => l.includes('"tool_result"')).at(-1)![1];
+    const last = lines
+      .map((l, i) => [l, i] as const)
+      .filter(([l]) => l.includes('"tool_result"'))
+      .at(-1)![1];
     lines[last] = lines[last].replace(/"tool_use_id":"[^"]+"/, '"tool_use_id":"toolu_not_in_this_log"');
     const file = join(mkdtempSync(join(tmpdir(), 'cmv-compact-faults-')), 'faulty.jsonl');
     writeFileSync(file, lines.join('\n'));

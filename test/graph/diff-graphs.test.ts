@@ -44,7 +44,10 @@ describe('diffGraphs', () => {
   });
 
   it('pairs the nodes of two snapshots of a real session by their ids', () => {
-    const lines = readFileSync(join(SAMPLE_DIR, 'resumed.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = readFileSync(join(SAMPLE_DIR, 'resumed.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const cut = lines.findIndex((r) => r.type === 'user' && typeof r.message?.content === 'string' && r.message.content.startsWith('Update the README'));
     const diff = diffGraphs(buildGraph(sessionOfRecords(lines.slice(0, cut + 1))), buildGraph(sessionOfRecords(lines)));
     expect(diff.statusChanged).toContainEqual(expect.objectContaining({ label: 'Update the README with a short usage section for compare()', from: 'pending', to: 'completed' }));

@@ -12,7 +12,15 @@ describe('fileList', () => {
     const paths = ['src/db/schema.ts', 'src/sync/engine.ts', 'src/sync/__tests__/engine.test.ts', '/etc/app/conf.toml', '.github/workflows/ci.yml', 'resolvers/', 'app/[locale]/page.tsx'];
     const list = fileList(paths);
     expect(list).toBe('src/{db/schema.ts,sync/{engine.ts,__tests__/engine.test.ts}} /etc/app/conf.toml .github/workflows/ci.yml resolvers/ app/[locale]/page.tsx');
-    expect(expandFileList(list)).toEqual(['src/db/schema.ts', 'src/sync/engine.ts', 'src/sync/__tests__/engine.test.ts', '/etc/app/conf.toml', '.github/workflows/ci.yml', 'resolvers/', 'app/[locale]/page.tsx']);
+    expect(expandFileList(list)).toEqual([
+      'src/db/schema.ts',
+      'src/sync/engine.ts',
+      'src/sync/__tests__/engine.test.ts',
+      '/etc/app/conf.toml',
+      '.github/workflows/ci.yml',
+      'resolvers/',
+      'app/[locale]/page.tsx',
+    ]);
   });
 
   it('lists paths with spaces or braces plainly', () => {

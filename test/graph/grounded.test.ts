@@ -26,7 +26,7 @@ describe('coding.jsonl (TodoWrite, a failing test and its fix, a rejected MultiE
   const graph = await graphOf(join(SAMPLE_DIR, 'coding.jsonl'));
 
   it('takes the goal from the first real prompt', () => {
-    expect(nodes(graph, 'GOAL').map((n) => n.label)).toEqual(['The January report from tally is missing expenses: anything dated on the 31st doesn\'t show up in the totals']);
+    expect(nodes(graph, 'GOAL').map((n) => n.label)).toEqual(["The January report from tally is missing expenses: anything dated on the 31st doesn't show up in the totals"]);
   });
 
   it('has every TodoWrite item, completed as the last list says, with the lines it came from', () => {
@@ -111,7 +111,7 @@ describe.skipIf(!HAS_CORPUS)('corpus', () => {
     for (const task of tasks.filter((t) => /^(?:Add|Update|Run)/.test(t.label))) expect(task.status).toBe('completed');
   });
 
-  it('reads the user\'s answer to AskUserQuestion as their decision', async () => {
+  it("reads the user's answer to AskUserQuestion as their decision", async () => {
     const graph = await graphOf(corpusFile('spotter-subagent-v2.1.38-plan.jsonl'));
     const decisions = nodes(graph, 'DECISION');
     // Labelled with the question's header and the option's description: "No rig" alone says little.
@@ -119,7 +119,7 @@ describe.skipIf(!HAS_CORPUS)('corpus', () => {
     expect(decisions.map((d) => d.label)).toContain('Tools: Credo + Dialyxir + mix_audit (Skip Sobelow (Phoenix security scanner))');
   });
 
-  it('reads the failed checks of a subagent stored inline (isSidechain, 1.0.x) as the session\'s errors', async () => {
+  it("reads the failed checks of a subagent stored inline (isSidechain, 1.0.x) as the session's errors", async () => {
     const graph = await graphOf(corpusFile('ccviewer-fe5e1c67-v1.0.98-long.jsonl'));
     const errors = nodes(graph, 'ERROR').map((e) => e.label);
     // Next.js prints the thrown error in brackets: "[TypeError: generate is not a function]".
@@ -127,7 +127,7 @@ describe.skipIf(!HAS_CORPUS)('corpus', () => {
     expect(errors.some((e) => e.includes("Cannot find module '@testing-library/react'"))).toBe(true);
   });
 
-  it('settles a summary\'s error whose fix is in the lines under it, and keeps sentence pieces out of the errors', async () => {
+  it("settles a summary's error whose fix is in the lines under it, and keeps sentence pieces out of the errors", async () => {
     const graph = await graphOf(corpusFile('happy-400429ba-v1.0.51-3MB.jsonl'));
     const errors = nodes(graph, 'ERROR');
     expect(errors.find((e) => e.label.startsWith('WebSocket 502 Error'))?.status).toBe('completed');
@@ -137,7 +137,9 @@ describe.skipIf(!HAS_CORPUS)('corpus', () => {
 
 describe('choices written in plans and task descriptions', () => {
   it('reads a sentence under a choice heading of a plan as a choice, as its list items are', () => {
-    const plan = parsePlan('# Plan: Quality tools\n\n## Solution\nAdd three tools:\n- **Credo** for style\n\nInstall via `mix igniter.install`, generate Credo config, and add a unified `mix quality` alias.\n\n## Task 1: Install tools\n');
+    const plan = parsePlan(
+      '# Plan: Quality tools\n\n## Solution\nAdd three tools:\n- **Credo** for style\n\nInstall via `mix igniter.install`, generate Credo config, and add a unified `mix quality` alias.\n\n## Task 1: Install tools\n',
+    );
     expect(plan.choices).toEqual(['Credo for style', 'Install via mix igniter.install, generate Credo config, and add a unified mix quality alias']);
     expect(plan.steps).toEqual(['Install tools']);
   });

@@ -51,8 +51,7 @@ describe('decisions stated indirectly', () => {
     const graph = graphOf([
       GOAL,
       {
-        assistant:
-          "I used @fastify/rate-limit for the limits. I'm moving them into Pinia stores. Yes — pinia-plugin-persistedstate handles that. Prices are now kept as integer cents throughout.",
+        assistant: "I used @fastify/rate-limit for the limits. I'm moving them into Pinia stores. Yes — pinia-plugin-persistedstate handles that. Prices are now kept as integer cents throughout.",
       },
     ]);
     expect(labels(graph, 'DECISION')).toEqual(['@fastify/rate-limit', 'Pinia stores', 'pinia-plugin-persistedstate', 'integer cents']);
@@ -106,10 +105,7 @@ describe('proposals and their answer', () => {
 
 describe('work reported indirectly', () => {
   it('reads "got X working", "X is done now", "there\'s now X" and "X works" as finished work', () => {
-    const graph = graphOf([
-      GOAL,
-      { assistant: 'Got the initial migration working. The column migration is done now. There is now a retry banner. Cart persistence works.' },
-    ]);
+    const graph = graphOf([GOAL, { assistant: 'Got the initial migration working. The column migration is done now. There is now a retry banner. Cart persistence works.' }]);
     expect(labels(graph, 'TASK', 'completed')).toEqual(['the initial migration', 'The column migration', 'a retry banner', 'Cart persistence']);
   });
 
@@ -128,8 +124,7 @@ describe('work reported indirectly', () => {
     const graph = graphOf([
       GOAL,
       {
-        assistant:
-          "I wrote the backfill as a Go migration but haven't run it against staging yet. The Slack routing isn't set up yet. The checkout store tests are still missing.",
+        assistant: "I wrote the backfill as a Go migration but haven't run it against staging yet. The Slack routing isn't set up yet. The checkout store tests are still missing.",
       },
     ]);
     expect(labels(graph, 'TASK', 'pending')).toEqual(['run it against staging', 'The Slack routing', 'The checkout store tests']);

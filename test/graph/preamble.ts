@@ -9,10 +9,12 @@ import { resumePreamble } from '../../src/graph/snapshot-graph.js';
 /** A session with the preamble written first and its first message re-parented to the summary. */
 export async function withPreamble(path: string, graphPath = path): Promise<{ lines: Buffer[]; summaryUuid: string; text: string }> {
   const graph = buildGraph(await openSession(graphPath));
-  const records = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const records = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   const first = records.find((r) => r.type === 'user' && r.parentUuid === null)!;
   const preamble = resumePreamble(graph, first, { transcriptPath: graphPath });
   first.parentUuid = preamble.summaryUuid;
   return { lines: [...preamble.lines, ...records.map((r) => Buffer.from(JSON.stringify(r)))], summaryUuid: preamble.summaryUuid, text: preamble.text };
 }
-

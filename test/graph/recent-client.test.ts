@@ -27,11 +27,16 @@ describe("today's client", () => {
   });
 
   it('leaves a blocked commit pending until a later commit goes through, and names what the hook stopped on', () => {
-    const blocked = 'ok ✓ 1 file changed\nFAILED: git commit\n$ bun test src/\nerror: Item 3 failed\nsrc/a.ts(15,39): error TS2307: Cannot find module \'./assets\' or its corresponding type declarations.\nhusky - pre-commit script failed (code 2)';
+    const blocked =
+      "ok ✓ 1 file changed\nFAILED: git commit\n$ bun test src/\nerror: Item 3 failed\nsrc/a.ts(15,39): error TS2307: Cannot find module './assets' or its corresponding type declarations.\nhusky - pre-commit script failed (code 2)";
     expect(hookLabel(blocked)).toBe("git commit blocked by pre-commit hook: error TS2307: Cannot find module './assets'");
     const state = newState();
     bashFacts(toolStep('Bash', { command: 'rtk git commit -m "Remove button"' }, blocked).step, state);
-    const pending = () => state.builder.finish(undefined, 1).nodes.filter((n) => n.type === 'TASK' && n.status === 'pending').map((n) => n.label);
+    const pending = () =>
+      state.builder
+        .finish(undefined, 1)
+        .nodes.filter((n) => n.type === 'TASK' && n.status === 'pending')
+        .map((n) => n.label);
     expect(pending()).toEqual(['Commit: Remove button']);
     bashFacts(toolStep('Bash', { command: 'git commit --no-verify -m "Remove button"' }, '[main 1a2b] Remove button').step, state);
     expect(pending()).toEqual([]);
@@ -39,7 +44,11 @@ describe("today's client", () => {
 
   it('says a push behind its remote was rejected, and reads PowerShell and rtk-wrapped commands as shell commands', () => {
     const state = newState();
-    runRules(RULES, toolStep('PowerShell', { command: 'git push origin main' }, "Exit code 1\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs", { isError: true }), state);
+    runRules(
+      RULES,
+      toolStep('PowerShell', { command: 'git push origin main' }, 'Exit code 1\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs', { isError: true }),
+      state,
+    );
     expect(state.builder.finish(undefined, 1).nodes.some((n) => n.type === 'ERROR' && n.label === 'git push rejected: remote has work not pulled locally')).toBe(true);
     expect(commandSegments('rtk git status && rtk bun run lint')).toEqual(['git status', 'bun run lint']);
   });

@@ -96,7 +96,13 @@ describe('what a block holds', () => {
   });
 
   it('names changed files by their base names at the critical tier when full paths do not fit, and in full when they do', () => {
-    const paths = ['src/features/billing/hooks/useInvoiceTotals.ts', 'src/features/billing/components/InvoiceTable.tsx', 'server/routes/invoices/export.ts', 'server/jobs/nightly/reconcile.ts', 'docs/billing/README.md'];
+    const paths = [
+      'src/features/billing/hooks/useInvoiceTotals.ts',
+      'src/features/billing/components/InvoiceTable.tsx',
+      'server/routes/invoices/export.ts',
+      'server/jobs/nightly/reconcile.ts',
+      'docs/billing/README.md',
+    ];
     const graph = buildGraph(scriptSession([{ user: 'Build an invoice service' }, { assistant: `Files: ${paths.join(', ')}` }]));
     const tight = buildResume(graph, { budget: 30 });
     expect(tight.sections.files).toEqual(expect.arrayContaining(paths));
@@ -134,10 +140,7 @@ describe('what a block holds', () => {
 
   it('marks a choice done rather than naming it again among done tasks', () => {
     const graph = buildGraph(
-      scriptSession([
-        { user: 'Build an invoice service' },
-        { assistant: 'Decided: DataLoader, Prisma. Completed: DataLoader for InvoiceLoader and CustomerLoader. Completed: CSV export.' },
-      ]),
+      scriptSession([{ user: 'Build an invoice service' }, { assistant: 'Decided: DataLoader, Prisma. Completed: DataLoader for InvoiceLoader and CustomerLoader. Completed: CSV export.' }]),
     );
     const block = buildResume(graph, { tier: 'critical' });
     expect(block.text).toMatch(/^Chosen: [^\n]*DataLoader✓/m);
@@ -252,10 +255,7 @@ describe('what a block holds', () => {
 
   it('leaves out an item that mostly repeats one shown, and a folder whose file is shown', () => {
     const graph = buildGraph(
-      scriptSession([
-        { user: 'Build an invoice service' },
-        { assistant: 'Completed: CSV export of invoices. Completed: the CSV export for invoices. Files: src/export/, src/export/csv.ts' },
-      ]),
+      scriptSession([{ user: 'Build an invoice service' }, { assistant: 'Completed: CSV export of invoices. Completed: the CSV export for invoices. Files: src/export/, src/export/csv.ts' }]),
     );
     const block = buildResume(graph, { tier: 'full' });
     // The goal, done by that reply, and one of the two restatements of the export.
@@ -264,9 +264,7 @@ describe('what a block holds', () => {
   });
 
   it('leaves out a clipped word for the task it names ("config" after "configuration") at the critical tier', () => {
-    const graph = buildGraph(
-      scriptSession([{ user: 'Build a billing service' }, { user: 'Add configuration' }, { assistant: 'Completed: config via environment variables.' }]),
-    );
+    const graph = buildGraph(scriptSession([{ user: 'Build a billing service' }, { user: 'Add configuration' }, { assistant: 'Completed: config via environment variables.' }]));
     expect(buildResume(graph, { tier: 'critical' }).sections.done).toEqual(['configuration']);
   });
 
@@ -334,7 +332,13 @@ describe('a task as the critical tier shows it', () => {
   });
 
   it('keeps -ing words that are the point: after a verb, or a gerund naming the work', () => {
-    for (const label of ['fix Charts showing blank', 'batch processing with indicatif progress bar', 'Error handling improvements', 'dead-letter handling for failed tasks', 'The Alertmanager routing to Slack']) {
+    for (const label of [
+      'fix Charts showing blank',
+      'batch processing with indicatif progress bar',
+      'Error handling improvements',
+      'dead-letter handling for failed tasks',
+      'The Alertmanager routing to Slack',
+    ]) {
       expect(compactTask(label), label).toBe(label);
     }
   });

@@ -51,16 +51,20 @@ describe('the graph rule table', () => {
 });
 
 describe('every node names the rule that made it', () => {
-  it.skipIf(!HAS_CORPUS)('on every corpus log and sample session', async () => {
-    const known = new Set([...RULES.map((r) => r.id), 'session.project', 'prompt.turn-status']);
-    for (const file of [...corpusFiles(), ...sampleFiles()]) {
-      const graph = buildGraph(await openSession(file));
-      for (const node of graph.nodes) {
-        expect(node.rules?.length, `${file}: ${node.type} ${node.label}`).toBeGreaterThan(0);
-        for (const id of node.rules!) expect(known.has(id), `${file}: unknown rule ${id}`).toBe(true);
+  it.skipIf(!HAS_CORPUS)(
+    'on every corpus log and sample session',
+    async () => {
+      const known = new Set([...RULES.map((r) => r.id), 'session.project', 'prompt.turn-status']);
+      for (const file of [...corpusFiles(), ...sampleFiles()]) {
+        const graph = buildGraph(await openSession(file));
+        for (const node of graph.nodes) {
+          expect(node.rules?.length, `${file}: ${node.type} ${node.label}`).toBeGreaterThan(0);
+          for (const id of node.rules!) expect(known.has(id), `${file}: unknown rule ${id}`).toBe(true);
+        }
       }
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });
 
 describe('agent.report on 2.1.332 hand-backs', () => {
@@ -78,7 +82,10 @@ describe('task.task-tools', () => {
   it('follows TaskUpdate: a status moves on, a subject renames, "deleted" removes', () => {
     const rule = RULES.find((r) => r.id === 'task.task-tools')!;
     const state = newState();
-    const step = (name: string, input: Record<string, unknown>, result: string) => ({ on: 'tool' as const, step: { kind: 'tool' as const, name, input, result, isError: false, answered: true, uuid: 'u', cwd: '/repo' } });
+    const step = (name: string, input: Record<string, unknown>, result: string) => ({
+      on: 'tool' as const,
+      step: { kind: 'tool' as const, name, input, result, isError: false, answered: true, uuid: 'u', cwd: '/repo' },
+    });
     runRules([rule], step('TaskCreate', { subject: 'Add alias' }, 'Task #1 created successfully: Add alias'), state);
     runRules([rule], step('TaskCreate', { subject: 'Drop old config' }, 'Task #2 created successfully: Drop old config'), state);
     runRules([rule], step('TaskUpdate', { taskId: '1', status: 'completed', subject: 'Add mix quality alias' }, 'Updated task #1'), state);

@@ -73,26 +73,30 @@ function sessionsOf(dir: string): { log: string; truth: Truth }[] {
 
 describe('graph score floors (memorybench F1)', () => {
   for (const set of SETS) {
-    it.skipIf(set.dir.startsWith(SHARED_DIR) || set.logsInShared ? !hasShared(set.logsInShared ? SHARED_DIR : set.dir) : !existsSync(set.dir))(`${set.name}: no figure below its floor`, async () => {
-      const scores: Record<View, SessionScore[]> = { block100: [], block300: [], graph: [] };
-      for (const { log, truth } of sessionsOf(set.dir)) {
-        const graph = buildGraph(await openSession(log));
-        scores.block100.push(scoreSession(blockItems(buildResume(graph, { budget: 100 })), truth));
-        scores.block300.push(scoreSession(blockItems(buildResume(graph, { budget: 300 })), truth));
-        scores.graph.push(scoreSession(graphItems(graph), truth));
-      }
-      expect(scores.graph.length).toBeGreaterThan(0);
-      const below: string[] = [];
-      for (const view of Object.keys(scores) as View[]) {
-        const result = scoreSet(scores[view]);
-        const floors = set.floors[view];
-        if (result.macroF1 * 100 < floors.macro) below.push(`${view} macro ${(result.macroF1 * 100).toFixed(1)} < ${floors.macro}`);
-        for (const c of CATEGORIES) {
-          const floor = floors[c];
-          if (floor !== undefined && result.categories[c].f1 * 100 < floor) below.push(`${view} ${c} ${(result.categories[c].f1 * 100).toFixed(1)} < ${floor}`);
+    it.skipIf(set.dir.startsWith(SHARED_DIR) || set.logsInShared ? !hasShared(set.logsInShared ? SHARED_DIR : set.dir) : !existsSync(set.dir))(
+      `${set.name}: no figure below its floor`,
+      async () => {
+        const scores: Record<View, SessionScore[]> = { block100: [], block300: [], graph: [] };
+        for (const { log, truth } of sessionsOf(set.dir)) {
+          const graph = buildGraph(await openSession(log));
+          scores.block100.push(scoreSession(blockItems(buildResume(graph, { budget: 100 })), truth));
+          scores.block300.push(scoreSession(blockItems(buildResume(graph, { budget: 300 })), truth));
+          scores.graph.push(scoreSession(graphItems(graph), truth));
         }
-      }
-      expect(below).toEqual([]);
-    }, 120_000);
+        expect(scores.graph.length).toBeGreaterThan(0);
+        const below: string[] = [];
+        for (const view of Object.keys(scores) as View[]) {
+          const result = scoreSet(scores[view]);
+          const floors = set.floors[view];
+          if (result.macroF1 * 100 < floors.macro) below.push(`${view} macro ${(result.macroF1 * 100).toFixed(1)} < ${floors.macro}`);
+          for (const c of CATEGORIES) {
+            const floor = floors[c];
+            if (floor !== undefined && result.categories[c].f1 * 100 < floor) below.push(`${view} ${c} ${(result.categories[c].f1 * 100).toFixed(1)} < ${floor}`);
+          }
+        }
+        expect(below).toEqual([]);
+      },
+      120_000,
+    );
   }
 });

@@ -6,10 +6,7 @@ import { parseLine } from '../../src/session/entry.js';
 import { sessionFromLines, type Session } from '../../src/session/session.js';
 import type { SessionLine } from '../../src/session/conversation.js';
 
-export type ScriptStep =
-  | { user: string }
-  | { assistant: string }
-  | { tool: string; input: Record<string, unknown>; result?: string; isError?: boolean; sidecar?: Record<string, unknown> };
+export type ScriptStep = { user: string } | { assistant: string } | { tool: string; input: Record<string, unknown>; result?: string; isError?: boolean; sidecar?: Record<string, unknown> };
 
 export const SCRIPT_CWD = '/home/me/app';
 
@@ -20,11 +17,33 @@ export function scriptRecords(steps: ScriptStep[], sessionId = '5c1e0000-0000-40
   const records: Record<string, unknown>[] = [];
   const add = (record: Record<string, unknown>) => {
     const uuid = `5c1e0000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
-    records.push({ parentUuid: parent, isSidechain: false, userType: 'external', cwd: SCRIPT_CWD, sessionId, version: '2.1.100', gitBranch: 'main', ...record, uuid, timestamp: new Date((ms += 1000)).toISOString() });
+    records.push({
+      parentUuid: parent,
+      isSidechain: false,
+      userType: 'external',
+      cwd: SCRIPT_CWD,
+      sessionId,
+      version: '2.1.100',
+      gitBranch: 'main',
+      ...record,
+      uuid,
+      timestamp: new Date((ms += 1000)).toISOString(),
+    });
     parent = uuid;
   };
   const assistant = (content: unknown[]) =>
-    add({ type: 'assistant', message: { id: `msg_${n + 1}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content, usage: { input_tokens: 10, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } }, requestId: `req_${n + 1}` });
+    add({
+      type: 'assistant',
+      message: {
+        id: `msg_${n + 1}`,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content,
+        usage: { input_tokens: 10, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      },
+      requestId: `req_${n + 1}`,
+    });
   for (const step of steps) {
     if ('user' in step) add({ type: 'user', message: { role: 'user', content: step.user } });
     else if ('assistant' in step) assistant([{ type: 'text', text: step.assistant }]);

@@ -21,7 +21,12 @@ describe('secrets', () => {
     const session = scriptSession([
       { user: `Deploy the API with ANTHROPIC_API_KEY=${SECRETS.anthropic} and use Redis for caching` },
       { assistant: `Decided: Redis for caching. Found: the token ${SECRETS.github} in .env — rotated it.` },
-      { tool: 'Bash', input: { command: `export AWS_ACCESS_KEY_ID=${SECRETS.aws} && DB_PASSWORD=${SECRETS.password} npm run deploy` }, result: `Exit code 1\nError: auth failed for Bearer ${SECRETS.jwt}`, isError: true },
+      {
+        tool: 'Bash',
+        input: { command: `export AWS_ACCESS_KEY_ID=${SECRETS.aws} && DB_PASSWORD=${SECRETS.password} npm run deploy` },
+        result: `Exit code 1\nError: auth failed for Bearer ${SECRETS.jwt}`,
+        isError: true,
+      },
       { tool: 'Write', input: { file_path: '/home/me/app/.env', content: `API_KEY=${SECRETS.anthropic}\n` }, result: 'File created successfully' },
     ]);
     const json = JSON.stringify(buildGraph(session));

@@ -10,7 +10,11 @@ import { scriptSession, type ScriptStep } from './script-session.js';
 
 const graphOf = (steps: ScriptStep[]) => buildGraph(scriptSession(steps));
 const todo = (content: string, status: string) => ({ content, status, activeForm: content });
-const edit = (path: string): ScriptStep => ({ tool: 'Edit', input: { file_path: `/home/me/app/${path}`, old_string: 'a', new_string: 'b' }, result: `The file /home/me/app/${path} has been updated successfully.` });
+const edit = (path: string): ScriptStep => ({
+  tool: 'Edit',
+  input: { file_path: `/home/me/app/${path}`, old_string: 'a', new_string: 'b' },
+  result: `The file /home/me/app/${path} has been updated successfully.`,
+});
 
 describe('the session task list', () => {
   it('drops an open todo that a later TodoWrite list leaves out, and keeps the done ones', () => {
@@ -48,7 +52,10 @@ describe('the session task list', () => {
   it('counts the goal as a done task only when the log does not record the work item by item', () => {
     const steps: ScriptStep[] = [{ user: 'Add a multiply function' }, edit('src/math.py'), { assistant: 'Added `multiply` to src/math.py.' }];
     expect(graphItems(graphOf(steps)).completed.some((l) => /multiply function/.test(l))).toBe(true);
-    const committed = graphOf([...steps, { tool: 'Bash', input: { command: 'git commit -m "Add multiply function with test"' }, result: '[main 1a2b3c4] Add multiply function with test\n 1 file changed' }]);
+    const committed = graphOf([
+      ...steps,
+      { tool: 'Bash', input: { command: 'git commit -m "Add multiply function with test"' }, result: '[main 1a2b3c4] Add multiply function with test\n 1 file changed' },
+    ]);
     const done = graphItems(committed).completed;
     expect(done.some((l) => /^Committed: Add multiply function with test/.test(l))).toBe(true);
     expect(done.some((l) => /^Add a multiply function/.test(l))).toBe(false);
@@ -60,7 +67,12 @@ describe('plans', () => {
   it('makes the plan file written and approved one done task that names the file', () => {
     const graph = graphOf([
       { user: 'Plan the lint setup' },
-      { tool: 'Write', input: { file_path: '/home/me/app/plan.md', content: '# Plan: Setup Code Quality Tools\n\n## Task 1: Install Credo\n' }, result: 'File created successfully at: /home/me/app/plan.md', sidecar: { type: 'create' } },
+      {
+        tool: 'Write',
+        input: { file_path: '/home/me/app/plan.md', content: '# Plan: Setup Code Quality Tools\n\n## Task 1: Install Credo\n' },
+        result: 'File created successfully at: /home/me/app/plan.md',
+        sidecar: { type: 'create' },
+      },
       { tool: 'ExitPlanMode', input: {}, result: 'User has approved your plan.' },
     ]);
     expect(graphItems(graph).completed).toContain('Plan written to plan.md and approved: Setup Code Quality Tools');
@@ -75,7 +87,9 @@ describe('work left open at the end', () => {
   });
 
   it('reads the one thing left from a labelled line, on its own line or the next', () => {
-    expect(openItems('The CLI sends base64.\n\n**Recommended Fix:**\nImplement `tweetnacl.secretbox` encryption in the session service. It matches the app.')).toEqual(['Implement tweetnacl.secretbox encryption in the session service']);
+    expect(openItems('The CLI sends base64.\n\n**Recommended Fix:**\nImplement `tweetnacl.secretbox` encryption in the session service. It matches the app.')).toEqual([
+      'Implement tweetnacl.secretbox encryption in the session service',
+    ]);
     expect(openItems('Next step: run the migration on staging')).toEqual(['run the migration on staging']);
     expect(openItems('The fix is in.')).toEqual([]);
   });
@@ -90,7 +104,10 @@ describe('the resume block', () => {
   it('shows two tasks that share only their verb of work, and keeps the verb at the standard tier', () => {
     const graph = graphOf([
       { user: 'Consolidate the logs into one file' },
-      { tool: 'TodoWrite', input: { todos: [todo('Update logger_test.go to expect entire.log', 'completed'), todo('Update logging.md documentation', 'completed'), todo('Add WithAgent to hooks_git_cmd.go', 'pending')] } },
+      {
+        tool: 'TodoWrite',
+        input: { todos: [todo('Update logger_test.go to expect entire.log', 'completed'), todo('Update logging.md documentation', 'completed'), todo('Add WithAgent to hooks_git_cmd.go', 'pending')] },
+      },
       edit('logging/logger_test.go'),
     ]);
     const block = blockItems(buildResume(graph, { budget: 300 }));

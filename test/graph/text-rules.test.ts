@@ -82,7 +82,7 @@ describe('decisions', () => {
     expect(labels(graph, 'DECISION')).toEqual(['Fastlane']);
   });
 
-  it('takes a name a request ends on after a dash for a choice, not a problem report\'s', () => {
+  it("takes a name a request ends on after a dash for a choice, not a problem report's", () => {
     expect(labels(graphOf([{ user: 'Write a release announcement — Ghost' }, { assistant: 'Started.' }]), 'DECISION')).toEqual(['Ghost']);
     expect(labels(graphOf([{ user: 'Checkout page crashes — Safari' }, { assistant: 'Looking.' }]), 'DECISION')).toEqual([]);
   });
@@ -144,7 +144,12 @@ describe('tasks and their status', () => {
     const [error] = graph.nodes.filter((n) => n.type === 'ERROR');
     expect(error).toMatchObject({ label: 'npm test failed: FAIL src/invoice.test.ts', status: 'completed' });
     const file = find(graph, 'FILE', 'src/invoice.ts')!;
-    expect(graph.edges).toEqual(expect.arrayContaining([{ from: test.id, to: error.id, type: 'FIXES' }, { from: file.id, to: error.id, type: 'FIXES' }]));
+    expect(graph.edges).toEqual(
+      expect.arrayContaining([
+        { from: test.id, to: error.id, type: 'FIXES' },
+        { from: file.id, to: error.id, type: 'FIXES' },
+      ]),
+    );
   });
 
   it('names a commit by its message, not the heredoc that passed it; a commit with nothing to commit is no error', () => {
@@ -209,10 +214,19 @@ describe('work left for later', () => {
   const status = (graph: SessionGraph) => graph.nodes.filter((n) => n.type === 'TASK').map((n) => `${n.label}: ${n.status}`);
 
   it('keeps an asked task pending when the reply says it is not started', () => {
-    expect(status(graphOf([GOAL, { assistant: 'Completed: invoice API.' }, { user: 'PM also wants a breakdown by country' }, { assistant: 'Not started.' }]))).toContain('breakdown by country: pending');
-    expect(status(graphOf([GOAL, { assistant: 'Completed: invoice API.' }, { user: 'PM also wants a breakdown by country' }, { assistant: 'Not started.\nPending: country breakdown. It needs a correction for 14 countries.' }]))).toContain(
-      'country breakdown: pending',
+    expect(status(graphOf([GOAL, { assistant: 'Completed: invoice API.' }, { user: 'PM also wants a breakdown by country' }, { assistant: 'Not started.' }]))).toContain(
+      'breakdown by country: pending',
     );
+    expect(
+      status(
+        graphOf([
+          GOAL,
+          { assistant: 'Completed: invoice API.' },
+          { user: 'PM also wants a breakdown by country' },
+          { assistant: 'Not started.\nPending: country breakdown. It needs a correction for 14 countries.' },
+        ]),
+      ),
+    ).toContain('country breakdown: pending');
   });
 
   it('reads "X isn\'t built yet", "what\'s left is X" and the user\'s "X can wait" as pending work', () => {

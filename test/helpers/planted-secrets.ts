@@ -50,7 +50,21 @@ export type Position =
   | 'json-in-assistant'
   | 'tool-input-field';
 
-export const POSITIONS: Position[] = ['user-prose', 'assistant-prose', 'bash-input', 'bash-output', 'read-env', 'read-json', 'read-yaml', 'write-input', 'edit-input', 'sidecar', 'url', 'json-in-assistant', 'tool-input-field'];
+export const POSITIONS: Position[] = [
+  'user-prose',
+  'assistant-prose',
+  'bash-input',
+  'bash-output',
+  'read-env',
+  'read-json',
+  'read-yaml',
+  'write-input',
+  'edit-input',
+  'sidecar',
+  'url',
+  'json-in-assistant',
+  'tool-input-field',
+];
 
 export interface PlantedKind {
   id: string;
@@ -156,7 +170,18 @@ export const PLANTED_KINDS: PlantedKind[] = [
     make: (r) => {
       const keyId = randomString(r, 40, 'hex');
       const key = keyBlock('', 8, r);
-      const json = JSON.stringify({ type: 'service_account', project_id: 'acme-prod', private_key_id: keyId, private_key: `${key.secret}\n`, client_email: 'deploy@acme-prod.iam.gserviceaccount.com', client_id: randomString(r, 21, 'dig') }, null, 2);
+      const json = JSON.stringify(
+        {
+          type: 'service_account',
+          project_id: 'acme-prod',
+          private_key_id: keyId,
+          private_key: `${key.secret}\n`,
+          client_email: 'deploy@acme-prod.iam.gserviceaccount.com',
+          client_id: randomString(r, 21, 'dig'),
+        },
+        null,
+        2,
+      );
       return { secret: json, body: [keyId, ...key.body] };
     },
     env: 'GOOGLE_CREDENTIALS',
@@ -261,7 +286,13 @@ function plant(kind: PlantedKind, position: Position, secret: string, r: Rand): 
     case 'user-prose':
       return [{ user: `The deploy fails with auth errors. Here is what I have: ${bare} - can you check it against the staging config?` }];
     case 'assistant-prose':
-      return [{ assistant: kind.multiline ? `The key you pasted is:\n${secret}\nIt is still valid; I'll rotate it after the deploy.` : `I found ${kind.standalone ? `the credential ${secret}` : `\`${one}\``} in your shell history. Rotate it after the deploy.` }];
+      return [
+        {
+          assistant: kind.multiline
+            ? `The key you pasted is:\n${secret}\nIt is still valid; I'll rotate it after the deploy.`
+            : `I found ${kind.standalone ? `the credential ${secret}` : `\`${one}\``} in your shell history. Rotate it after the deploy.`,
+        },
+      ];
     case 'bash-input':
       if (kind.multiline) return [{ tool: 'Bash', input: { command: `cat > /tmp/key.pem <<'EOF'\n${secret}\nEOF\nchmod 600 /tmp/key.pem`, description: 'Write the key' }, result: '' }];
       if (kind.isUrl) return [{ tool: 'Bash', input: { command: `curl -sS "${secret}" | head -5`, description: 'Check the endpoint' }, result: 'ok' }];
@@ -269,7 +300,13 @@ function plant(kind: PlantedKind, position: Position, secret: string, r: Rand): 
       return [{ tool: 'Bash', input: { command: `export ${kind.env}=${secret} && npm run deploy`, description: 'Deploy' }, result: 'deployed' }];
     case 'bash-output':
       if (kind.multiline) return [{ tool: 'Bash', input: { command: 'cat ~/.config/acme/key', description: 'Show the key' }, result: secret }];
-      return [{ tool: 'Bash', input: { command: 'printenv | sort', description: 'List the environment' }, result: `HOME=/home/me\n${kind.id.endsWith('-header') ? `${kind.env}=${secret}` : one}\nSHELL=/bin/bash` }];
+      return [
+        {
+          tool: 'Bash',
+          input: { command: 'printenv | sort', description: 'List the environment' },
+          result: `HOME=/home/me\n${kind.id.endsWith('-header') ? `${kind.env}=${secret}` : one}\nSHELL=/bin/bash`,
+        },
+      ];
     case 'read-env':
       return [{ tool: 'Read', input: { file_path: '/home/me/app/.env' }, result: numbered(envFile) }];
     case 'read-json':
@@ -279,9 +316,22 @@ function plant(kind: PlantedKind, position: Position, secret: string, r: Rand): 
     case 'write-input':
       return [{ tool: 'Write', input: { file_path: '/home/me/app/.env.production', content: `${envFile}\n` }, result: 'File created successfully at: /home/me/app/.env.production' }];
     case 'edit-input':
-      return [{ tool: 'Edit', input: { file_path: '/home/me/app/config.yml', old_string: `  ${kind.yaml}: TODO`, new_string: `  ${kind.yaml}: ${yamlValue(kind, secret, r)}` }, result: 'The file has been updated.' }];
+      return [
+        {
+          tool: 'Edit',
+          input: { file_path: '/home/me/app/config.yml', old_string: `  ${kind.yaml}: TODO`, new_string: `  ${kind.yaml}: ${yamlValue(kind, secret, r)}` },
+          result: 'The file has been updated.',
+        },
+      ];
     case 'sidecar':
-      return [{ tool: 'Read', input: { file_path: '/home/me/app/.env' }, result: '(contents shown in the editor)', sidecar: { type: 'text', file: { filePath: '/home/me/app/.env', content: envFile, numLines: 3, startLine: 1, totalLines: 3 } } }];
+      return [
+        {
+          tool: 'Read',
+          input: { file_path: '/home/me/app/.env' },
+          result: '(contents shown in the editor)',
+          sidecar: { type: 'text', file: { filePath: '/home/me/app/.env', content: envFile, numLines: 3, startLine: 1, totalLines: 3 } },
+        },
+      ];
     case 'url':
       // In a query a value is percent-encoded ('#' would end the URL, '&' the value).
       return [{ assistant: `The callback fails; the request was https://app.example.com/oauth/callback?state=xyz&token=${encodeURIComponent(secret)}&next=/home - the token is in the query.` }];
@@ -293,10 +343,7 @@ function plant(kind: PlantedKind, position: Position, secret: string, r: Rand): 
   }
 }
 
-export type Step =
-  | { user: string }
-  | { assistant: string }
-  | { tool: string; input: Record<string, unknown>; result?: string; sidecar?: Record<string, unknown> };
+export type Step = { user: string } | { assistant: string } | { tool: string; input: Record<string, unknown>; result?: string; sidecar?: Record<string, unknown> };
 
 /** Every kind in every position that fits it, the same on every run for a given seed. */
 export function plantedSecrets(seed = 156): { kind: PlantedKind; position: Position; body: string[]; steps: Step[] }[] {

@@ -13,7 +13,7 @@ const theirs: Settings = {
 };
 
 describe('cmv entries in Claude Code settings', () => {
-  it('recognises its own commands however cmv is started, and nobody else\'s', () => {
+  it("recognises its own commands however cmv is started, and nobody else's", () => {
     expect(cmvHookKind(hookCommand(PREFIX, 'pre-compact'))).toBe('pre-compact');
     expect(cmvHookKind('cmv hook run size-guard')).toBe('size-guard');
     expect(cmvHookKind('npx cmv hook run pre-compact')).toBe('pre-compact');
@@ -53,8 +53,19 @@ describe('cmv entries in Claude Code settings', () => {
     expect(withoutCmvHooks(withCmvHooks({}, [{ kind: 'pre-compact', command: 'cmv hook run pre-compact', timeout: 1 }]), ['pre-compact'])).toEqual({});
   });
 
-  it('keeps a cmv command that shares a group with someone else\'s hook out of their way', () => {
-    const shared: Settings = { hooks: { PreCompact: [{ hooks: [{ type: 'command', command: 'theirs.sh' }, { type: 'command', command: 'cmv hook run pre-compact' }] }] } };
+  it("keeps a cmv command that shares a group with someone else's hook out of their way", () => {
+    const shared: Settings = {
+      hooks: {
+        PreCompact: [
+          {
+            hooks: [
+              { type: 'command', command: 'theirs.sh' },
+              { type: 'command', command: 'cmv hook run pre-compact' },
+            ],
+          },
+        ],
+      },
+    };
     expect(withoutCmvHooks(shared, ['pre-compact'])).toEqual({ hooks: { PreCompact: [{ hooks: [{ type: 'command', command: 'theirs.sh' }] }] } });
   });
 });

@@ -19,7 +19,12 @@ function input(event: Record<string, unknown>): Readable {
 }
 
 function sink(): Writable & { text: string } {
-  const out = new Writable({ write(chunk, _enc, done) { out.text += String(chunk); done(); } }) as Writable & { text: string };
+  const out = new Writable({
+    write(chunk, _enc, done) {
+      out.text += String(chunk);
+      done();
+    },
+  }) as Writable & { text: string };
   out.text = '';
   return out;
 }
@@ -42,7 +47,9 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  for (const [k, v] of Object.entries(saved))
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
   rmSync(scratch, { recursive: true, force: true });
 });
 

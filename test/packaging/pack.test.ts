@@ -66,7 +66,10 @@ describe('the packed tarball', () => {
     for (const map of maps) {
       const parsed = JSON.parse(readFileSync(files.get(map)!, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
       expect(parsed.sourcesContent?.length, map).toBe(parsed.sources.length);
-      expect(parsed.sourcesContent!.every((s) => typeof s === 'string' && s.length > 0), map).toBe(true);
+      expect(
+        parsed.sourcesContent!.every((s) => typeof s === 'string' && s.length > 0),
+        map,
+      ).toBe(true);
     }
   });
 

@@ -29,7 +29,9 @@ describe('export of a session full of secrets', () => {
     // One kind in three, in every position: a session of some 800 lines.
     const planted = plantedSecrets(2026).filter((_, i) => i % 3 === 0);
     const steps = planted.flatMap((p) => p.steps) as ScriptStep[];
-    const log = `${scriptRecords(steps, SESSION_A).map((r) => JSON.stringify({ ...r, cwd: '/tmp/cmv-secrets/app' })).join('\n')}\n`;
+    const log = `${scriptRecords(steps, SESSION_A)
+      .map((r) => JSON.stringify({ ...r, cwd: '/tmp/cmv-secrets/app' }))
+      .join('\n')}\n`;
     const path = installSession(here, '/tmp/cmv-secrets/app', SESSION_A, log);
     const token = `ghp_${randomString(seeded(9), 36)}`;
     await takeSnapshot(here.store, path, { name: 'leaky', message: `before rotating ${token}`, tags: ['release'], now: new Date(Date.now() + 600_000) });

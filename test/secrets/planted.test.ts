@@ -14,11 +14,19 @@ const planted = plantedSecrets(Number(process.env.PLANTED_SEED ?? 156));
 function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) for (const v of value) strings(v, out);
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) { out.push(k); strings(v, out); }
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      strings(v, out);
+    }
   return out;
 }
 
-interface Score { caught: number; total: number; missed: string[] }
+interface Score {
+  caught: number;
+  total: number;
+  missed: string[];
+}
 
 function score(check: (p: (typeof planted)[number]) => boolean): { all: Score; byKind: Map<string, Score>; byPosition: Map<string, Score> } {
   const all: Score = { caught: 0, total: 0, missed: [] };
@@ -59,9 +67,15 @@ describe('planted secrets', () => {
 
   it('are redacted from the lines cmv export and push send (>= 99%, every kind)', () => {
     const s = score((p) => {
-      const jsonl = scriptRecords(p.steps).map((r) => JSON.stringify(r)).join('\n') + '\n';
+      const jsonl =
+        scriptRecords(p.steps)
+          .map((r) => JSON.stringify(r))
+          .join('\n') + '\n';
       const out = redactText(jsonl).text;
-      const lines = out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const lines = out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
       return !leaks(strings(lines).join('\n'), p.body) && !leaks(out, p.body);
     });
     report('export', s);

@@ -80,7 +80,7 @@ const NEGATIVES = [
   'dotnet nuget push ./out/*.nupkg --api-key ${{secrets.NUGET_API_KEY}} --source https://api.nuget.org/v3/index.json',
   'xcrun notarytool submit app.zip --apple-id "$APPLE_ID" --password "$APPLE_ID_PASSWORD"',
   'publicKey: tokenGenerator.publicKey',
-  "const publicKey = privacyKit.decodeBase64(request.body.publicKey);",
+  'const publicKey = privacyKit.decodeBase64(request.body.publicKey);',
   'SourceRefTrailerKey = "Entire-Source-Ref"',
   'const processKey = capturedSessionId || sessionId || Date.now();',
   'telemetryCacheKey=k0.CACHE_KEY+Sr.CACHE_KEY_SEPARATOR+q.clientId',

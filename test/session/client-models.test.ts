@@ -13,12 +13,22 @@ import { SAMPLE_DIR_332 } from '../helpers/corpus.js';
 
 /** A log of `records`, one per line, modelled as a session (in memory). */
 function sessionOf(records: object[], client?: ClientModel): Session {
-  const session = sessionOfLines('mem.jsonl', records.map((r) => Buffer.from(JSON.stringify(r))));
+  const session = sessionOfLines(
+    'mem.jsonl',
+    records.map((r) => Buffer.from(JSON.stringify(r))),
+  );
   return client ? asResumedBy(session, client) : session;
 }
 
 const at = (minute: number) => `2026-01-10T09:${String(minute).padStart(2, '0')}:00.000Z`;
-const user = (uuid: string, parentUuid: string | null, text: string, minute: number) => ({ type: 'user', uuid, parentUuid, timestamp: at(minute), sessionId: 's', message: { role: 'user', content: text } });
+const user = (uuid: string, parentUuid: string | null, text: string, minute: number) => ({
+  type: 'user',
+  uuid,
+  parentUuid,
+  timestamp: at(minute),
+  sessionId: 's',
+  message: { role: 'user', content: text },
+});
 const assistant = (uuid: string, parentUuid: string, text: string, minute: number) => ({
   type: 'assistant',
   uuid,
@@ -77,21 +87,43 @@ describe('client models', () => {
     const records = [
       user('u1', null, 'Fix the pipes.', 1),
       assistant('p1', 'u1', 'Done: pipes are escaped.', 2),
-      { type: 'system', subtype: 'compact_boundary', uuid: 'b', parentUuid: null, logicalParentUuid: 'p1', timestamp: at(3), sessionId: 's', compactMetadata: { trigger: 'manual', preservedSegment: { headUuid: 'p1', anchorUuid: 's1', tailUuid: 'p1' } } },
+      {
+        type: 'system',
+        subtype: 'compact_boundary',
+        uuid: 'b',
+        parentUuid: null,
+        logicalParentUuid: 'p1',
+        timestamp: at(3),
+        sessionId: 's',
+        compactMetadata: { trigger: 'manual', preservedSegment: { headUuid: 'p1', anchorUuid: 's1', tailUuid: 'p1' } },
+      },
       { ...user('s1', 'b', 'This session is being continued from a previous conversation.', 3), isCompactSummary: true },
       user('u2', 's1', 'Now add an --align option.', 4),
       assistant('a2', 'u2', 'Added --align.', 5),
     ];
     for (const client of [CLIENT_2_1_100, CLIENT_2_1_332]) {
       const session = sessionOf(records, client);
-      expect(sentTexts(session).map((t) => t.text)).toEqual(['This session is being continued from a previous conversation.', 'Done: pipes are escaped.', 'Now add an --align option.', 'Added --align.']);
+      expect(sentTexts(session).map((t) => t.text)).toEqual([
+        'This session is being continued from a previous conversation.',
+        'Done: pipes are escaped.',
+        'Now add an --align option.',
+        'Added --align.',
+      ]);
     }
   });
 
   it('ignores a preserved segment whose tail-to-head walk breaks, as the client does', () => {
     const session = sessionOf([
       user('u1', null, 'Fix the pipes.', 1),
-      { type: 'system', subtype: 'compact_boundary', uuid: 'b', parentUuid: null, timestamp: at(3), sessionId: 's', compactMetadata: { preservedSegment: { headUuid: 'gone', anchorUuid: 's1', tailUuid: 'gone' } } },
+      {
+        type: 'system',
+        subtype: 'compact_boundary',
+        uuid: 'b',
+        parentUuid: null,
+        timestamp: at(3),
+        sessionId: 's',
+        compactMetadata: { preservedSegment: { headUuid: 'gone', anchorUuid: 's1', tailUuid: 'gone' } },
+      },
       { ...user('s1', 'b', 'Summary.', 3), isCompactSummary: true },
       user('u2', 's1', 'Go on.', 4),
     ]);
@@ -99,11 +131,32 @@ describe('client models', () => {
   });
 
   it('adds "Tool loaded." after a ToolSearch result that loaded tools, in 2.1.332 only', () => {
-    const old = sessionOf([
-      user('u1', null, 'Track this as tasks.', 1),
-      { ...assistant('a1', 'u1', 'Loading the task tools.', 2), message: { id: 'm1', role: 'assistant', model: 'x', content: [{ type: 'text', text: 'Loading the task tools.' }, { type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: 'select:TaskCreate' } }] } },
-      { type: 'user', uuid: 'r1', parentUuid: 'a1', timestamp: at(3), sessionId: 's', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'tool_reference', tool_name: 'TaskCreate' }] }] } },
-    ], CLIENT_2_1_100);
+    const old = sessionOf(
+      [
+        user('u1', null, 'Track this as tasks.', 1),
+        {
+          ...assistant('a1', 'u1', 'Loading the task tools.', 2),
+          message: {
+            id: 'm1',
+            role: 'assistant',
+            model: 'x',
+            content: [
+              { type: 'text', text: 'Loading the task tools.' },
+              { type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: 'select:TaskCreate' } },
+            ],
+          },
+        },
+        {
+          type: 'user',
+          uuid: 'r1',
+          parentUuid: 'a1',
+          timestamp: at(3),
+          sessionId: 's',
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'tool_reference', tool_name: 'TaskCreate' }] }] },
+        },
+      ],
+      CLIENT_2_1_100,
+    );
     expect(sentTexts(old).map((t) => t.text)).not.toContain('Tool loaded.');
     expect(sentTexts(asResumedBy(old, CLIENT_2_1_332)).map((t) => t.text)).toEqual(['Track this as tasks.', 'Loading the task tools.', 'Tool loaded.']);
   });

@@ -219,10 +219,7 @@ describe.skipIf(!HAS_CORPUS)('real Claude Code logs', () => {
       expect(blank.blocks.map((b) => [b.type, b.chars])).toEqual([['text', 2]]);
       const sent = c.sentMessages;
       expect(sent.filter((e) => e.type === 'user' || e.type === 'assistant')).toEqual(conversational.filter((e) => e !== blank));
-      expect(sent.filter((e) => e.type !== 'user' && e.type !== 'assistant').map((e) => `${e.type}/${e.subtype}`)).toEqual([
-        'system/local_command',
-        'system/local_command',
-      ]);
+      expect(sent.filter((e) => e.type !== 'user' && e.type !== 'assistant').map((e) => `${e.type}/${e.subtype}`)).toEqual(['system/local_command', 'system/local_command']);
     });
   });
 
@@ -270,9 +267,7 @@ describe.skipIf(!HAS_CORPUS)('real Claude Code logs', () => {
         copyFileSync(corpusFile('sessionshare-4b2030ed-subagents-agent-a2018e5.jsonl'), join(dir, id, 'subagents', 'agent-a2018e5.jsonl'));
         writeFileSync(join(dir, id, 'subagents', 'agent-a2018e5.meta.json'), '{}');
 
-        expect(await findSubagentFiles(sessionPath)).toEqual([
-          { path: join(dir, id, 'subagents', 'agent-a2018e5.jsonl'), agentId: 'a2018e5', layout: 'nested' },
-        ]);
+        expect(await findSubagentFiles(sessionPath)).toEqual([{ path: join(dir, id, 'subagents', 'agent-a2018e5.jsonl'), agentId: 'a2018e5', layout: 'nested' }]);
         const session = await openSession(sessionPath);
         expect(session.subagentFiles).toHaveLength(1);
         expect(sessionStats(session).subagents).toBe(1);

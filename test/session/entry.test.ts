@@ -54,16 +54,53 @@ describe('parseLine', () => {
       ...sessionRecords({ turns: 2 }),
       { type: 'user', uuid: 'u\\"1', parentUuid: null, message: { role: 'user', content: 'line\nbreak "quoted" \\ back\u2028slash é 日本 😀' } },
       { type: 'assistant', uuid: 'a1', parentUuid: 'u1', requestId: null, message: { id: 'msg_1', model: 'm', role: 'assistant', content: [{ type: 'text', text: ' \n\t ' }] } },
-      { type: 'assistant', uuid: 'a2', message: { id: 'msg_2', content: [{ type: 'text', text: '\u3000'.repeat(600) }, { type: 'text', text: ` ${'\n'.repeat(700)}x` }] } },
+      {
+        type: 'assistant',
+        uuid: 'a2',
+        message: {
+          id: 'msg_2',
+          content: [
+            { type: 'text', text: '\u3000'.repeat(600) },
+            { type: 'text', text: ` ${'\n'.repeat(700)}x` },
+          ],
+        },
+      },
       // Long blank texts written with escapes (\t, \u000b) or as non-ASCII whitespace are blank too.
-      { type: 'assistant', uuid: 'a5', message: { id: 'msg_5', content: [{ type: 'text', text: '\t'.repeat(600) }, { type: 'text', text: '\u000b\u00a0'.repeat(300) }] } },
+      {
+        type: 'assistant',
+        uuid: 'a5',
+        message: {
+          id: 'msg_5',
+          content: [
+            { type: 'text', text: '\t'.repeat(600) },
+            { type: 'text', text: '\u000b\u00a0'.repeat(300) },
+          ],
+        },
+      },
       { type: 'user', uuid: 'u4', message: { role: 'user', content: `${'\u2028 '.repeat(300)}` } },
       { type: 'user', uuid: 'u2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9', is_error: true, content: [{ type: 'text', text: 'x'.repeat(2000) }] }] } },
       { type: 'user', uuid: 'u3', isSidechain: true, isMeta: true, isCompactSummary: true, isVisibleInTranscriptOnly: true, agentId: 'a1b2', message: { role: 'user', content: [] } },
       { type: 'system', subtype: 'compact_boundary', uuid: 's1', parentUuid: null, logicalParentUuid: 'a2', content: 'Conversation compacted' },
       { type: 'summary', summary: 'A session', leafUuid: 'u3' },
-      { type: 'assistant', uuid: 'a3', message: { id: 'msg_3', usage: { input_tokens: 1e3, output_tokens: 2.5, cache_creation: { ephemeral_5m_input_tokens: 7 } }, content: [{ type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'q' } }, { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] }] } },
-      { type: 'assistant', uuid: 'a4', isSidechain: false, isApiErrorMessage: true, message: { id: 'msg_4', model: '<synthetic>', content: [{ type: 'image', source: { type: 'base64', data: 'iVBORw0KGgo' } }, 'not a block', null, { no: 'type' }] } },
+      {
+        type: 'assistant',
+        uuid: 'a3',
+        message: {
+          id: 'msg_3',
+          usage: { input_tokens: 1e3, output_tokens: 2.5, cache_creation: { ephemeral_5m_input_tokens: 7 } },
+          content: [
+            { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'q' } },
+            { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
+          ],
+        },
+      },
+      {
+        type: 'assistant',
+        uuid: 'a4',
+        isSidechain: false,
+        isApiErrorMessage: true,
+        message: { id: 'msg_4', model: '<synthetic>', content: [{ type: 'image', source: { type: 'base64', data: 'iVBORw0KGgo' } }, 'not a block', null, { no: 'type' }] },
+      },
       { type: 'progress', uuid: 'p1', toolUseResult: { stdout: '' }, data: { message: { type: 'assistant', message: { id: 'nested', content: [{ type: 'tool_use', id: 'inner' }] } } } },
     ];
     for (const record of records) {

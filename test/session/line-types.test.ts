@@ -11,7 +11,10 @@ import { allCorpusFiles, sampleFiles } from '../helpers/corpus.js';
 
 /** A log of `records`, one per line, modelled as a session (in memory). */
 function sessionOf(records: object[], client?: ClientModel): Session {
-  const session = sessionOfLines('mem.jsonl', records.map((r) => Buffer.from(JSON.stringify(r))));
+  const session = sessionOfLines(
+    'mem.jsonl',
+    records.map((r) => Buffer.from(JSON.stringify(r))),
+  );
   return client ? asResumedBy(session, client) : session;
 }
 
@@ -21,7 +24,13 @@ describe('line types', () => {
       type: 'api-request-blob',
       sessionId: 's',
       hash: 'h',
-      message: { role: 'assistant', content: [{ type: 'text', text }, { type: 'tool_use', id: 'toolu_x', name: 'Bash', input: { command: 'ls' } }] },
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'text', text },
+          { type: 'tool_use', id: 'toolu_x', name: 'Bash', input: { command: 'ls' } },
+        ],
+      },
     });
     const result = { type: 'api-request-blob', sessionId: 's', hash: 'h2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_y', content: 'ok' }] } };
     for (const text of ['short', 'x'.repeat(5000)]) {
@@ -37,9 +46,7 @@ describe('line types', () => {
     it('has no line type cmv does not know, and no tool call from a line that is not a message', async () => {
       const session = await openSession(file, { findSubagents: false });
       expect(session.unknownTypes).toEqual({});
-      const fromNonMessages = [...session.conversation.unpairedToolUses, ...session.conversation.unpairedToolResults].filter(
-        (end) => end.entry.type !== 'user' && end.entry.type !== 'assistant',
-      );
+      const fromNonMessages = [...session.conversation.unpairedToolUses, ...session.conversation.unpairedToolResults].filter((end) => end.entry.type !== 'user' && end.entry.type !== 'assistant');
       expect(fromNonMessages).toEqual([]);
     });
   });

@@ -38,10 +38,7 @@ describe('replaceLive', () => {
   });
 
   it('leaves a log that was rewritten or cut meanwhile, and removes its temp file', async () => {
-    for (const change of [
-      (path: string) => writeFileSync(path, ORIGINAL.replace('1', '9')),
-      (path: string) => truncateSync(path, 5),
-    ]) {
+    for (const change of [(path: string) => writeFileSync(path, ORIGINAL.replace('1', '9')), (path: string) => truncateSync(path, 5)]) {
       const { path, temp, live, tail } = await setUp();
       change(path);
       const changed = readFileSync(path, 'utf8');

@@ -33,7 +33,12 @@ const FALLBACK_LINES = [
 /** Whole JSON-object lines from real logs (and the samples), to damage at random. */
 function sourceLines(): string[] {
   const lines: string[] = [];
-  const files = [...corpusFiles().filter((f) => !f.includes('3MB')).slice(0, 12), ...sampleFiles()];
+  const files = [
+    ...corpusFiles()
+      .filter((f) => !f.includes('3MB'))
+      .slice(0, 12),
+    ...sampleFiles(),
+  ];
   for (const file of files) {
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (line.length === 0 || line.length > 200_000) continue;
@@ -48,11 +53,7 @@ function sourceLines(): string[] {
   return lines.length > 0 ? lines : FALLBACK_LINES;
 }
 
-type Piece =
-  | { kind: 'record' | 'crlf'; bytes: Buffer }
-  | { kind: 'truncated'; bytes: Buffer }
-  | { kind: 'glued'; bytes: Buffer }
-  | { kind: 'blank' | 'invalid-utf8' | 'noise'; bytes: Buffer };
+type Piece = { kind: 'record' | 'crlf'; bytes: Buffer } | { kind: 'truncated'; bytes: Buffer } | { kind: 'glued'; bytes: Buffer } | { kind: 'blank' | 'invalid-utf8' | 'noise'; bytes: Buffer };
 
 function randomPiece(random: () => number, lines: string[]): Piece {
   const line = Buffer.from(pick(random, lines));
@@ -114,9 +115,7 @@ describe('reading damaged logs', () => {
     for (let round = 0; round < 150; round++) {
       const pieces = Array.from({ length: 1 + intBelow(random, 25) }, () => randomPiece(random, lines));
       const terminated = random() < 0.7;
-      const data = Buffer.concat([
-        ...pieces.flatMap((p, i) => (i < pieces.length - 1 || terminated ? [p.bytes, Buffer.from('\n')] : [p.bytes])),
-      ]);
+      const data = Buffer.concat([...pieces.flatMap((p, i) => (i < pieces.length - 1 || terminated ? [p.bytes, Buffer.from('\n')] : [p.bytes]))]);
       const path = await write(data);
       const context = `round ${round}: ${pieces.map((p) => p.kind).join(',')}${terminated ? '' : ' (no final newline)'}`;
 

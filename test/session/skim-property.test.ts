@@ -29,12 +29,22 @@ function shape(entry: SessionEntry | undefined): string | undefined {
 /** JSON with sorted keys and no undefined fields: two entries built in a different order compare equal. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v)
+            .filter(([, x]) => x !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : 1)),
+        )
+      : v,
   );
 }
 
 function jsonlFiles(dir: string): string[] {
-  return hasShared(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f)) : [];
+  return hasShared(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => join(dir, f))
+    : [];
 }
 
 const files = [...jsonlFiles(CORPUS_DIR), ...jsonlFiles(RECENT_CORPUS_DIR), ...sampleFiles()];

@@ -27,7 +27,10 @@ describe('spliceSession', () => {
     const session = sessionOfBuffer('/tmp/coding.jsonl', coding);
     const root = session.conversation.activePath[0];
     const record = JSON.parse(session.lines[root.line].bytes!.toString('utf8'));
-    const inserted = [line({ type: 'system', subtype: 'informational', content: 'before', uuid: '00000000-0000-4000-8000-000000000001', parentUuid: null, timestamp: record.timestamp }), line({ type: 'summary', summary: 'a title', leafUuid: root.uuid })];
+    const inserted = [
+      line({ type: 'system', subtype: 'informational', content: 'before', uuid: '00000000-0000-4000-8000-000000000001', parentUuid: null, timestamp: record.timestamp }),
+      line({ type: 'summary', summary: 'a title', leafUuid: root.uuid }),
+    ];
     for (const at of [0, root.line, session.lines.length]) {
       const spliced = spliceSession(session, at, inserted, new Map([[root.line, line({ ...record, message: { role: 'user', content: 'rewritten prompt' } })]]));
       const reparsed = sessionOfBuffer('/tmp/coding.jsonl', sessionBytes(spliced));

@@ -27,7 +27,11 @@ beforeEach(async () => {
 afterEach(() => box.cleanup());
 
 type Line = Record<string, any>;
-const linesOf = (path: string): Line[] => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+const linesOf = (path: string): Line[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 const texts = async (path: string) => sentTexts(await openSession(path, { findSubagents: false })).map((t) => `${t.role}: ${t.text}`);
 
 /** The sample installed as session A and snapshotted as `work`. */
@@ -78,7 +82,7 @@ describe('branchSnapshot with the resume block', () => {
     expect(tokens[0]).toBeLessThan(tokens[2]);
   });
 
-  it('in a compacted session goes right after the last compact boundary, the session\'s own summary sent next', async () => {
+  it("in a compacted session goes right after the last compact boundary, the session's own summary sent next", async () => {
     await snapshotOf('compacted.jsonl');
     const plain = await branchSnapshot(box.store, 'work', { trim: false, env: box.env });
     const resumed = await branchSnapshot(box.store, 'work', { trim: false, resume: {}, env: box.env });

@@ -33,7 +33,13 @@ beforeEach(async () => {
 afterEach(() => box.cleanup());
 
 function sessionIdsOf(path: string): Set<string> {
-  return new Set(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).sessionId).filter(Boolean));
+  return new Set(
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).sessionId)
+      .filter(Boolean),
+  );
 }
 
 describe('branchSnapshot', () => {
@@ -63,7 +69,10 @@ describe('branchSnapshot', () => {
     const result = await branchSnapshot(box.store, 'work', { trim: false, env: box.env });
     const original = readFileSync(sessionPath, 'utf8').split(SESSION_A).join(result.sessionId);
     const mark = { by: 'branch' as const, from: SESSION_A, tag: derivedTag(result.sessionId) };
-    const expected = original.split('\n').map((line) => deriveLine(Buffer.from(line), mark).toString('utf8')).join('\n');
+    const expected = original
+      .split('\n')
+      .map((line) => deriveLine(Buffer.from(line), mark).toString('utf8'))
+      .join('\n');
     expect(readFileSync(result.path, 'utf8')).toBe(expected);
     expect(expected).not.toBe(original);
     expect(result.trimmed).toBe(false);
@@ -72,7 +81,10 @@ describe('branchSnapshot', () => {
   it('remembers the branched session: its next snapshot links to the branch point', async () => {
     const snap = await takeSnapshot(box.store, sessionPath, { name: 'work', now: OLD });
     const branch = await branchSnapshot(box.store, 'work', { name: 'retry', trim: false, env: box.env });
-    appendFileSync(branch.path, `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'go on' }, uuid: '99999999-0000-4000-8000-000000000001', parentUuid: null, sessionId: branch.sessionId, cwd: project })}\n`);
+    appendFileSync(
+      branch.path,
+      `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'go on' }, uuid: '99999999-0000-4000-8000-000000000001', parentUuid: null, sessionId: branch.sessionId, cwd: project })}\n`,
+    );
     const later = await takeSnapshot(box.store, branch.path, { now: OLD });
     expect(later.parent).toBe(branch.id);
     expect(later.growth).toBe('append');

@@ -81,7 +81,7 @@ describe('takeSnapshot and the session graph', () => {
 });
 
 describe('diffSnapshots and the session graph', () => {
-  it('lists the nodes the grown snapshot added and the statuses that moved on, as the two logs\' graphs differ', async () => {
+  it("lists the nodes the grown snapshot added and the statuses that moved on, as the two logs' graphs differ", async () => {
     await grownPair();
     const d = await diffSnapshots(box.store, 'a', 'b');
     const { source, ...graphDiff } = d.graph;
@@ -114,20 +114,38 @@ describe('checkStore and the session graph', () => {
     const { b } = await grownPair();
     expect((await checkStore(box.store)).ok).toBe(true);
     const meta = await readMeta(box.store, b.id);
-    const pages = git(box.store.dir, 'ls-tree', '-r', b.id).split('\n').filter((l) => l.includes('\tlog/')).map((l) => l.split(/\s+/)[2]);
+    const pages = git(box.store.dir, 'ls-tree', '-r', b.id)
+      .split('\n')
+      .filter((l) => l.includes('\tlog/'))
+      .map((l) => l.split(/\s+/)[2]);
     const cut = Buffer.from(storedGraph(b.id)!.slice(0, 200));
     const damaged = await writeCommit(box.store, pages, { ...meta, name: 'cut' }, [b.id], [{ name: 'graph.json', data: cut }]);
     await updateRefs(box.store, [{ ref: 'refs/cmv/snapshots/cut', id: damaged.commit, old: ZERO_ID }], 'test');
     const report = await checkStore(box.store);
     expect(report.ok).toBe(false);
-    expect(report.problems).toEqual([{ kind: 'graph', id: damaged.commit, snapshot: 'cut', message: expect.stringMatching(new RegExp(`^graph\\.json of ${damaged.commit.slice(0, 12)} is not JSON`)) }]);
+    expect(report.problems).toEqual([
+      { kind: 'graph', id: damaged.commit, snapshot: 'cut', message: expect.stringMatching(new RegExp(`^graph\\.json of ${damaged.commit.slice(0, 12)} is not JSON`)) },
+    ]);
   });
 });
 
 describe('export and import with the session graph', () => {
   it('carry graph.json: byte for byte unredacted, and redacted still a graph without the secrets', async () => {
-    const lastUuid = coding.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).uuid).filter(Boolean).pop();
-    const secret = { type: 'user', message: { role: 'user', content: `Decided to use ${KEY} because the old key expired` }, uuid: '77777777-0000-4000-8000-000000000001', parentUuid: lastUuid, sessionId: SESSION_A, cwd: '/tmp/cmv-samples/tally' };
+    const lastUuid = coding
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).uuid)
+      .filter(Boolean)
+      .pop();
+    const secret = {
+      type: 'user',
+      message: { role: 'user', content: `Decided to use ${KEY} because the old key expired` },
+      uuid: '77777777-0000-4000-8000-000000000001',
+      parentUuid: lastUuid,
+      sessionId: SESSION_A,
+      cwd: '/tmp/cmv-samples/tally',
+    };
     const path = installSession(box, '/tmp/cmv-samples/tally', SESSION_A, Buffer.concat([coding, Buffer.from(`${JSON.stringify(secret)}\n`)]));
     const snap = await takeSnapshot(box.store, path, { name: 'keyed', now: OLD });
     const original = storedGraph(snap.id)!;

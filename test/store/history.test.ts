@@ -32,7 +32,12 @@ afterAll(() => box.cleanup());
 describe('listSnapshots', () => {
   it('lists every snapshot and branch, oldest first, with what the dashboard shows', async () => {
     const items = await listSnapshots(box.store);
-    expect(items.map((i) => [i.name, i.kind])).toEqual([['a1', 'snapshot'], ['a2', 'snapshot'], ['a1-lean', 'branch'], ['other', 'snapshot']]);
+    expect(items.map((i) => [i.name, i.kind])).toEqual([
+      ['a1', 'snapshot'],
+      ['a2', 'snapshot'],
+      ['a1-lean', 'branch'],
+      ['other', 'snapshot'],
+    ]);
     expect(items[0]).toMatchObject({ message: 'half way', tags: ['wip'], sessionId: SESSION_A, parent: null });
     expect(items[1].parent).toBe(ids.a1);
     expect(items[2]).toMatchObject({ from: 'a1', trimmed: true, sessionId: SESSION_A, parent: ids.a1 });
@@ -63,7 +68,7 @@ describe('showSnapshot', () => {
 });
 
 describe('snapshotGraph', () => {
-  it('draws the DAG with git\'s graph: the branch and the grown snapshot fork from the first', async () => {
+  it("draws the DAG with git's graph: the branch and the grown snapshot fork from the first", async () => {
     const rows = await snapshotGraph(box.store);
     const nodes = rows.filter((r) => r.entry);
     expect(nodes.map((r) => r.entry!.names[0]).sort()).toEqual(['a1', 'a1-lean', 'a2', 'other']);

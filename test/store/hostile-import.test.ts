@@ -102,7 +102,16 @@ describe('import of hostile bundles', () => {
   });
 
   it('refuses a meta whose facts.cwd is relative (cmv branch would write there)', () => {
-    const meta = { format: 1, kind: 'snapshot', name: 'x', tags: [], createdAt: new Date().toISOString(), source: { path: '/a.jsonl' }, facts: { lines: 1, bytes: 1, cwd: '../../elsewhere' }, growth: 'first' };
+    const meta = {
+      format: 1,
+      kind: 'snapshot',
+      name: 'x',
+      tags: [],
+      createdAt: new Date().toISOString(),
+      source: { path: '/a.jsonl' },
+      facts: { lines: 1, bytes: 1, cwd: '../../elsewhere' },
+      growth: 'first',
+    };
     expect(() => parseMeta(Buffer.from(JSON.stringify(meta)))).toThrow(/facts.cwd/);
     expect(() => parseMeta(Buffer.from(JSON.stringify({ ...meta, facts: { ...meta.facts, cwd: '/home/me/project' } })))).not.toThrow();
   });

@@ -31,7 +31,7 @@ async function twoSnapshots(): Promise<{ path: string; a1: string; a2: string }>
 }
 
 describe('removeName', () => {
-  it('removes a name, says what still keeps its content, and moves the session\'s memory back', async () => {
+  it("removes a name, says what still keeps its content, and moves the session's memory back", async () => {
     const { path, a1 } = await twoSnapshots();
     const removed = await removeName(box.store, 'a1');
     expect(removed).toMatchObject({ name: 'a1', kind: 'snapshot', keptByDescendants: ['a2'] });
@@ -90,7 +90,10 @@ describe('checkStore', () => {
     await twoSnapshots();
     await collectGarbage(box.store); // everything in one pack
     const packDir = join(box.store.dir, 'objects', 'pack');
-    const pack = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.pack'))!);
+    const pack = join(
+      packDir,
+      readdirSync(packDir).find((f) => f.endsWith('.pack'))!,
+    );
     chmodSync(pack, 0o644); // git writes packs read-only
     const fd = openSync(pack, 'r+');
     const size = fstatSync(fd).size;

@@ -24,7 +24,7 @@ describe('paginate', () => {
     expect(pages.reduce((n, p) => n + countLines(coding.subarray(p.offset, p.offset + p.bytes)).lines, 0)).toBe(countLines(coding).lines);
   });
 
-  it('gives a prefix of a log the same pages as the log, except the prefix\'s last page', () => {
+  it("gives a prefix of a log the same pages as the log, except the prefix's last page", () => {
     const big = HAS_CORPUS ? readFileSync(corpusFile('happy-400429ba-v1.0.51-3MB.jsonl')) : coding;
     const full = paginate(big);
     for (const cut of prefixCuts(big, 7)) {
@@ -33,7 +33,7 @@ describe('paginate', () => {
     }
   });
 
-  it('keeps pages within the rule\'s bounds, except single lines larger than the maximum', () => {
+  it("keeps pages within the rule's bounds, except single lines larger than the maximum", () => {
     const pages = paginate(large);
     expect(pages.length).toBeGreaterThan(3);
     for (const page of pages.slice(0, -1)) {

@@ -44,7 +44,11 @@ describe('concurrent snapshots', () => {
     const path = installSession(box, '/tmp/cmv-samples/tally', SESSION_A, coding);
     const names = new Set<string>();
     for (let round = 0; round < 4; round++) {
-      const runs = await Promise.all([cmvAsync(['snapshot', path, '--json'], box.env).done, cmvAsync(['snapshot', bigSession, '--json'], box.env).done, cmvAsync(['snapshot', path, '--json'], box.env).done]);
+      const runs = await Promise.all([
+        cmvAsync(['snapshot', path, '--json'], box.env).done,
+        cmvAsync(['snapshot', bigSession, '--json'], box.env).done,
+        cmvAsync(['snapshot', path, '--json'], box.env).done,
+      ]);
       for (const run of runs) {
         expect(run.code, run.stderr).toBe(0);
         names.add((JSON.parse(run.stdout) as { name: string }).name);
@@ -176,7 +180,14 @@ describe('ref updates', () => {
     await expect(updateRefs(box.store, [{ ref: 'refs/cmv/snapshots/cas-a', id: b.id, old: ZERO_ID }], 'test')).rejects.toMatchObject({ code: 'CONFLICT' });
     // A transaction is all or nothing: one stale update keeps the other from happening.
     await expect(
-      updateRefs(box.store, [{ ref: 'refs/cmv/snapshots/cas-new', id: a.id, old: ZERO_ID }, { ref: 'refs/cmv/snapshots/cas-b', id: a.id, old: a.id }], 'test'),
+      updateRefs(
+        box.store,
+        [
+          { ref: 'refs/cmv/snapshots/cas-new', id: a.id, old: ZERO_ID },
+          { ref: 'refs/cmv/snapshots/cas-b', id: a.id, old: a.id },
+        ],
+        'test',
+      ),
     ).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await readRef(box.store, 'refs/cmv/snapshots/cas-new')).toBeUndefined();
     expect(await readRef(box.store, 'refs/cmv/snapshots/cas-a')).toBe(a.id);

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { factsModelOf, factsOf, sessionOfBuffer } from '../../src/store/session-facts.js';
 import { allCorpusFiles, SAMPLE_DIR } from '../helpers/corpus.js';
 
-const samples = readdirSync(SAMPLE_DIR).filter((f) => f.endsWith('.jsonl')).map((f) => join(SAMPLE_DIR, f));
+const samples = readdirSync(SAMPLE_DIR)
+  .filter((f) => f.endsWith('.jsonl'))
+  .map((f) => join(SAMPLE_DIR, f));
 
 describe('factsModelOf', () => {
   it.each([...samples, ...allCorpusFiles()])('gives the facts the session model gives: %s', (path) => {

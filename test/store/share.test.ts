@@ -18,7 +18,13 @@ import { git, installSession, prefixCuts, sandbox, SESSION_A, SESSION_B, type Sa
 const OLD = new Date(Date.now() + 10 * 60 * 1000);
 const coding = readFileSync(join(SAMPLE_DIR, 'coding.jsonl'));
 const KEY = `sk-ant-api03-${'Zq8'.repeat(14)}`;
-const lastUuid = coding.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).uuid).filter(Boolean).pop();
+const lastUuid = coding
+  .toString('utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l).uuid)
+  .filter(Boolean)
+  .pop();
 const secretLine = `${JSON.stringify({ type: 'user', message: { role: 'user', content: `use ${KEY} and password=Tr0ub4dor&3x` }, uuid: '77777777-0000-4000-8000-000000000001', parentUuid: lastUuid, sessionId: SESSION_A, cwd: '/tmp/cmv-samples/tally' })}\n`;
 
 let here: Sandbox;
@@ -60,7 +66,19 @@ describe('export and import', () => {
     const text = await storeText(there, 'two');
     expect(text).not.toContain(KEY);
     expect(text).toContain('[REDACTED:anthropic-key]');
-    expect(text.split('\n').filter(Boolean).every((l) => { try { JSON.parse(l); return true; } catch { return false; } })).toBe(true);
+    expect(
+      text
+        .split('\n')
+        .filter(Boolean)
+        .every((l) => {
+          try {
+            JSON.parse(l);
+            return true;
+          } catch {
+            return false;
+          }
+        }),
+    ).toBe(true);
     const meta = await readMeta(there.store, (await listNames(there.store)).find((n) => n.name === 'two')!.id);
     expect(meta.message).toBe('deploy key [REDACTED:anthropic-key]');
     expect(meta.redaction?.findings).toEqual({ 'anthropic-key': 2, password: 1 }); // the log's line and the message
@@ -93,7 +111,7 @@ describe('export and import', () => {
     expect(await listNames(there.store)).toEqual([]);
   });
 
-  it('refuses a bundle with refs outside cmv\'s namespace, importing nothing', async () => {
+  it("refuses a bundle with refs outside cmv's namespace, importing nothing", async () => {
     const repo = join(here.root, 'plain');
     git(here.root, 'init', '-q', repo);
     writeFileSync(join(repo, 'f'), 'x');
@@ -120,7 +138,10 @@ describe('export and import', () => {
     const path = await lineage();
     const base = (await listNames(here.store)).find((n) => n.name === 'one')!;
     const meta = await readMeta(here.store, base.id);
-    const pages = git(here.store.dir, 'ls-tree', '-r', base.id).split('\n').filter((l) => l.includes('\tlog/')).map((l) => l.split(/\s+/)[2]);
+    const pages = git(here.store.dir, 'ls-tree', '-r', base.id)
+      .split('\n')
+      .filter((l) => l.includes('\tlog/'))
+      .map((l) => l.split(/\s+/)[2]);
     // A meta whose cwd climbs out of the projects folder.
     const climb = await writeCommit(here.store, pages, { ...meta, name: 'climb', source: { ...meta.source, cwd: '/tmp/../../etc' } }, []);
     // A tree with a file besides meta.json and the pages.
@@ -128,7 +149,10 @@ describe('export and import', () => {
     const listing = `${git(here.store.dir, 'ls-tree', tree)}100644 blob ${gitBlobIdOf(here, 'echo pwned\n')}\thooks-post-checkout\n`;
     const stranger = spawnSync('git', ['mktree'], { cwd: here.store.dir, input: listing, encoding: 'utf8' }).stdout.trim();
     const strangerCommit = git(here.store.dir, 'commit-tree', stranger, '-m', 'x').trim();
-    for (const [name, id] of [['climb', climb.commit], ['stranger', strangerCommit]]) {
+    for (const [name, id] of [
+      ['climb', climb.commit],
+      ['stranger', strangerCommit],
+    ]) {
       await updateRefs(here.store, [{ ref: `refs/cmv/snapshots/${name}`, id, old: ZERO_ID }], 'test');
       const file = join(here.root, `${name}.bundle`);
       await exportBundle(here.store, [name], file, { redact: false });
@@ -144,7 +168,10 @@ describe('snapshots with the session graph beside their log', () => {
     await lineage();
     const base = (await listNames(here.store)).find((n) => n.name === 'two')!;
     const meta = await readMeta(here.store, base.id);
-    const pages = git(here.store.dir, 'ls-tree', '-r', base.id).split('\n').filter((l) => l.includes('\tlog/')).map((l) => l.split(/\s+/)[2]);
+    const pages = git(here.store.dir, 'ls-tree', '-r', base.id)
+      .split('\n')
+      .filter((l) => l.includes('\tlog/'))
+      .map((l) => l.split(/\s+/)[2]);
     const graph = { sessionId: SESSION_A, turns: 1, lastAsk: null, nodes: [{ id: 'n1', type: 'TASK', label: `rotate ${KEY}` }], edges: [] };
     const good = await writeCommit(here.store, pages, { ...meta, name: 'graphed' }, [], [{ name: 'graph.json', data: Buffer.from(JSON.stringify(graph)) }]);
     await updateRefs(here.store, [{ ref: 'refs/cmv/snapshots/graphed', id: good.commit, old: ZERO_ID }], 'test');
@@ -177,7 +204,11 @@ describe('push and pull', () => {
     await addRemote(here.store, 'origin', remote);
     expect(await listRemotes(here.store)).toEqual([{ name: 'origin', url: remote }]);
     const pushed = await pushSnapshots(here.store, undefined, []);
-    expect(pushed.pushed.map((p) => [p.name, p.status]).sort()).toEqual([['one', 'new'], ['one-lean', 'new'], ['two', 'new']]);
+    expect(pushed.pushed.map((p) => [p.name, p.status]).sort()).toEqual([
+      ['one', 'new'],
+      ['one-lean', 'new'],
+      ['two', 'new'],
+    ]);
     expect(pushed.redaction.total).toBe(3);
     expect(git(remote, 'for-each-ref', '--format=%(refname)').trim().split('\n').sort()).toEqual(['refs/cmv/branches/one-lean', 'refs/cmv/snapshots/one', 'refs/cmv/snapshots/two']);
     expect(spawnSync('git', ['grep', '-q', KEY, 'refs/cmv/snapshots/two'], { cwd: remote }).status).toBe(1);

@@ -71,7 +71,15 @@ describe('takeSnapshot', () => {
       const parents = [...text.matchAll(/^parent (\w+)$/gm)].map((m) => m[1]);
       const date = /^author cmv <cmv@localhost> (\d+ \+0000)$/m.exec(text)![1];
       const message = text.slice(text.indexOf('\n\n') + 2, -1);
-      const env = { ...process.env, GIT_AUTHOR_NAME: 'cmv', GIT_AUTHOR_EMAIL: 'cmv@localhost', GIT_AUTHOR_DATE: date, GIT_COMMITTER_NAME: 'cmv', GIT_COMMITTER_EMAIL: 'cmv@localhost', GIT_COMMITTER_DATE: date };
+      const env = {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'cmv',
+        GIT_AUTHOR_EMAIL: 'cmv@localhost',
+        GIT_AUTHOR_DATE: date,
+        GIT_COMMITTER_NAME: 'cmv',
+        GIT_COMMITTER_EMAIL: 'cmv@localhost',
+        GIT_COMMITTER_DATE: date,
+      };
       const made = spawnSync('git', ['commit-tree', '--no-gpg-sign', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message], { cwd: box.store.dir, env, encoding: 'utf8' });
       expect(made.stdout.trim()).toBe(id);
     }
@@ -164,11 +172,18 @@ describe('takeSnapshot', () => {
 });
 
 describe('openStore', () => {
-  it('creates the store private and marked as cmv\'s', async () => {
+  it("creates the store private and marked as cmv's", async () => {
     expect(statSync(box.store.dir).mode & 0o777).toBe(0o700);
     expect(git(box.store.dir, 'config', '--get', 'cmv.store').trim()).toBe('true');
     // Every setting as git reads it (written to the config file in one go).
-    for (const [key, value] of [['cmv.format', '1'], ['core.logAllRefUpdates', 'false'], ['core.fsync', 'committed'], ['gc.auto', '0'], ['fastimport.unpackLimit', '0'], ['receive.fsckObjects', 'true']]) {
+    for (const [key, value] of [
+      ['cmv.format', '1'],
+      ['core.logAllRefUpdates', 'false'],
+      ['core.fsync', 'committed'],
+      ['gc.auto', '0'],
+      ['fastimport.unpackLimit', '0'],
+      ['receive.fsckObjects', 'true'],
+    ]) {
       expect(git(box.store.dir, 'config', '--get', key).trim()).toBe(value);
     }
     expect(git(box.store.dir, 'config', '--get', 'core.bare').trim()).toBe('true');

@@ -114,7 +114,10 @@ describe('store commands', () => {
     git(box.store.dir, 'repack', '-a', '-d', '-q');
     expect(git(box.store.dir, 'count-objects', '-v')).toContain('packs: 1');
     const packDir = join(box.store.dir, 'objects', 'pack');
-    const file = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.pack'))!);
+    const file = join(
+      packDir,
+      readdirSync(packDir).find((f) => f.endsWith('.pack'))!,
+    );
     const data = readFileSync(file);
     data.write('damage!!', Math.floor(data.length / 2));
     chmodSync(file, 0o644); // git writes packs read-only
@@ -124,7 +127,7 @@ describe('store commands', () => {
     expect(run.stdout).toMatch(/problem/);
   });
 
-  it('starts every store command\'s help with examples', () => {
+  it("starts every store command's help with examples", () => {
     for (const command of ['snapshot', 'branch', 'list', 'log', 'tree', 'show', 'diff', 'rm', 'gc', 'fsck', 'export', 'import', 'push', 'pull', 'remote']) {
       const run = cmvSync([command, '--help'], box.env);
       expect(run.code, command).toBe(0);

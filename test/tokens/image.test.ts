@@ -31,12 +31,7 @@ function png(width: number, height: number): Buffer {
   ihdr[8] = 8; // bit depth
   ihdr[9] = 0; // greyscale
   const rows = Buffer.alloc((width + 1) * Math.min(height, 4)); // a few filter-0 rows are enough for a header test
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(rows)),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(rows)), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 function gif(width: number, height: number): Buffer {

@@ -13,7 +13,7 @@ const pattern = new RegExp(loadO200k().pattern, 'uy');
 function disagreements(text: string): { wrong: string[]; decided: number } {
   const wrong: string[] = [];
   let decided = 0;
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     pattern.lastIndex = start;
     const end = start + pattern.exec(text)![0].length;
     const ours = asciiPieceEnd(text, start);
@@ -49,7 +49,7 @@ describe('asciiPieceEnd', () => {
   it('splits random strings of every character class as the pattern does', () => {
     const alphabet = ['a', 'z', 'A', 'Q', '0', '9', ' ', ' ', '\t', '\n', '\r', '\x0b', "'", 's', 'L', '/', '.', '(', '_', '\u00e9', '\u00a0', '\u0661', '\u4e00', '\ud83d\ude00'];
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
     for (let n = 0; n < 3000; n++) {
       let text = '';
       const length = 1 + Math.floor(random() * 24);
@@ -58,26 +58,30 @@ describe('asciiPieceEnd', () => {
     }
   });
 
-  it.skipIf(!HAS_CORPUS)('splits every line of the corpus as the pattern does, deciding almost every piece itself', () => {
-    let decided = 0;
-    let pieces = 0;
-    for (const file of allCorpusFiles()) {
-      for (const line of readFileSync(file, 'utf8').split('\n')) {
-        const texts: string[] = [];
-        try {
-          JSON.stringify(JSON.parse(line), (_key, value: unknown) => (typeof value === 'string' && value.length > 0 ? (texts.push(value), value) : value));
-        } catch {
-          // a malformed line is split as it is
+  it.skipIf(!HAS_CORPUS)(
+    'splits every line of the corpus as the pattern does, deciding almost every piece itself',
+    () => {
+      let decided = 0;
+      let pieces = 0;
+      for (const file of allCorpusFiles()) {
+        for (const line of readFileSync(file, 'utf8').split('\n')) {
+          const texts: string[] = [];
+          try {
+            JSON.stringify(JSON.parse(line), (_key, value: unknown) => (typeof value === 'string' && value.length > 0 ? (texts.push(value), value) : value));
+          } catch {
+            // a malformed line is split as it is
+          }
+          for (const text of texts) {
+            const { wrong, decided: d } = disagreements(text);
+            expect(wrong, file).toEqual([]);
+            decided += d;
+          }
+          pieces += texts.length;
         }
-        for (const text of texts) {
-          const { wrong, decided: d } = disagreements(text);
-          expect(wrong, file).toEqual([]);
-          decided += d;
-        }
-        pieces += texts.length;
       }
-    }
-    expect(pieces).toBeGreaterThan(10_000);
-    expect(decided).toBeGreaterThan(1_000_000);
-  }, 120_000);
+      expect(pieces).toBeGreaterThan(10_000);
+      expect(decided).toBeGreaterThan(1_000_000);
+    },
+    120_000,
+  );
 });

@@ -27,7 +27,7 @@ describe('usage', () => {
     expect(summariseUsage(sessionOf(records).conversation).outputTokens).toBe(48 + 120);
   });
 
-  it('does not count Claude Code\'s <synthetic> error placeholders as API calls', () => {
+  it("does not count Claude Code's <synthetic> error placeholders as API calls", () => {
     const records = sessionRecords({ turns: 1 });
     records.push({
       ...records[4],
@@ -54,9 +54,9 @@ describe('token breakdown', () => {
     const records = sessionRecords({ turns: 1 });
     const session = sessionOf(records);
     const breakdown = tokenBreakdown(session);
-    const text = (i: number) => ((records[i].message as { content: { text: string }[] }).content[0].text);
+    const text = (i: number) => (records[i].message as { content: { text: string }[] }).content[0].text;
     const prompt = (records[0].message as { content: string }).content;
-    const result = ((records[3].message as { content: { content: string }[] }).content[0].content);
+    const result = (records[3].message as { content: { content: string }[] }).content[0].content;
     expect(breakdown.byKind.userText).toBe(countTokens(prompt));
     expect(breakdown.byKind.assistantText).toBe(countTokens(text(1)) + countTokens(text(4)));
     expect(breakdown.byKind.toolUseInput).toBe(countTokens(JSON.stringify({ file_path: '/home/me/my_app/src/report0.py' })));

@@ -44,7 +44,10 @@ describe('applied edits, the project absent', () => {
   it('stubs each edit of an applied MultiEdit, and a second trim changes nothing', async () => {
     const b = new SessionBuilder();
     b.user('Rewrite both blocks.');
-    const edits = [{ old_string: lines(12, 'a'), new_string: lines(12, 'b') }, { old_string: 'x', new_string: 'y' }];
+    const edits = [
+      { old_string: lines(12, 'a'), new_string: lines(12, 'b') },
+      { old_string: 'x', new_string: 'y' },
+    ];
     const call = b.toolCall('MultiEdit', { file_path: `${CWD}/src/steps.ts`, edits }, 'Applied 2 edits to /tmp/cmv-rules/app/src/steps.ts');
     const path = b.write();
     const once = await trimSession(path, {}, { fileHolds: () => false });

@@ -15,11 +15,15 @@ const samples = ['coding', 'compacted', 'resumed', 'subagent', 'large-read-image
 const corpus = HAS_CORPUS ? ['spotter-4d5611e5-v2.1.39-compact-3MB.jsonl', 'happy-400429ba-v1.0.51-3MB.jsonl'].map(corpusFile) : [];
 
 describe('countTrim', () => {
-  it.each([...samples, ...corpus])('counts %s as trimSession does', async (path) => {
-    const full = await trimSession(path);
-    const count = await countTrim(path);
-    expect(count).not.toHaveProperty('verify');
-    expect(counted(count)).toEqual(counted(full));
-    expect(full.input.tokens).toBeGreaterThan(0);
-  }, 60_000);
+  it.each([...samples, ...corpus])(
+    'counts %s as trimSession does',
+    async (path) => {
+      const full = await trimSession(path);
+      const count = await countTrim(path);
+      expect(count).not.toHaveProperty('verify');
+      expect(counted(count)).toEqual(counted(full));
+      expect(full.input.tokens).toBeGreaterThan(0);
+    },
+    60_000,
+  );
 });

@@ -19,7 +19,10 @@ function compactedSession(): { b: SessionBuilder; boundaryText: string; before: 
   b.user('Read the parser.');
   b.toolCall('Read', { file_path: `${CWD}/src/parser.ts` }, readOutput(80));
   b.progress();
-  b.assistant([{ type: 'thinking', thinking: 'The parser is recursive.', signature: 'c2ln' }, { type: 'text', text: 'The parser is recursive descent.' }]);
+  b.assistant([
+    { type: 'thinking', thinking: 'The parser is recursive.', signature: 'c2ln' },
+    { type: 'text', text: 'The parser is recursive descent.' },
+  ]);
   const { boundary } = b.compact('1. The user asked about the parser.');
   b.user('Now read the lexer.');
   const after = b.toolCall('Read', { file_path: `${CWD}/src/lexer.ts` }, readOutput(80));
@@ -69,7 +72,12 @@ describe('historyAsIs', () => {
     const { b } = compactedSession();
     // A reply to the history, stamped later than everything: Claude Code resumes that branch.
     const first = b.lines.find((l) => l.type === 'assistant')!;
-    b.raw({ ...first, uuid: 'c0ffee00-0000-4000-8000-00000000aaaa', message: { ...first.message, id: 'msg_late', content: [{ type: 'text', text: 'A late reply to the history.' }] }, timestamp: '2099-01-01T00:00:00.000Z' });
+    b.raw({
+      ...first,
+      uuid: 'c0ffee00-0000-4000-8000-00000000aaaa',
+      message: { ...first.message, id: 'msg_late', content: [{ type: 'text', text: 'A late reply to the history.' }] },
+      timestamp: '2099-01-01T00:00:00.000Z',
+    });
     const path = b.write();
     const asIs = await trimSession(path, { keepHistory: true, historyAsIs: true });
     const full = await trimSession(path, { keepHistory: true });

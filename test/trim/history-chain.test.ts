@@ -108,7 +108,7 @@ describe('the kept history chain', () => {
     }
   });
 
-  it('is kept by an in-place trim beside the log\'s backups and taken by the next one', async () => {
+  it("is kept by an in-place trim beside the log's backups and taken by the next one", async () => {
     const saved = process.env.CMV_HOME;
     const scratch = mkdtempSync(join(tmpdir(), 'cmv-history-chain-home-'));
     process.env.CMV_HOME = scratch;

@@ -114,19 +114,24 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-  else process.env[k] = v;
+  for (const [k, v] of Object.entries(saved))
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
   rmSync(scratch, { recursive: true, force: true });
 });
 
 afterAll(() => removeWrittenSessions());
 
 function sink(): Writable {
-  return new Writable({ write(_c, _e, done) { done(); } });
+  return new Writable({
+    write(_c, _e, done) {
+      done();
+    },
+  });
 }
 
 describe('in-place trim while Claude Code appends', () => {
-  it('drops the log\'s last (thinking-only) line when nothing appends, so the live test below can fail', async () => {
+  it("drops the log's last (thinking-only) line when nothing appends, so the live test below can fail", async () => {
     const { text, tip } = liveLog();
     const path = join(scratch, 'plain.jsonl');
     writeFileSync(path, text);

@@ -38,7 +38,10 @@ function logAt(text: string, name = 'session.jsonl'): string {
 }
 
 async function refusal(promise: Promise<unknown>): Promise<CmvError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(CmvError);
   return error as CmvError;
 }
@@ -84,7 +87,7 @@ describe('trim --in-place refuses what is not a log file', () => {
 });
 
 describe('trim --in-place', () => {
-  it('keeps the log\'s mode and mtime, and warns only about a log written moments ago', async () => {
+  it("keeps the log's mode and mtime, and warns only about a log written moments ago", async () => {
     const { text } = build();
     const path = logAt(text);
     chmodSync(path, 0o644);
@@ -109,7 +112,12 @@ describe('trim --in-place', () => {
     await trimToDestination(path, {}, { kind: 'in-place' });
     // The client, still running, appends its next line to the last one it wrote.
     appendFileSync(path, line('next-1', tip, sessionId));
-    const uuids = new Set(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { uuid?: string }).uuid));
+    const uuids = new Set(
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { uuid?: string }).uuid),
+    );
     expect(uuids.has(tip)).toBe(true);
   });
 
@@ -125,7 +133,7 @@ describe('trim --in-place', () => {
     expect(readFileSync(path, 'utf8')).toBe(text);
   });
 
-  it('removes temp files a killed cmv left beside the log, never a live process\'s', async () => {
+  it("removes temp files a killed cmv left beside the log, never a live process's", async () => {
     const { text } = build();
     const path = logAt(text);
     const dead = 2 ** 22 + 12345; // above Linux's default pid_max

@@ -61,7 +61,10 @@ describe('--project-dir', () => {
       const there = await trimToDestination(path, {}, { kind: 'in-place' }, moved);
       expect(there.result.verify.ok).toBe(true);
       const { readFileSync } = await import('node:fs');
-      const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => Buffer.from(l));
+      const lines = readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => Buffer.from(l));
       expect(contentOf(lines, id)).toMatch(/^\[cmv: 40 lines .* elided; the file on disk holds them\]$/);
     } finally {
       rmSync(process.env.CMV_HOME, { recursive: true, force: true });

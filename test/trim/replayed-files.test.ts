@@ -23,7 +23,16 @@ describe('replayedFiles', () => {
       { type: 'create', filePath: '/p/a.ts', content: 'one\ntwo\nthree\n', structuredPatch: [] },
       { filePath: '/p/a.ts', oldString: 'two', newString: 'TWO', originalFile: 'one\ntwo\nthree\n', replaceAll: false, structuredPatch: [], userModified: false },
       { filePath: '/p/b.ts', oldString: 'x', newString: 'y', originalFile: 'x x x', replaceAll: true, structuredPatch: [], userModified: false },
-      { filePath: '/p/c.ts', originalFileContents: 'a b c', edits: [{ old_string: 'a', new_string: 'A' }, { old_string: 'c', new_string: 'C' }], structuredPatch: [], userModified: false },
+      {
+        filePath: '/p/c.ts',
+        originalFileContents: 'a b c',
+        edits: [
+          { old_string: 'a', new_string: 'A' },
+          { old_string: 'c', new_string: 'C' },
+        ],
+        structuredPatch: [],
+        userModified: false,
+      },
       'Error: String to replace not found in file.',
       // A formatter rewrote d.ts; the whole-file Read after it saw what the disk holds.
       { filePath: '/p/d.ts', oldString: 'x', newString: 'y  ', originalFile: 'x', replaceAll: false, structuredPatch: [], userModified: false },

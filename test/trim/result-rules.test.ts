@@ -23,7 +23,12 @@ describe('edit confirmations', () => {
     const b = conversation();
     const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, `The file ${P('src/report.ts')} has been updated successfully.`);
     const write = b.toolCall('Write', { file_path: P('src/new.ts'), content: 'export {};' }, `File created successfully at: ${P('src/new.ts')}`);
-    const failed = b.toolCall('Edit', { file_path: P('src/x.ts'), old_string: 'q', new_string: 'r' }, `<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>`, { isError: true });
+    const failed = b.toolCall(
+      'Edit',
+      { file_path: P('src/x.ts'), old_string: 'q', new_string: 'r' },
+      `<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>`,
+      { isError: true },
+    );
     b.assistant([{ type: 'text', text: 'Fixed.' }]);
     const result = await trimSession(b.write());
     const records = recordsOf(result.lines);
@@ -59,18 +64,19 @@ describe('edit confirmations', () => {
 });
 
 describe('results a later identical call superseded', () => {
-  it.each(SUPERSEDE_RULES.flatMap((rule) => [
-    ...rule.examples.same.map(([a, b]) => [rule.id, a, b, true] as const),
-    ...rule.examples.other.map(([a, b]) => [rule.id, a, b, false] as const),
-  ]))('%s: %j and %j are the same call: %s', (id, a, b, same) => {
-    const rule = SUPERSEDE_RULES.find((r) => r.id === id)!;
-    const keyA = supersedeKey(rule.tools[0], a, CWD);
-    const keyB = supersedeKey(rule.tools[0], b, CWD);
-    if (same) expect(keyA).toBeDefined();
-    expect(keyA !== undefined && keyA === keyB).toBe(same);
-  });
+  it.each(SUPERSEDE_RULES.flatMap((rule) => [...rule.examples.same.map(([a, b]) => [rule.id, a, b, true] as const), ...rule.examples.other.map(([a, b]) => [rule.id, a, b, false] as const)]))(
+    '%s: %j and %j are the same call: %s',
+    (id, a, b, same) => {
+      const rule = SUPERSEDE_RULES.find((r) => r.id === id)!;
+      const keyA = supersedeKey(rule.tools[0], a, CWD);
+      const keyB = supersedeKey(rule.tools[0], b, CWD);
+      if (same) expect(keyA).toBeDefined();
+      expect(keyA !== undefined && keyA === keyB).toBe(same);
+    },
+  );
 
-  const status = (files: string[]) => `On branch main\nChanges not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n${files.map((f) => `\tmodified:   ${f}`).join('\n')}\n\nno changes added to commit (use "git add" and/or "git commit -a")`;
+  const status = (files: string[]) =>
+    `On branch main\nChanges not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n${files.map((f) => `\tmodified:   ${f}`).join('\n')}\n\nno changes added to commit (use "git add" and/or "git commit -a")`;
 
   it('points an earlier small result to the later twin whose result is kept, by its id', async () => {
     const b = conversation();
@@ -79,7 +85,11 @@ describe('results a later identical call superseded', () => {
     const grep = b.toolCall('Grep', { pattern: 'month_bounds', path: CWD }, `Found 2 files\n${P('src/report.ts')}\n${P('src/bounds.ts')}`);
     b.assistant([{ type: 'text', text: 'The bound is exclusive.' }]);
     const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, `The file ${P('src/report.ts')} has been updated successfully.`);
-    const laterRead = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(3, (i) => `export const value${i} = inclusive(${i});`));
+    const laterRead = b.toolCall(
+      'Read',
+      { file_path: P('src/report.ts') },
+      readOutput(3, (i) => `export const value${i} = inclusive(${i});`),
+    );
     const laterStatus = b.toolCall('Bash', { command: 'git status', description: 'Check again' }, status(['src/report.ts', 'src/bounds.ts']));
     b.assistant([{ type: 'text', text: 'Fixed.' }]);
     const result = await trimSession(b.write());
@@ -98,7 +108,11 @@ describe('results a later identical call superseded', () => {
   it('keeps a result whose twin says only that the file is unchanged, errs, or reads another range', async () => {
     const b = conversation();
     const read = b.toolCall('Read', { file_path: P('src/report.ts') }, readOutput(4));
-    b.toolCall('Read', { file_path: P('src/report.ts') }, 'File unchanged since last read. The content from the earlier Read tool_result in this conversation is still current — refer to that instead of re-reading.');
+    b.toolCall(
+      'Read',
+      { file_path: P('src/report.ts') },
+      'File unchanged since last read. The content from the earlier Read tool_result in this conversation is still current — refer to that instead of re-reading.',
+    );
     const firstStatus = b.toolCall('Bash', { command: 'git status' }, status(['a.ts', 'b.ts', 'c.ts']));
     b.toolCall('Bash', { command: 'git status' }, 'fatal: not a git repository (or any of the parent directories): .git', { isError: true });
     const head = b.toolCall('Read', { file_path: P('src/bounds.ts') }, readOutput(4));
@@ -133,7 +147,12 @@ describe('failed edits whose error repeats the old_string', () => {
 
   it('points the repeat back to the call, keeping the reason', async () => {
     const b = conversation();
-    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: oldString, new_string: 'x' }, `<tool_use_error>String to replace not found in file.\nString: ${oldString}</tool_use_error>`, { isError: true });
+    const edit = b.toolCall(
+      'Edit',
+      { file_path: P('src/report.ts'), old_string: oldString, new_string: 'x' },
+      `<tool_use_error>String to replace not found in file.\nString: ${oldString}</tool_use_error>`,
+      { isError: true },
+    );
     b.assistant([{ type: 'text', text: 'The text moved; reading the file again.' }]);
     const result = await trimSession(b.write());
     const records = recordsOf(result.lines);

@@ -112,17 +112,31 @@ export class SessionBuilder {
 
   /** A hook progress line, chained like 2.1.x writes it. */
   progress(): Json {
-    return this.chained({ type: 'progress', data: { type: 'hook_progress', hookEvent: 'PostToolUse', hookName: 'PostToolUse:Read', command: 'true' }, toolUseID: randomUUID(), parentToolUseID: randomUUID() }, undefined);
+    return this.chained(
+      { type: 'progress', data: { type: 'hook_progress', hookEvent: 'PostToolUse', hookName: 'PostToolUse:Read', command: 'true' }, toolUseID: randomUUID(), parentToolUseID: randomUUID() },
+      undefined,
+    );
   }
 
   /** A manual /compact: the boundary (a new chain root) and the summary user line after it. */
   compact(summary: string): { boundary: Json; summary: Json } {
     const logicalParent = this.tip;
     const boundary = this.chained(
-      { type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, level: 'info', logicalParentUuid: logicalParent, compactMetadata: { trigger: 'manual', preTokens: 27187 } },
+      {
+        type: 'system',
+        subtype: 'compact_boundary',
+        content: 'Conversation compacted',
+        isMeta: false,
+        level: 'info',
+        logicalParentUuid: logicalParent,
+        compactMetadata: { trigger: 'manual', preTokens: 27187 },
+      },
       null,
     );
-    const line = this.user(`This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary:\n${summary}`, { isCompactSummary: true, isVisibleInTranscriptOnly: true });
+    const line = this.user(
+      `This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary:\n${summary}`,
+      { isCompactSummary: true, isVisibleInTranscriptOnly: true },
+    );
     return { boundary, summary: line };
   }
 
@@ -164,7 +178,9 @@ export function commandOutput(n: number): string {
 
 /** A base64 payload of about `chars` characters (the content does not matter to the trim). */
 export function base64Data(chars: number): string {
-  return Buffer.alloc(Math.ceil((chars * 3) / 4), 7).toString('base64').slice(0, chars);
+  return Buffer.alloc(Math.ceil((chars * 3) / 4), 7)
+    .toString('base64')
+    .slice(0, chars);
 }
 
 /** Parses a trimmed log's lines. */

@@ -41,7 +41,10 @@ describe('thinking', () => {
     const thinking = b.assistant([{ type: 'thinking', thinking: 'The bound is probably exclusive; check report.py first.', signature: 'EqQBCkYIBxgCKkA' }], { messageId: 'msg_split' });
     const answer = b.assistant([{ type: 'text', text: 'The end bound is exclusive, so the 31st falls outside the range.' }], { messageId: 'msg_split' });
     const next = b.user('Fix it please.');
-    b.assistant([{ type: 'thinking', thinking: 'Make the bound inclusive.', signature: 'sig2' }, { type: 'text', text: 'Done: the bound is inclusive now.' }]);
+    b.assistant([
+      { type: 'thinking', thinking: 'Make the bound inclusive.', signature: 'sig2' },
+      { type: 'text', text: 'Done: the bound is inclusive now.' },
+    ]);
 
     const result = await trimSession(b.write());
     const records = recordsOf(result.lines);
@@ -138,7 +141,18 @@ describe('tool result stubs', () => {
   it('stubs a result of 300 to 500 chars by default: a listing, and command output keeping its exit status and outcome lines', async () => {
     const b = conversation();
     const listing = Array.from({ length: 12 }, (_, i) => `src/reports/monthly-${i + 1}.ts`).join('\n');
-    const tests = ['> vitest run', ' ✓ test/a.test.ts (3)', ' ✓ test/b.test.ts (4)', ' ✓ test/c.test.ts (2)', ' ✓ test/d.test.ts (5)', ' ✓ test/e.test.ts (1)', ' ✓ test/f.test.ts (6)', ' Test Files  6 passed (6)', '      Tests  21 passed (21)', '   Duration  1.92s'].join('\n');
+    const tests = [
+      '> vitest run',
+      ' ✓ test/a.test.ts (3)',
+      ' ✓ test/b.test.ts (4)',
+      ' ✓ test/c.test.ts (2)',
+      ' ✓ test/d.test.ts (5)',
+      ' ✓ test/e.test.ts (1)',
+      ' ✓ test/f.test.ts (6)',
+      ' Test Files  6 passed (6)',
+      '      Tests  21 passed (21)',
+      '   Duration  1.92s',
+    ].join('\n');
     expect(listing.length).toBeGreaterThan(300);
     expect(tests.length).toBeGreaterThan(200);
     const glob = b.toolCall('Glob', { pattern: 'src/reports/*.ts' }, listing);
@@ -194,7 +208,10 @@ describe('tool result stubs', () => {
   it('keeps Task and Agent results (subagent reports) whole', async () => {
     const b = conversation();
     const report = `## Environment variables\n\n${Array.from({ length: 60 }, (_, i) => `| VAR_${i} | src/config.js:${i} | default ${i} | controls feature ${i} |`).join('\n')}`;
-    const agentContent = [{ type: 'text', text: report }, { type: 'text', text: 'agentId: a1b2c3d (use SendMessage with to: \'a1b2c3d\' to continue this agent)' }];
+    const agentContent = [
+      { type: 'text', text: report },
+      { type: 'text', text: "agentId: a1b2c3d (use SendMessage with to: 'a1b2c3d' to continue this agent)" },
+    ];
     const agent = b.toolCall('Agent', { description: 'Audit env vars', subagent_type: 'general-purpose', prompt: 'List every env var.' }, agentContent, {
       toolUseResult: { status: 'completed', agentId: 'a1b2c3d', content: agentContent, totalTokens: 18000 },
     });
@@ -274,7 +291,10 @@ describe('images', () => {
     const { b, meta } = pdfRead([page(), page()]);
     const result = await trimSession(b.write());
     const content = byUuid(recordsOf(result.lines), meta.uuid)?.message.content as Json[];
-    expect(content.filter((c) => c.type === 'image'), 'page images kept as if the user had pasted them').toEqual([]);
+    expect(
+      content.filter((c) => c.type === 'image'),
+      'page images kept as if the user had pasted them',
+    ).toEqual([]);
     expect(result.verify.ok).toBe(true);
   });
 });
@@ -546,7 +566,16 @@ describe('lines the API never sees', () => {
     const b = conversation();
     b.progress();
     b.assistant([{ type: 'text', text: 'Looking.' }]);
-    const turn = b.raw({ parentUuid: b.tip, type: 'system', subtype: 'turn_duration', durationMs: 5123, isMeta: false, uuid: randomUUID(), timestamp: '2026-03-01T10:05:00.000Z', sessionId: b.sessionId });
+    const turn = b.raw({
+      parentUuid: b.tip,
+      type: 'system',
+      subtype: 'turn_duration',
+      durationMs: 5123,
+      isMeta: false,
+      uuid: randomUUID(),
+      timestamp: '2026-03-01T10:05:00.000Z',
+      sessionId: b.sessionId,
+    });
     const result = await trimSession(b.write());
     const types = recordsOf(result.lines).map((r) => r.type);
     expect(types).toEqual(['user', 'assistant']);
@@ -610,7 +639,15 @@ describe('lines the API never sees', () => {
   it('finds the last boundary past a later line that only nests one, and streams what it keeps in memory', async () => {
     const { b, boundary, summary, after } = compacted();
     // A subagent's progress line can carry whole records: a boundary nested there is not the log's.
-    b.raw({ parentUuid: after.uuid, isSidechain: false, type: 'progress', data: { type: 'agent_progress', message: { type: 'system', subtype: 'compact_boundary', uuid: 'nested' } }, uuid: 'progress-1', timestamp: new Date().toISOString(), sessionId: b.sessionId });
+    b.raw({
+      parentUuid: after.uuid,
+      isSidechain: false,
+      type: 'progress',
+      data: { type: 'agent_progress', message: { type: 'system', subtype: 'compact_boundary', uuid: 'nested' } },
+      uuid: 'progress-1',
+      timestamp: new Date().toISOString(),
+      sessionId: b.sessionId,
+    });
     const path = b.write();
     const { inMemory, streamed, sameBytes } = await trimBothWays(path);
     expect(sameBytes).toBe(true);
@@ -624,7 +661,18 @@ describe('lines the API never sees', () => {
   it('reads every line in full when the resumed path starts before the last boundary, and keeps what it sends', async () => {
     const { b, before } = compacted();
     // The latest line answers a message from before the compaction: Claude Code resumes that branch.
-    b.raw({ parentUuid: before.uuid, isSidechain: false, userType: 'external', cwd: CWD, sessionId: b.sessionId, version: '2.1.100', type: 'user', message: { role: 'user', content: 'Back to the old branch.' }, uuid: 'late-branch', timestamp: '2099-01-01T00:00:00.000Z' });
+    b.raw({
+      parentUuid: before.uuid,
+      isSidechain: false,
+      userType: 'external',
+      cwd: CWD,
+      sessionId: b.sessionId,
+      version: '2.1.100',
+      type: 'user',
+      message: { role: 'user', content: 'Back to the old branch.' },
+      uuid: 'late-branch',
+      timestamp: '2099-01-01T00:00:00.000Z',
+    });
     const path = b.write();
     const { inMemory, streamed, sameBytes } = await trimBothWays(path);
     // The history is chosen from the resumed leaf (issue 16): that branch starts before every
@@ -672,7 +720,15 @@ describe('lines the API never sees', () => {
     const withMissingParent = async (gapMs: number) => {
       const { b, before, read } = compacted();
       // A hook's progress line answering a message the log never wrote, and a prompt chained to it.
-      const hook = b.raw({ parentUuid: 'never-written', isSidechain: false, type: 'progress', data: { type: 'hook_progress' }, uuid: randomUUID(), timestamp: new Date().toISOString(), sessionId: b.sessionId });
+      const hook = b.raw({
+        parentUuid: 'never-written',
+        isSidechain: false,
+        type: 'progress',
+        data: { type: 'hook_progress' },
+        uuid: randomUUID(),
+        timestamp: new Date().toISOString(),
+        sessionId: b.sessionId,
+      });
       b.tip = hook.uuid as string;
       const prompt = b.user('Carry on.');
       prompt.timestamp = new Date(Date.parse(read.result.timestamp as string) + gapMs).toISOString();
@@ -695,7 +751,16 @@ describe('lines the API never sees', () => {
   it('reads every line in full when a kept line off the resumed path has a dropped parent, so it is re-linked as in memory', async () => {
     const { b, before } = compacted();
     // A subagent's line written after the compaction, answering a message from before it.
-    b.raw({ parentUuid: before.uuid, isSidechain: true, agentId: 'a1b2c3', type: 'user', message: { role: 'user', content: 'Look at the old report.' }, uuid: randomUUID(), timestamp: '2026-03-01T09:00:00.000Z', sessionId: b.sessionId });
+    b.raw({
+      parentUuid: before.uuid,
+      isSidechain: true,
+      agentId: 'a1b2c3',
+      type: 'user',
+      message: { role: 'user', content: 'Look at the old report.' },
+      uuid: randomUUID(),
+      timestamp: '2026-03-01T09:00:00.000Z',
+      sessionId: b.sessionId,
+    });
     const path = b.write();
     const { inMemory, streamed, sameBytes } = await trimBothWays(path);
     expect(streamed.verify.ok && inMemory.verify.ok).toBe(true);
@@ -927,7 +992,11 @@ describe('superseded todo lists', () => {
     // The second list of each: a shortened call could not give it back, or would save too little.
     const dropped = [step(0), step(1).slice(1), step(5)];
     const reordered = [step(0), [...step(1)].reverse(), step(5)];
-    const short = [[item('A'), item('B')], [item('A', 'completed'), item('B')], [item('A', 'completed'), item('B', 'completed')]];
+    const short = [
+      [item('A'), item('B')],
+      [item('A', 'completed'), item('B')],
+      [item('A', 'completed'), item('B', 'completed')],
+    ];
     for (const lists of [dropped, reordered, short]) {
       const { path, ids } = session(lists);
       const result = await trimSession(path);

@@ -139,7 +139,9 @@ describe('the dashboard', () => {
 
   it('b on a session branches its newest snapshot', async () => {
     // The snapshot is taken before the dashboard starts: only the branch runs under its eyes.
-    const first = sessionFiles(configDir).map((f) => join(configDir, 'projects', f)).sort((x, y) => statSync(y).mtimeMs - statSync(x).mtimeMs)[0];
+    const first = sessionFiles(configDir)
+      .map((f) => join(configDir, 'projects', f))
+      .sort((x, y) => statSync(y).mtimeMs - statSync(x).mtimeMs)[0];
     const taken = await takeSnapshot(await openStore(), first, { name: 'before-b' });
     const { app, frame } = start();
     await until(frame, (t) => t.includes('Projects (3)'));
@@ -198,7 +200,10 @@ describe('the dashboard', () => {
       return at > 0 && new RegExp(`[○●] ${child.slice(0, 7)}`).test(rows[at + 1] ?? ''); // ● while just written
     });
     await press(app, keys.enter); // still on the snapshot: Enter branches it again and resumes that
-    await until(() => String(exits.length), (t) => t === '1');
+    await until(
+      () => String(exits.length),
+      (t) => t === '1',
+    );
     expect(exits[0].resume?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(exits[0].resume?.sessionId.startsWith(child)).toBe(false);
     expect(sessionFiles(configDir)).toHaveLength(5);

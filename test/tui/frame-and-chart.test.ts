@@ -72,7 +72,24 @@ describe('the break-even plot', () => {
 });
 
 describe('keys', () => {
-  const key = (over: Partial<Key> = {}) => ({ upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, ...over }) as Key;
+  const key = (over: Partial<Key> = {}) =>
+    ({
+      upArrow: false,
+      downArrow: false,
+      leftArrow: false,
+      rightArrow: false,
+      pageDown: false,
+      pageUp: false,
+      return: false,
+      escape: false,
+      ctrl: false,
+      shift: false,
+      tab: false,
+      backspace: false,
+      delete: false,
+      meta: false,
+      ...over,
+    }) as Key;
 
   it('map to intents by mode: letters filter while filtering, only y confirms', () => {
     expect(intentOf('j', key(), 'normal')).toEqual({ kind: 'move', delta: 1 });

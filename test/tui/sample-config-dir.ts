@@ -30,5 +30,7 @@ export function sampleConfigDir(dir: string, names = ['coding', 'compacted', 'sh
 }
 
 export function sessionFiles(dir: string): string[] {
-  return readdirSync(join(dir, 'projects'), { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl'));
+  return readdirSync(join(dir, 'projects'), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.jsonl'));
 }

@@ -37,7 +37,8 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeCommandOption
   if ([opts.json, opts.csv, opts.md].filter(Boolean).length > 1) throw new CmvError('USAGE', 'choose one of --json, --csv and --md', { hint: 'without any of them cmv prints a readable report' });
   // Checked before the batch: a report of nothing, then the error, helps no one.
   const absent = paths.filter((p) => !GLOB_CHARS.test(p) && !existsSync(p));
-  if (absent.length > 0) throw new CmvError('NOT_FOUND', `no such file or folder: ${absent.join(', ')}`, { hint: 'check the path; with no path cmv analyses every session in your Claude config dirs' });
+  if (absent.length > 0)
+    throw new CmvError('NOT_FOUND', `no such file or folder: ${absent.join(', ')}`, { hint: 'check the path; with no path cmv analyses every session in your Claude config dirs' });
   if (opts.svg !== undefined && statSync(opts.svg, { throwIfNoEntry: false })?.isFile()) {
     throw new CmvError('USAGE', `--svg ${opts.svg} is a file: the plots go into a folder`, { hint: 'name a folder (it is created if missing)' });
   }
@@ -104,7 +105,8 @@ export function renderAnalyze(r: AnalysisReport, chartWidth?: number): string {
   );
   lines.push(`The logged calls cost ${chalk.bold(money(a.cost))} at list prices; ${formatCount(a.tokens)} tokens of context in all.`);
   if (r.priceOverride) lines.push(chalk.yellow(`Every call priced as ${r.priceOverride.pricedAs} (model ${r.priceOverride.model} asked for), not the model its log names.`));
-  if (r.unpricedModels.length > 0) lines.push(chalk.yellow(`Not priced (not in the price table, @pydantic/genai-prices): ${r.unpricedModels.join(', ')}; add their prices under "models" in the config.`));
+  if (r.unpricedModels.length > 0)
+    lines.push(chalk.yellow(`Not priced (not in the price table, @pydantic/genai-prices): ${r.unpricedModels.join(', ')}; add their prices under "models" in the config.`));
   if (a.repeatedCost > 0) lines.push(chalk.dim(`Each API response counted once: ${money(a.repeatedCost)} of responses found again in later files (resumed or forked sessions) is not counted twice.`));
   if (a.derived > 0) lines.push(chalk.dim(`${a.derived} session${a.derived === 1 ? '' : 's'} made by cmv (trim, branch, compact): their copied responses are their originals' spend, counted there.`));
   lines.push('');
@@ -116,7 +118,11 @@ export function renderAnalyze(r: AnalysisReport, chartWidth?: number): string {
   lines.push(chalk.bold('Break-even') + chalk.dim(' (calls after the trim until it has paid for itself)'));
   lines.push(
     table(
-      [['', ...BUCKETS], ['warm resume', ...BUCKETS.map((b) => String(a.breakEven[b]))], ['cold resume', ...BUCKETS.map((b) => String(a.breakEvenCold[b]))]],
+      [
+        ['', ...BUCKETS],
+        ['warm resume', ...BUCKETS.map((b) => String(a.breakEven[b]))],
+        ['cold resume', ...BUCKETS.map((b) => String(a.breakEvenCold[b]))],
+      ],
       ['left', 'right', 'right', 'right', 'right', 'right'],
     ),
   );

@@ -31,7 +31,8 @@ export async function branchCommand(target: string, opts: BranchCommandOptions, 
   const trimOptions = trimOptionsOf(opts, config);
   if (opts.tier !== undefined && !opts.withResume) throw new CmvError('USAGE', '--tier goes with --with-resume', { hint: `cmv branch ${target} --with-resume --tier ${opts.tier}` });
   const resume = opts.withResume ? { tier: tierOption(opts.tier) } : undefined;
-  if (opts.at !== undefined && resume) throw new CmvError('USAGE', '--at cannot go with --with-resume (the snapshot\'s resume block tells of what came after the message)', { hint: `cmv branch ${target} --at ${opts.at}` });
+  if (opts.at !== undefined && resume)
+    throw new CmvError('USAGE', "--at cannot go with --with-resume (the snapshot's resume block tells of what came after the message)", { hint: `cmv branch ${target} --at ${opts.at}` });
   const store = await openStore();
   // Checked before anything is written, so a missing claude fails early.
   const configured = opts.launch ? config['claude.binary'] : undefined;

@@ -79,15 +79,17 @@ export function renderBreakeven(c: SessionCost): string {
   lines.push(chalk.bold(c.sessionId ?? c.path) + (c.kind === 'subagent' ? chalk.dim(' (subagent transcript)') : ''));
   lines.push(chalk.dim(c.path));
   const fallback =
-    c.modelResolution === 'exact' ? '' : chalk.yellow(` (${c.modelResolution === 'family' ? 'newest of its family' : c.modelResolution === 'unpriced' ? 'not in the price table: left unpriced' : 'the log names no model: default prices'})`);
+    c.modelResolution === 'exact'
+      ? ''
+      : chalk.yellow(
+          ` (${c.modelResolution === 'family' ? 'newest of its family' : c.modelResolution === 'unpriced' ? 'not in the price table: left unpriced' : 'the log names no model: default prices'})`,
+        );
   const override = c.priceOverride ? chalk.yellow(` (every call priced as ${c.priceOverride}, not the log's own model)`) : '';
   lines.push(`model ${c.model || '?'} · priced as ${c.pricedAs}${fallback}${override}`);
   lines.push('');
   const source = r.source === 'usage' ? 'from the usage the log recorded' : chalk.yellow('estimated from counted tokens (the log has no usage figures)');
   lines.push(chalk.bold(`Replay: ${plural(r.calls, 'call')} cost ${money(r.cost)}`) + chalk.dim(` ${source}`));
-  lines.push(
-    `  cache reads ${formatCount(r.cacheReadTokens)} · cache writes ${formatCount(r.cacheWriteTokens)} · input ${formatCount(r.inputTokens)} · output ${formatCount(r.outputTokens)} tokens`,
-  );
+  lines.push(`  cache reads ${formatCount(r.cacheReadTokens)} · cache writes ${formatCount(r.cacheWriteTokens)} · input ${formatCount(r.inputTokens)} · output ${formatCount(r.outputTokens)} tokens`);
   lines.push(`  ${formatCount(r.warmCalls)} of ${formatCount(c.calls)} main calls read mostly from the cache · ${r.ttlRewrites} rewrote it after a gap over the ${ttlLabel(c.ttlSeconds)} TTL`);
   if (r.byModel.length > 1) lines.push(chalk.dim(`  ${r.byModel.map((m) => `${m.model} ${plural(m.calls, 'call')} ${money(m.cost)}`).join(' · ')}`));
   lines.push('');

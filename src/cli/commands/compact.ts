@@ -57,9 +57,12 @@ export async function compactCommand(target: string, opts: CompactCommandOptions
     });
   }
   const written = path ?? join(dirname(input), `${newSessionId}.jsonl`);
-  await writeFileAtomic(written, (function* () {
-    for (const line of result.lines) yield Buffer.concat([line, Buffer.from('\n')]);
-  })());
+  await writeFileAtomic(
+    written,
+    (function* () {
+      for (const line of result.lines) yield Buffer.concat([line, Buffer.from('\n')]);
+    })(),
+  );
   const cwd = result.compacted.facts.cwd;
   const resumeCommand = newSessionId ? resumeCommandOf(cwd, newSessionId) : undefined;
   out.render({ result, written, resumeCommand }, renderCompaction, compactionJson);

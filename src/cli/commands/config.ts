@@ -33,11 +33,8 @@ export async function configUnsetCommand(key: string, out: Output): Promise<void
 export async function configListCommand(out: Output): Promise<void> {
   const config = await loadConfig();
   const rows = KEY_NAMES.map((key) => ({ key, value: config.values[key], set: config.set.includes(key), description: CONFIG_KEYS[key].description }));
-  out.render(
-    { path: config.path, keys: rows },
-    (r) => {
-      const lines = r.keys.map((k) => [k.key, k.set ? chalk.bold(show(k.value)) : `${show(k.value)}${chalk.dim(' (default)')}`, chalk.dim(k.description)]);
-      return `${table(lines)}\n${chalk.dim(`config file: ${r.path}`)}`;
-    },
-  );
+  out.render({ path: config.path, keys: rows }, (r) => {
+    const lines = r.keys.map((k) => [k.key, k.set ? chalk.bold(show(k.value)) : `${show(k.value)}${chalk.dim(' (default)')}`, chalk.dim(k.description)]);
+    return `${table(lines)}\n${chalk.dim(`config file: ${r.path}`)}`;
+  });
 }

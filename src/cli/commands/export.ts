@@ -29,14 +29,23 @@ export async function exportCommand(names: string[], opts: ExportCommandOptions,
 export function describeRedaction(redacted: boolean, report: RedactionReport): string {
   if (!redacted) return chalk.yellow('not redacted (--no-redact)');
   if (report.total === 0) return 'no secrets found to redact';
-  const kinds = Object.entries(report.byKind).map(([k, n]) => `${k} ${n}`).join(', ');
+  const kinds = Object.entries(report.byKind)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   return chalk.yellow(`${report.total} secret${report.total === 1 ? '' : 's'} redacted: ${kinds}`);
 }
 
 export function renderExport(r: ExportResult): string {
   const lines = [`exported ${r.snapshots.map((s) => chalk.cyan(s.name)).join(', ')} with their lineage to ${r.file} (${formatBytes(r.bytes)})`, describeRedaction(r.redacted, r.redaction)];
   for (const s of r.snapshots) {
-    if (s.findings?.total) lines.push(chalk.dim(`  ${s.name}: ${Object.entries(s.findings.byKind).map(([k, n]) => `${k} ${n}`).join(', ')}`));
+    if (s.findings?.total)
+      lines.push(
+        chalk.dim(
+          `  ${s.name}: ${Object.entries(s.findings.byKind)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', ')}`,
+        ),
+      );
   }
   return lines.join('\n');
 }

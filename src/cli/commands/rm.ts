@@ -10,8 +10,6 @@ export async function rmCommand(name: string, out: Output): Promise<void> {
 }
 
 export function renderRemove(r: RemoveResult): string {
-  const kept = r.keptByDescendants.length
-    ? `its content stays: ${r.keptByDescendants.join(', ')} descend${r.keptByDescendants.length === 1 ? 's' : ''} from it`
-    : '`cmv gc` frees its content';
+  const kept = r.keptByDescendants.length ? `its content stays: ${r.keptByDescendants.join(', ')} descend${r.keptByDescendants.length === 1 ? 's' : ''} from it` : '`cmv gc` frees its content';
   return `removed ${r.kind} ${r.name} (${r.id.slice(0, 12)}); ${kept}`;
 }

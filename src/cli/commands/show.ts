@@ -23,10 +23,7 @@ export async function showCommand(name: string, out: Output): Promise<void> {
 export function renderShow(d: SnapshotDetail): string {
   const m = d.meta;
   const f = m.facts;
-  const lines = [
-    `${chalk.bold(kindLabel(m))} ${chalk.cyan(d.names.join(', ') || m.name)} ${chalk.dim(d.id)}`,
-    `taken      ${m.createdAt} by cmv ${m.cmvVersion}`,
-  ];
+  const lines = [`${chalk.bold(kindLabel(m))} ${chalk.cyan(d.names.join(', ') || m.name)} ${chalk.dim(d.id)}`, `taken      ${m.createdAt} by cmv ${m.cmvVersion}`];
   if (m.message) lines.push(`message    ${m.message}`);
   if (m.tags.length) lines.push(`tags       ${m.tags.join(', ')}`);
   lines.push(
@@ -41,11 +38,19 @@ export function renderShow(d: SnapshotDetail): string {
     const trim = m.branch.trim;
     lines.push(`branch of  ${m.branch.from.name ?? m.branch.from.id.slice(0, 12)}${m.branch.trimmed ? '' : ' (not trimmed)'} → ${m.branch.sessionPath}`);
     if (trim) {
-      const removed = Object.entries(trim.removed).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+      const removed = Object.entries(trim.removed)
+        .filter(([, n]) => n > 0)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ');
       lines.push(`trim       ${formatCount(trim.tokensBefore)} → ${formatCount(trim.tokensAfter)} tokens, ${formatBytes(trim.bytesBefore)} → ${formatBytes(f.bytes)}; ${removed}`);
     }
   }
-  if (m.redaction) lines.push(`redacted   copy of ${m.redaction.from.slice(0, 12)}: ${Object.entries(m.redaction.findings).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  if (m.redaction)
+    lines.push(
+      `redacted   copy of ${m.redaction.from.slice(0, 12)}: ${Object.entries(m.redaction.findings)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')}`,
+    );
   lines.push(chalk.bold('lineage'));
   lines.push(...(d.lineage.length ? d.lineage.map((e) => `  ${describeCommit(e.id, e.names, e.meta)}`) : [chalk.dim('  (none: the first snapshot of its session)')]));
   lines.push(chalk.bold('children'));

@@ -15,7 +15,12 @@ export interface SnapshotCommandOptions {
 }
 
 export function splitTags(text: string | undefined): string[] {
-  return text === undefined ? [] : text.split(',').map((t) => t.trim()).filter(Boolean);
+  return text === undefined
+    ? []
+    : text
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
 }
 
 export async function snapshotCommand(target: string, opts: SnapshotCommandOptions, out: Output): Promise<void> {

@@ -37,7 +37,10 @@ export function renderStats(s: SessionStats): string {
     `${plural(s.lines, 'line')}, ${formatBytes(s.bytes)} · ${formatCount(s.messages.user)} user / ${formatCount(s.messages.assistant)} assistant entries · ` +
       `${plural(s.messages.toolUses, 'tool call')} · ${s.compactions} compaction${s.compactions === 1 ? '' : 's'} · ${s.subagents} subagent${s.subagents === 1 ? '' : 's'}`,
   );
-  const entryKinds = Object.entries(s.entries).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ');
+  const entryKinds = Object.entries(s.entries)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   lines.push(chalk.dim(`entries: ${entryKinds}`));
   const problems: string[] = [];
   if (s.malformedLines.length) problems.push(`malformed lines ${s.malformedLines.join(', ')}`);
@@ -49,9 +52,13 @@ export function renderStats(s: SessionStats): string {
   if (problems.length) lines.push(chalk.yellow(`! ${problems.join('; ')}`));
   lines.push('');
   lines.push(chalk.bold(`Context on resume: ${formatCount(s.tokens.total)} tokens in ${plural(s.activeMessages, 'message')}`) + chalk.dim(' (o200k count)'));
-  const kinds = Object.entries(s.tokens.byKind).sort((a, b) => b[1] - a[1]).map(([k, n]) => [KIND_LABELS[k] ?? k, n] as [string, number]);
+  const kinds = Object.entries(s.tokens.byKind)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => [KIND_LABELS[k] ?? k, n] as [string, number]);
   lines.push(table(breakdownRows(kinds, s.tokens.total), ['left', 'right', 'right', 'left']));
-  const tools = Object.entries(s.tokens.byTool).sort((a, b) => b[1] - a[1]).slice(0, 10);
+  const tools = Object.entries(s.tokens.byTool)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10);
   if (tools.length) {
     lines.push('');
     lines.push(chalk.bold('Tool results by tool'));

@@ -10,7 +10,18 @@ export async function treeCommand(out: Output): Promise<void> {
   const store = await openStore();
   const rows = await snapshotGraph(store);
   out.render(rows, renderTree, (list) => ({
-    nodes: list.filter((r) => r.entry).map((r) => ({ id: r.entry!.id, names: r.entry!.names, parents: r.entry!.parents, kind: r.entry!.meta.kind, lines: r.entry!.meta.facts.lines, bytes: r.entry!.meta.facts.bytes, contextTokens: r.entry!.meta.facts.tokens.context, createdAt: r.entry!.meta.createdAt })),
+    nodes: list
+      .filter((r) => r.entry)
+      .map((r) => ({
+        id: r.entry!.id,
+        names: r.entry!.names,
+        parents: r.entry!.parents,
+        kind: r.entry!.meta.kind,
+        lines: r.entry!.meta.facts.lines,
+        bytes: r.entry!.meta.facts.bytes,
+        contextTokens: r.entry!.meta.facts.tokens.context,
+        createdAt: r.entry!.meta.createdAt,
+      })),
     graph: list.map((r) => (r.entry ? `${r.graph}${r.entry.id}` : r.graph)),
   }));
 }

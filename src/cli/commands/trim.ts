@@ -67,12 +67,15 @@ export function renderTrim(applied: AppliedTrim): string {
   lines.push(
     `${v.ok ? chalk.green('verified') : chalk.red('NOT verified')}: user texts ${v.texts.user.kept}/${v.texts.user.total}, assistant texts ${v.texts.assistant.kept}/${v.texts.assistant.total}, tool pairs ${v.toolPairs.intact}/${v.toolPairs.total}`,
   );
-  const rows = Object.entries(r.removed).filter(([, n]) => n > 0).map(([rule, n]) => [`  ${ruleLabel(rule)}`, formatCount(n)]);
+  const rows = Object.entries(r.removed)
+    .filter(([, n]) => n > 0)
+    .map(([rule, n]) => [`  ${ruleLabel(rule)}`, formatCount(n)]);
   if (rows.length) lines.push(table(rows, ['left', 'right']));
   if (r.malformedLinesKept.length) lines.push(chalk.yellow(`lines that are not one JSON record, copied as they are: ${r.malformedLinesKept.join(', ')}`));
   if (r.budget) {
     lines.push(`budget ${formatCount(r.budget.budget)}: ${formatCount(r.budget.tokensBefore)} → ${formatCount(r.budget.tokensAfter)} tokens, ${plural(r.budget.evicted.length, 'eviction')}`);
-    for (const e of r.budget.evicted) lines.push(chalk.dim(`  episode ${e.episode} (${e.kind}) level ${e.level}: ${plural(e.calls, 'call')} [${e.tools.join(', ')}], -${formatCount(e.tokensFreed)} tokens`));
+    for (const e of r.budget.evicted)
+      lines.push(chalk.dim(`  episode ${e.episode} (${e.kind}) level ${e.level}: ${plural(e.calls, 'call')} [${e.tools.join(', ')}], -${formatCount(e.tokensFreed)} tokens`));
   }
   if (applied.unchanged) lines.push(chalk.dim('the log is trimmed already: left as it was, no backup kept'));
   else if (!applied.written) lines.push(chalk.dim('dry run: nothing written'));

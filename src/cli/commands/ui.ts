@@ -11,11 +11,7 @@ export interface UiOptions {
 }
 
 /** Why the dashboard cannot be drawn here, or undefined when it can. */
-export function dashboardBlocker(
-  stdin: { isTTY?: boolean } = process.stdin,
-  stdout: { isTTY?: boolean } = process.stdout,
-  env: NodeJS.ProcessEnv = process.env,
-): string | undefined {
+export function dashboardBlocker(stdin: { isTTY?: boolean } = process.stdin, stdout: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (!stdin.isTTY || !stdout.isTTY) return 'the dashboard needs a terminal on stdin and stdout';
   if (env.TERM === 'dumb') return 'the dashboard cannot draw on TERM=dumb';
   return undefined;

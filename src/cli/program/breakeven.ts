@@ -13,10 +13,5 @@ export const breakeven = (run: Run) =>
       'cmv breakeven 3f2a --model sonnet-4.5 # at Sonnet prices',
       'cmv breakeven ./session.jsonl --json',
     ]).addArgument(sessionArgument()),
-    [
-      ...priceOptions(),
-      new Option('--at <call>', 'trim after main call CALL of the log instead of now; the calls after it are replayed'),
-      ...trimOptions('trim: '),
-      jsonOption(),
-    ],
+    [...priceOptions(), new Option('--at <call>', 'trim after main call CALL of the log instead of now; the calls after it are replayed'), ...trimOptions('trim: '), jsonOption()],
   ).action((session: string, opts: BreakevenCommandOptions & { json?: boolean }) => run(async () => (await import('../commands/breakeven.js')).breakevenCommand(session, opts, new Output(opts))));

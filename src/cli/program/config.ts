@@ -8,7 +8,7 @@ import { command, jsonOption, type Run } from './shared-options.js';
 const keyArgument = () => completes(new Argument('<key>', 'a setting, e.g. trim.threshold'), 'config-keys');
 
 export const config = (run: Run) => {
-  const configCommand = command("config", "read and change cmv's settings ($XDG_CONFIG_HOME/cmv/config.json)", [
+  const configCommand = command('config', "read and change cmv's settings ($XDG_CONFIG_HOME/cmv/config.json)", [
     'cmv config list',
     'cmv config set trim.threshold 2000',
     'cmv config set hook.growthBytes 8MB',

@@ -8,11 +8,7 @@ import { command, jsonOption, type Run } from './shared-options.js';
 const nameHelp = "the remote's name";
 
 export const remote = (run: Run) => {
-  const remoteCommand = command('remote', 'the git remotes snapshots are shared through', [
-    'cmv remote add origin git@github.com:me/cmv-snapshots.git',
-    'cmv remote list',
-    'cmv remote remove origin',
-  ]);
+  const remoteCommand = command('remote', 'the git remotes snapshots are shared through', ['cmv remote add origin git@github.com:me/cmv-snapshots.git', 'cmv remote list', 'cmv remote remove origin']);
   remoteCommand.addCommand(
     command('add', 'add a git remote', ['cmv remote add origin git@github.com:me/cmv-snapshots.git', 'cmv remote add local /srv/snapshots.git'])
       .argument('<name>', nameHelp)

@@ -43,14 +43,9 @@ export function withOptions(cmd: Command, options: Option[]): Command {
  * ("trim: ..."); the threshold's default is the one a trim applies without flags or config.
  */
 export function trimOptions(purpose: '' | 'trim: ' = '', include: { budget?: boolean } = {}): Option[] {
-  const options = [
-    new Option('--threshold <chars>', `${purpose}stub tool results longer than CHARS characters (default: trim.threshold of \`cmv config\`, ${DEFAULT_TRIM_OPTIONS.threshold})`),
-  ];
+  const options = [new Option('--threshold <chars>', `${purpose}stub tool results longer than CHARS characters (default: trim.threshold of \`cmv config\`, ${DEFAULT_TRIM_OPTIONS.threshold})`)];
   if (include.budget !== false) options.push(new Option('--budget <tokens>', `${purpose}then evict old tool episodes until the session fits TOKENS`));
-  options.push(
-    new Option('--keep-history', `${purpose}keep the lines before the last compaction boundary`),
-    new Option('--strip-user-images', `${purpose}stub images the user pasted too`),
-  );
+  options.push(new Option('--keep-history', `${purpose}keep the lines before the last compaction boundary`), new Option('--strip-user-images', `${purpose}stub images the user pasted too`));
   return options;
 }
 

@@ -14,7 +14,10 @@ function questionsOf(step: ToolStep): string[] {
 
 /** The question's ask itself: "... unrelated to the change. Should I commit with --no-verify?" -> "Should I commit with --no-verify?". */
 export function askedPart(question: string): string {
-  const sentences = question.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s+(?=[A-Z])/);
+  const sentences = question
+    .replace(/\s+/g, ' ')
+    .trim()
+    .split(/(?<=[.!?])\s+(?=[A-Z])/);
   const asked = [...sentences].reverse().find((s) => s.endsWith('?')) ?? sentences[sentences.length - 1];
   return clipWords(asked.replace(/^(?:should|shall|do you want|would you like)\s+(?:i|me|us|we)?\s*(?:to\s+)?/i, '').replace(/\?$/, ''), 12);
 }
@@ -35,7 +38,15 @@ const unansweredQuestion: Rule<ToolInput> = {
     yes: [
       toolStep(
         'AskUserQuestion',
-        { questions: [{ question: 'The pre-commit hook failed on typecheck due to missing generated assets - this is pre-existing. Should I commit with --no-verify?', header: 'Commit', options: [{ label: 'Yes' }, { label: 'No' }] }] },
+        {
+          questions: [
+            {
+              question: 'The pre-commit hook failed on typecheck due to missing generated assets - this is pre-existing. Should I commit with --no-verify?',
+              header: 'Commit',
+              options: [{ label: 'Yes' }, { label: 'No' }],
+            },
+          ],
+        },
         '',
         { answered: false },
       ),
@@ -56,7 +67,11 @@ const DONE_ITEM = /^(?:added|fixed|updated|created|removed|changed|moved|impleme
  * it holds in any language ("Sıradaki adım için seçenekler:", "Options from here:").
  */
 export function offeredOptions(text: string): string[] {
-  const lines = text.replace(/```[\s\S]*?```/g, '').split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .replace(/```[\s\S]*?```/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   let end = lines.length;
   if (end > 0 && lines[end - 1].endsWith('?') && !BOLD_ITEM.test(lines[end - 1])) end--;
   const items: string[] = [];
@@ -80,7 +95,13 @@ const offeredNext: Rule<TextInput> = {
     for (const label of offeredOptions(step.text)) state.builder.mention('TASK', label, { confidence: 0.85, turn: state.turn, uuid: step.uuid, status: 'pending' });
   },
   examples: {
-    yes: [textStep('PR #3 is open and CI is green.\n\n**Options for the next step:**\n\n1. **Third review round** — the new code is unreviewed.\n2. **Rule engine (v3)** — the reviews\' main proposal.\n3. **Merge + v2.0.0 tag** — the pipeline is untested.', true, true)],
+    yes: [
+      textStep(
+        "PR #3 is open and CI is green.\n\n**Options for the next step:**\n\n1. **Third review round** — the new code is unreviewed.\n2. **Rule engine (v3)** — the reviews' main proposal.\n3. **Merge + v2.0.0 tag** — the pipeline is untested.",
+        true,
+        true,
+      ),
+    ],
     no: [
       textStep('Done. Two changes:\n\n1. **Created** `.opencode/plugins/entire.js` — registers the skills\n2. **Updated** `.opencode/INSTALL.md` — mentions the plugin', true, true),
       textStep('Options:\n\n1. **Third review round** — x\n2. **Rule engine** — y', true, false),

@@ -12,7 +12,11 @@ const WORDS = 16;
 /** A sentence as a label: no markup, no lead-in ("I'll", "Let me", "So,"), at most WORDS words. */
 export function statedLabel(sentence: string): string {
   // Markdown emphasis ("when we _know_ that", "*all* of them") goes; snake_case names stay.
-  let text = sentence.replace(/\*\*|`/g, '').replace(/(^|[\s("'])[_*]([^_*\s][^_*]*?)[_*](?=[\s).,;:!?'"]|$)/g, '$1$2').replace(/^\s*(?:[-*•]|\d+[.)]|[A-H]\))\s+/, '').trim();
+  let text = sentence
+    .replace(/\*\*|`/g, '')
+    .replace(/(^|[\s("'])[_*]([^_*\s][^_*]*?)[_*](?=[\s).,;:!?'"]|$)/g, '$1$2')
+    .replace(/^\s*(?:[-*•]|\d+[.)]|[A-H]\))\s+/, '')
+    .trim();
   text = text.replace(/^(?:so|ok(?:ay)?|yes|great|good|right|also|then|now|but|and|actually|alright)[,!.]?\s+/i, '');
   // "Since no custom commands are available, I'll decompose ...": the reason clause goes, the choice stays.
   text = text.replace(/^(?:since|because|as|given that|now that)\s+[^,]{3,80},\s+(?=(?:I'll|I will|I'm going to|we'll|we will|let me|let's|I need to|we need to)\b)/i, '');
@@ -22,9 +26,17 @@ export function statedLabel(sentence: string): string {
 
 /** The first `words` words; a parenthesis the cut left open is closed, so the label keeps what it holds. */
 export function closeClipped(text: string, words: number): string {
-  let out = text.split(/\s+/).slice(0, words).join(' ').replace(/[:,;]$/, '');
+  let out = text
+    .split(/\s+/)
+    .slice(0, words)
+    .join(' ')
+    .replace(/[:,;]$/, '');
   // A cut that ends on a word needing more ("... subtasks and") ends before it: the label stays a phrase.
-  if (text.split(/\s+/).length > words) out = out.replace(/(?:\s+(?:a|an|the|to|of|for|with|and|or|in|on|at|by|from|as|is|are|was|that|which|when|if|into|via|than|then|but|so|we|it|its|this|our|their|not|be|can|will|would))+[,;:]?$/i, '');
+  if (text.split(/\s+/).length > words)
+    out = out.replace(
+      /(?:\s+(?:a|an|the|to|of|for|with|and|or|in|on|at|by|from|as|is|are|was|that|which|when|if|into|via|than|then|but|so|we|it|its|this|our|their|not|be|can|will|would))+[,;:]?$/i,
+      '',
+    );
   const open = (out.match(/\(/g) ?? []).length - (out.match(/\)/g) ?? []).length;
   if (open > 0) out = `${out.replace(/[\s,;:]+$/, '')}${')'.repeat(open)}`;
   return out;
@@ -36,13 +48,15 @@ const CHOICE =
 /** "X instead of Y" settles how only when a verb of choosing comes before it ("use X instead of Y"), not when it tells what went wrong ("outputs X instead of Y"). */
 const INSTEAD = /\b(?:instead of|rather than)\b/i;
 /** Verbs that choose (what a sentence reports about the code's behaviour, "shows X instead of Y", "made a commit", is no choice). */
-const CHOOSING_VERB = /\b(?:use[ds]?|using|switch(?:ed|ing)?|show|pass(?:ed|ing)?|keep|kept|prefer(?:red)?|cho(?:o)?se|chosen|go|went|move[ds]?|store|put|replace[ds]?|add(?:ed)?|write|wrote|treat(?:ed)?|rely|call|retried|retry)\b/i;
+const CHOOSING_VERB =
+  /\b(?:use[ds]?|using|switch(?:ed|ing)?|show|pass(?:ed|ing)?|keep|kept|prefer(?:red)?|cho(?:o)?se|chosen|go|went|move[ds]?|store|put|replace[ds]?|add(?:ed)?|write|wrote|treat(?:ed)?|rely|call|retried|retry)\b/i;
 /** Not a choice: a question, a hedge, an offer, looking around first, or a report of what went wrong. */
 const NOT_CHOICE =
   /\?\s*$|^(?:maybe|perhaps|if you|would you|do you|should i|shall i|want me|how about)\b|^(?:\*\*)?option \w+\s*\(recommended\)|\b(?:could|might) (?:also )?(?:use|go)\b|\bfirst (?:understand|read|look|check|explore|examine|investigate|see|review|find|search|get|trace)\b|\b(?:is failing|are failing|failing because|fails because|broken|user reported|the fix (?:is )?work(?:s|ing))\b/i;
 
 /** A line reporting work done ("strategy/x.go - Fixed X to use Y instead of Z"): a task, not a choice. */
-const DONE_REPORT = /^(?:[\w./-]+\.\w+\s*[-–—:]\s*)?(?:[✅✓]\s*)?(?:fixed|added|updated|created|removed|changed|moved|implemented|refactored|renamed|extracted|wrote|converted|ported|adjusted|restored|replaced)\b/i;
+const DONE_REPORT =
+  /^(?:[\w./-]+\.\w+\s*[-–—:]\s*)?(?:[✅✓]\s*)?(?:fixed|added|updated|created|removed|changed|moved|implemented|refactored|renamed|extracted|wrote|converted|ported|adjusted|restored|replaced)\b/i;
 
 function isChoice(s: string): boolean {
   const plain = s.replace(/\*\*|`/g, '').trim();
@@ -91,8 +105,25 @@ const replyChoice: Rule<TextInput> = {
     for (const label of choiceSentences(step.text)) decide(state, label, step.uuid, 0.8);
   },
   examples: {
-    yes: [textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false), textStep('Let me first write tests to surface the bug, then fix it.', false), textStep('I need to use GitCommitWithShadowHooks instead of GitCommit to trigger the hooks.', false), textStep("A) **Use persisted session file** - `paths.ReadCurrentSession()` already stores the session ID. Simplest approach.\n\nB) **Refactor the commit** to return the ID.\n\nI'd recommend **Option A** - it's already how the fallback works.", false)],
-    no: [textStep('Should I use SQLite instead of JSON files?'), textStep('Let me read the file.'), textStep('The test is failing because RestoreLogsOnly outputs "Writing transcript to:" instead of "Session restored to:".'), textStep('Let me first understand how the CLI is structured to recommend the lightest-weight approach.'), textStep('strategy/manual_commit_git.go - Fixed SaveChanges to use resolveAgentType() instead of DefaultAgentType'), textStep('**Option A (Recommended):** Add WriteCommittedBatch() that writes all sessions in one commit instead of one each'), textStep('The plan is clear and well-structured.'), textStep('The fix is to set a timeout in the config.')],
+    yes: [
+      textStep("The lightest-weight approach is to add Go's built-in runtime/trace support, enabled via an environment variable.", false),
+      textStep('Let me first write tests to surface the bug, then fix it.', false),
+      textStep('I need to use GitCommitWithShadowHooks instead of GitCommit to trigger the hooks.', false),
+      textStep(
+        "A) **Use persisted session file** - `paths.ReadCurrentSession()` already stores the session ID. Simplest approach.\n\nB) **Refactor the commit** to return the ID.\n\nI'd recommend **Option A** - it's already how the fallback works.",
+        false,
+      ),
+    ],
+    no: [
+      textStep('Should I use SQLite instead of JSON files?'),
+      textStep('Let me read the file.'),
+      textStep('The test is failing because RestoreLogsOnly outputs "Writing transcript to:" instead of "Session restored to:".'),
+      textStep('Let me first understand how the CLI is structured to recommend the lightest-weight approach.'),
+      textStep('strategy/manual_commit_git.go - Fixed SaveChanges to use resolveAgentType() instead of DefaultAgentType'),
+      textStep('**Option A (Recommended):** Add WriteCommittedBatch() that writes all sessions in one commit instead of one each'),
+      textStep('The plan is clear and well-structured.'),
+      textStep('The fix is to set a timeout in the config.'),
+    ],
   },
 };
 
@@ -104,7 +135,8 @@ const DIRECTIVE =
 const DIRECTIVE_ANYWHERE = /\b(?:let's not|don't|do not|no need to|never|always|simply|we should(?:n't)?|assume|instead of|rather than)\b/i;
 
 /** Not a directive: a request for an answer ("just tell me X", "explain how"), a reminder, or the user's own doubt. */
-const NOT_DIRECTIVE = /^(?:(?:ok|okay|yes|and|also|but|so|please|just|lets|let's)[,!.]?\s+)*(?:tell me|give me|show me|explain|describe|don't forget|remember|i'm (?:quite |pretty )?sure|i think)\b|\b(?:tell me|give me an?|explain to me)\b/i;
+const NOT_DIRECTIVE =
+  /^(?:(?:ok|okay|yes|and|also|but|so|please|just|lets|let's)[,!.]?\s+)*(?:tell me|give me|show me|explain|describe|don't forget|remember|i'm (?:quite |pretty )?sure|i think)\b|\b(?:tell me|give me an?|explain to me)\b/i;
 
 function directives(text: string): string[] {
   return sentences(text)
@@ -126,7 +158,12 @@ const userDirective: Rule<PromptInput> = {
   },
   examples: {
     yes: [promptStep('keep each commit with working code please (no micro-committing broken state)'), promptStep('A) it is when we know that the user closed the chat session.')],
-    no: [promptStep('keep going'), promptStep('Do you think we should use Redis?'), promptStep('Just tell me the directory name, do not run anything else.'), promptStep("Don't forget this is our auth code on the client.")],
+    no: [
+      promptStep('keep going'),
+      promptStep('Do you think we should use Redis?'),
+      promptStep('Just tell me the directory name, do not run anything else.'),
+      promptStep("Don't forget this is our auth code on the client."),
+    ],
   },
 };
 
@@ -136,7 +173,8 @@ const NOT_SUMMARY_CHOICE = /^\s*(?:[-*]|\d+\.)\s+(?:\*\*[^*]+\*\*:?\s*)?(?:origi
 /** Lines of a compaction summary that record a choice ("User wanted tests alongside source files"). */
 const SUMMARY_CHOICE = /\b(?:user (?:wanted|wants|prefers|preferred|decided|chose|hates|asked for)|recommended|decided)\b/i;
 /** Lines that say what went wrong or what is being looked into, not what was chosen. */
-const SUMMARY_NOT_CHOICE = /\b(?:why|wrong|bug|reported|identified|proposed|investigat\w*)\b|\b(?:decided|wants?|wanted|chose) to (?:move on|continue|proceed|stop|go ahead)\s*\.?\s*$|^\s*(?:[-*]|\d+\.)\s+(?:\*\*)?(?:solved|ongoing|then|in progress)\s*:/i;
+const SUMMARY_NOT_CHOICE =
+  /\b(?:why|wrong|bug|reported|identified|proposed|investigat\w*)\b|\b(?:decided|wants?|wanted|chose) to (?:move on|continue|proceed|stop|go ahead)\s*\.?\s*$|^\s*(?:[-*]|\d+\.)\s+(?:\*\*)?(?:solved|ongoing|then|in progress)\s*:/i;
 
 function summaryChoiceLine(line: string): boolean {
   if (SUMMARY_NOT_CHOICE.test(line)) return false;
@@ -157,7 +195,11 @@ const summaryChoice: Rule<SummaryInput> = {
   },
   examples: {
     yes: [summaryStep('This session is being continued from a previous conversation.\n- User wanted tests alongside source files, not in separate test/ directory')],
-    no: [summaryStep('This session is being continued from a previous conversation.\n- Added a test for the parser'), summaryStep('This session is being continued from a previous conversation.\n- User reported 4 commits on entire/sessions instead of 2'), summaryStep('This session is being continued from a previous conversation.\n- User decided to move on')],
+    no: [
+      summaryStep('This session is being continued from a previous conversation.\n- Added a test for the parser'),
+      summaryStep('This session is being continued from a previous conversation.\n- User reported 4 commits on entire/sessions instead of 2'),
+      summaryStep('This session is being continued from a previous conversation.\n- User decided to move on'),
+    ],
   },
 };
 
@@ -174,13 +216,17 @@ function summaryChoices(text: string): string[] {
 const PROBLEM =
   /\b(?:root cause|the (?:real |actual |main )?(?:issue|problem|bug|culprit) (?:is|was)|that's (?:likely |probably |the )?(?:the )?(?:issue|problem|bug|culprit)|(?:secondary|another|real|actual|main) (?:issue|problem|bug)|(?:is|are) (?:still )?failing|fails? because|failing because|is broken|doesn't check|does not check|rejects?|ignoring|ignores|only fixes|no longer supported|not supported|can only be|wait(?:s)? indefinitely|my (?:assumption|timeline) (?:is|was) wrong|haven't created|never (?:called|set|used)|(?:doesn't|does not|don't|do not|isn't|aren't|won't|can't|cannot) (?:\w+ )?(?:clean(?: up)?|work|handle|support|respect|trigger|compile|exist|match|persist|reach|recover|restore)|(?:is|are) (?:fully )?duplicated|(?:uses|takes) a different (?:code )?path|(?:was|is) (?:just )?(?:barely )?insufficient|incorrectly|must come first|wrong (?:argument|order|path|type|expectations?|assumption|default|branch)|(?:is|are|was|were) (?:still )?(?:hanging|stuck|timing out|undefined|missing)|(?:creates?|makes?) a separate|(?:i|we) (?:couldn't|could not|can't) (?:replicate|reproduce)|(?:there (?:are|is|were|was)|we have) (?:two|2|three|3) separate|(?:one|an?) uncovered|no \w+ (?:installers?|support|handlers?) exists?|\d+ (?:test )?failures?|\d+ tests? (?:fail|are failing))\b/i;
 /** Not a problem: a plan to check, a hope, a condition, or a negated one ("nothing is broken"). */
-const NOT_PROBLEM = /\?\s*$|^(?:let me|let's|i'll|i will|now|next|to |if |once |when |make sure)\b|\b(?:make sure|to ensure|to verify|nothing (?:is |else )?broken|no longer (?:fails|failing)|won't (?:happen|matter)|(?:check|see|find out|investigate|understand|look at) (?:why|whether|if|how))\b/i;
+const NOT_PROBLEM =
+  /\?\s*$|^(?:let me|let's|i'll|i will|now|next|to |if |once |when |make sure)\b|\b(?:make sure|to ensure|to verify|nothing (?:is |else )?broken|no longer (?:fails|failing)|won't (?:happen|matter)|(?:check|see|find out|investigate|understand|look at) (?:why|whether|if|how))\b/i;
 
 /** A problem sentence as a label: no lead-in ("The issue is that", "There's also a secondary issue:"), no line numbers. */
 function problemLabel(sentence: string, words: number): string {
   let text = statedLabel(sentence);
   text = text.replace(/\s*\((?:lines?|L)\s*\d+(?:\s*[-–]\s*\d+)?\)/gi, '');
-  text = text.replace(/^(?:i see,?\s*)?(?:there's also |there is also )?(?:the |a |an )?(?:real |actual |main |secondary |other )?(?:issue|problem|bug|culprit|root cause)(?: here)?(?: is| was)?(?: that)?[:,]?\s+(?=\S)/i, '');
+  text = text.replace(
+    /^(?:i see,?\s*)?(?:there's also |there is also )?(?:the |a |an )?(?:real |actual |main |secondary |other )?(?:issue|problem|bug|culprit|root cause)(?: here)?(?: is| was)?(?: that)?[:,]?\s+(?=\S)/i,
+    '',
+  );
   return normaliseLabel(closeClipped(text, words).replace(/[,:;(\-–—]+$/, ''));
 }
 
@@ -202,7 +248,8 @@ const FRAGMENT = /^(?:(?:with|in|on|at|for|from|by|into|and|but|or|so|which|when
 const replyProblem: Rule<TextInput> = {
   id: 'error.stated-problem',
   on: 'text',
-  matches: 'a sentence of a reply naming a problem found: "the root cause is X", "X is failing because Y", "X rejects Y", "X ignores Y", "that\'s likely the issue", "X doesn\'t clean up Y", "three functions are fully duplicated", "I couldn\'t reproduce X" (not a question, a plan to check, "nothing is broken", or a piece of a sentence: opening with a preposition, a conjunction or a bare pronoun)',
+  matches:
+    'a sentence of a reply naming a problem found: "the root cause is X", "X is failing because Y", "X rejects Y", "X ignores Y", "that\'s likely the issue", "X doesn\'t clean up Y", "three functions are fully duplicated", "I couldn\'t reproduce X" (not a question, a plan to check, "nothing is broken", or a piece of a sentence: opening with a preposition, a conjunction or a bare pronoun)',
   makes: 'an ERROR labelled with the sentence (up to 18 words, lead-in such as "The issue is that" and line numbers dropped), settled (met, not left open)',
   why: 'the problems a session found are what the resuming engineer must not rediscover',
   toolSessionsOnly: true,
@@ -211,13 +258,27 @@ const replyProblem: Rule<TextInput> = {
     for (const label of problemSentences(step.text)) state.builder.mention('ERROR', label, { confidence: 0.85, turn: state.turn, uuid: step.uuid, status: 'completed' });
   },
   examples: {
-    yes: [textStep('The session ID validation rejects empty strings.', false), textStep("There's BatchUploadTimeout (defaults to 10 seconds!) - that's likely the issue.", false), textStep("`git reset` doesn't clean up Entire state.", false), textStep('Three timestamp functions are fully duplicated between resume.go and rewind.go.', false), textStep('The logging package tests pass but there are 3 test failures in the cli package where tests expect the old paths.', false)],
-    no: [textStep('All tests pass.'), textStep('Is the test failing because of the timeout?'), textStep('Let me run the full test suite to make sure nothing is broken elsewhere.'), textStep('Let me check why the hook does not trigger.'), textStep('It doesn\'t check AgentType though.'), textStep('with the decryption logic that is still failing')],
+    yes: [
+      textStep('The session ID validation rejects empty strings.', false),
+      textStep("There's BatchUploadTimeout (defaults to 10 seconds!) - that's likely the issue.", false),
+      textStep("`git reset` doesn't clean up Entire state.", false),
+      textStep('Three timestamp functions are fully duplicated between resume.go and rewind.go.', false),
+      textStep('The logging package tests pass but there are 3 test failures in the cli package where tests expect the old paths.', false),
+    ],
+    no: [
+      textStep('All tests pass.'),
+      textStep('Is the test failing because of the timeout?'),
+      textStep('Let me run the full test suite to make sure nothing is broken elsewhere.'),
+      textStep('Let me check why the hook does not trigger.'),
+      textStep("It doesn't check AgentType though."),
+      textStep('with the decryption logic that is still failing'),
+    ],
   },
 };
 
 /** A user's sentence reporting a problem: "I've noticed X", "I can't see any usage of X", "I couldn't replicate X". */
-const REPORTED = /\b(?:i(?:'ve| have)? noticed|i can't see|i couldn't|nothing obvious|doesn't work|isn't working|not working|still (?:got|get|see|have)|but (?:also|now) \d+|is broken|(?:is|are|was) not (?:correct|right)|(?:isn't|aren't|wasn't) (?:correct|right)|(?:is|that's) wrong)\b/i;
+const REPORTED =
+  /\b(?:i(?:'ve| have)? noticed|i can't see|i couldn't|nothing obvious|doesn't work|isn't working|not working|still (?:got|get|see|have)|but (?:also|now) \d+|is broken|(?:is|are|was) not (?:correct|right)|(?:isn't|aren't|wasn't) (?:correct|right)|(?:is|that's) wrong)\b/i;
 
 const userProblem: Rule<PromptInput> = {
   id: 'error.user-report',
@@ -231,7 +292,7 @@ const userProblem: Rule<PromptInput> = {
     for (const label of reported(prompt.text)) state.builder.mention('ERROR', label, { confidence: 0.85, turn: state.turn, uuid: prompt.uuid, status: 'completed' });
   },
   examples: {
-    yes: [promptStep("Hm, ok, nothing obvious in the trace. Could it be a timeout?"), promptStep("claude stop is not correct, that is at the end of the assistant's turn.")],
+    yes: [promptStep('Hm, ok, nothing obvious in the trace. Could it be a timeout?'), promptStep("claude stop is not correct, that is at the end of the assistant's turn.")],
     no: [promptStep('Please add a retry.')],
   },
 };
@@ -249,7 +310,12 @@ export function hookFeedback(text: string): string[] {
   if (!m) return [];
   const lines = m[2]
     .split('\n')
-    .map((l) => l.replace(/^\[[^\]]*\]:\s*/, '').replace(/^#+\s*/, '').trim())
+    .map((l) =>
+      l
+        .replace(/^\[[^\]]*\]:\s*/, '')
+        .replace(/^#+\s*/, '')
+        .trim(),
+    )
     // "If you've hit a problem you cannot solve ...": what to do if, not what blocked.
     .filter((l) => /\b(?:cannot|can't|error|fail(?:ed|s)?|blocked|not allowed|must)\b/i.test(l) && !/^(?:if|when|"|')\b|^["']/i.test(l) && l.length < 200);
   return [...new Set(lines)].slice(0, 3).map((l) => normaliseLabel(`${m[1]} hook: ${l}`));
@@ -268,8 +334,29 @@ const hookBlocked: Rule<TextInput> = {
     for (const label of hookFeedback(step.text)) state.builder.mention('ERROR', label, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed', fuzzy: false });
   },
   examples: {
-    yes: [{ ...textStep(''), step: { kind: 'text', role: 'user', uuid: 'u1', text: 'Stop hook feedback:\n[${CLAUDE_PLUGIN_ROOT}/scripts/hooks/stop.sh]: # Running Quality Checks...\n\n# Uncommitted Changes Detected\n\nCannot exit with unstaged changes.' } }],
-    no: [textStep('Stop hook feedback: I will look at it.'), { ...textStep(''), step: { kind: 'text', role: 'user', uuid: 'u1', text: 'Stop hook feedback:\nIf you\'ve hit a problem you cannot solve without user input:\n  "I have run into a problem I can\'t solve without user input."' } }],
+    yes: [
+      {
+        ...textStep(''),
+        step: {
+          kind: 'text',
+          role: 'user',
+          uuid: 'u1',
+          text: 'Stop hook feedback:\n[${CLAUDE_PLUGIN_ROOT}/scripts/hooks/stop.sh]: # Running Quality Checks...\n\n# Uncommitted Changes Detected\n\nCannot exit with unstaged changes.',
+        },
+      },
+    ],
+    no: [
+      textStep('Stop hook feedback: I will look at it.'),
+      {
+        ...textStep(''),
+        step: {
+          kind: 'text',
+          role: 'user',
+          uuid: 'u1',
+          text: 'Stop hook feedback:\nIf you\'ve hit a problem you cannot solve without user input:\n  "I have run into a problem I can\'t solve without user input."',
+        },
+      },
+    ],
   },
 };
 
@@ -303,7 +390,6 @@ const settingChosen: Rule<TextInput> = {
   },
 };
 
-
 /** A report's line that names a choice made: "Used X instead of Y", "Made X optional (because ...)", "Kept X". */
 const CHOICE_REPORT = /^(?:used|chose|went with|opted for|switched to|made\s+.{3,60}?\s+(?:optional|allowed|required|the default|configurable|explicit|private|public))\b/i;
 
@@ -312,7 +398,10 @@ function choiceReports(text: string): string[] {
   for (const line of text.replace(/```[\s\S]*?```/g, ' ').split('\n')) {
     const m = /^\s*(?:[-*•]|\d+[.)])\s+(.+)$/.exec(line);
     if (!m) continue;
-    const item = m[1].replace(/\*\*|`/g, '').replace(/^[\w./-]+\.\w+\s*[-–—:]\s+/, '').trim();
+    const item = m[1]
+      .replace(/\*\*|`/g, '')
+      .replace(/^[\w./-]+\.\w+\s*[-–—:]\s+/, '')
+      .trim();
     if (!CHOICE_REPORT.test(item) || item.split(/\s+/).length < 3) continue;
     const label = normaliseLabel(closeClipped(item, WORDS));
     if (!out.includes(label)) out.push(label);
@@ -383,7 +472,13 @@ export function pastedErrors(text: string): string[] {
 }
 
 function clipWords14(text: string): string {
-  return closeClipped(text.replace(/"https?:\/\/[^"]*"/g, '').replace(/\s+/g, ' ').trim(), 14);
+  return closeClipped(
+    text
+      .replace(/"https?:\/\/[^"]*"/g, '')
+      .replace(/\s+/g, ' ')
+      .trim(),
+    14,
+  );
 }
 
 const userPasted: Rule<PromptInput> = {

@@ -58,7 +58,7 @@ const solved: Rule<SummaryInput> = {
   client: 'compaction summaries carry "Problem Solving" with "Solved:" / "Ongoing:" items (1.0.x to 2.1.x logs)',
   matches: '"Solved: X" and "Ongoing: X" items of the summary\'s Problem Solving section',
   makes: 'a done TASK per solved item, an in-progress one per ongoing item',
-  why: 'the summary is the session\'s own record of the work before the compaction',
+  why: "the summary is the session's own record of the work before the compaction",
   match: ({ text }) => CONTINUED.test(text) && /^\s*-\s*(?:Solved|Ongoing|In progress)\s*:/im.test(section(text, /problem solving/)),
   make: ({ text, uuid, last }, state) => {
     for (const item of sectionItems(section(text, /problem solving/))) {
@@ -72,7 +72,11 @@ const solved: Rule<SummaryInput> = {
     }
   },
   examples: {
-    yes: [summaryStep('This session is being continued from a previous conversation.\n5. Problem Solving:\n   - Solved: Multi-session rewind now restores all sessions\n   - Ongoing: Integration tests failing\n\n6. All user messages:\n   - "x"')],
+    yes: [
+      summaryStep(
+        'This session is being continued from a previous conversation.\n5. Problem Solving:\n   - Solved: Multi-session rewind now restores all sessions\n   - Ongoing: Integration tests failing\n\n6. All user messages:\n   - "x"',
+      ),
+    ],
     no: [summaryStep('This session is being continued from a previous conversation.\n5. Problem Solving:\n   The approach was to read the tree.')],
   },
 };
@@ -92,7 +96,10 @@ const pending: Rule<SummaryInput> = {
   },
   examples: {
     yes: [summaryStep('This session is being continued from a previous conversation.\n7. Pending Tasks:\n   - Fix junk code in getLastTimestampFromBytes\n\n8. Current Work:\n   x')],
-    no: [summaryStep('This session is being continued from a previous conversation.\n7. Pending Tasks:\n   - None explicitly requested.\n'), summaryStep('This session is being continued from a previous conversation.\n7. Pending Tasks:\n   - Fix x\n', false)],
+    no: [
+      summaryStep('This session is being continued from a previous conversation.\n7. Pending Tasks:\n   - None explicitly requested.\n'),
+      summaryStep('This session is being continued from a previous conversation.\n7. Pending Tasks:\n   - Fix x\n', false),
+    ],
   },
 };
 
@@ -121,7 +128,13 @@ const errors: Rule<SummaryInput> = {
       const problem = (m ? (generic ? m[2] : m[1]) : item).replace(/\s*\((?:CURRENT|current)\)\s*/, '').replace(/^(?:CURRENT|Current)\s*:\s*/, '');
       const open = /\bCURRENT\b/.test(item) || !m || (!generic && m[2].trim() === '');
       // The fix says where the problem was ("Added strconv to imports in committed.go"): a few of its words go with it.
-      const fix = m && !generic ? m[2].replace(/\*\*|`/g, '').split(/(?<=[a-z0-9)"'])\.\s+/)[0].trim() : '';
+      const fix =
+        m && !generic
+          ? m[2]
+              .replace(/\*\*|`/g, '')
+              .split(/(?<=[a-z0-9)"'])\.\s+/)[0]
+              .trim()
+          : '';
       const text = fix && !open ? `${problem.replace(/\*\*|`/g, '').trim()}: ${fix}` : problem;
       state.builder.mention('ERROR', label(text, 14), { confidence: 0.9, turn: state.turn, uuid, status: open ? 'failed' : 'completed', fuzzy: false });
     }
@@ -129,7 +142,9 @@ const errors: Rule<SummaryInput> = {
   examples: {
     yes: [
       summaryStep('This session is being continued from a previous conversation.\n4. Errors and fixes:\n   - **Missing `strconv` import**: Added "strconv" to imports\n\n5. Problem Solving:\n   x'),
-      summaryStep('This session is being continued from a previous conversation.\n4. **Errors and Fixes:**\n   - **WebSocket 502 Error**:\n     - Server returned 502\n     - Fixed by updating the path to /v1/updates\n\n5. Problem Solving:\n   x'),
+      summaryStep(
+        'This session is being continued from a previous conversation.\n4. **Errors and Fixes:**\n   - **WebSocket 502 Error**:\n     - Server returned 502\n     - Fixed by updating the path to /v1/updates\n\n5. Problem Solving:\n   x',
+      ),
     ],
     no: [summaryStep('This session is being continued from a previous conversation.\n4. Errors and fixes:\n   - None\n')],
   },
@@ -138,7 +153,7 @@ const errors: Rule<SummaryInput> = {
 /** "**`checkpoint/committed.go`** - Added ..." -> the path, when the item says the file was changed. */
 export function summaryFile(item: string): string | undefined {
   const m = /^\*{0,2}([\w./@~-]+\.[\w]+|[\w./-]+\/)\*{0,2}\s*(?:\([^)]*\))?\s*[-–—:]*\s*(.*)$/.exec(item.replace(/`/g, ''));
-  if (!m || !/\//.test(m[1]) && !/\.\w{1,5}$/.test(m[1])) return undefined;
+  if (!m || (!/\//.test(m[1]) && !/\.\w{1,5}$/.test(m[1]))) return undefined;
   if (/^(?:read|reviewed|examined|viewed|referenced|existing|understood|context)\b/i.test(m[2])) return undefined;
   return m[1];
 }
@@ -148,7 +163,7 @@ const files: Rule<SummaryInput> = {
   on: 'summary',
   matches: 'the files named at the head of the items of "Files and Code Sections", unless the item says it was only read',
   makes: 'a FILE per path, modified',
-  why: 'the files the work before the compaction changed are still the session\'s',
+  why: "the files the work before the compaction changed are still the session's",
   match: ({ text }) => CONTINUED.test(text) && sectionItems(section(text, /^files/)).some((i) => summaryFile(i) !== undefined),
   make: ({ text, uuid }, state) => {
     for (const item of sectionItems(section(text, /^files/))) {
@@ -157,7 +172,11 @@ const files: Rule<SummaryInput> = {
     }
   },
   examples: {
-    yes: [summaryStep('This session is being continued from a previous conversation.\n3. Files and Code Sections:\n   - **`checkpoint/checkpoint.go`** - Added types for multi-session support:\n     ```go\n     type A struct{}\n     ```\n')],
+    yes: [
+      summaryStep(
+        'This session is being continued from a previous conversation.\n3. Files and Code Sections:\n   - **`checkpoint/checkpoint.go`** - Added types for multi-session support:\n     ```go\n     type A struct{}\n     ```\n',
+      ),
+    ],
     no: [summaryStep('This session is being continued from a previous conversation.\n3. Files and Code Sections:\n   - **`README.md`** - Read to understand the project\n')],
   },
 };
@@ -172,7 +191,9 @@ export const SUMMARY_RULES: Rule<SummaryInput>[] = [solved, pending, errors, fil
 export function carriedFromSummary(text: string): string | undefined {
   if (!CONTINUED.test(text)) return undefined;
   const parts: string[] = [];
-  const fileList = sectionItems(section(text, /^files/)).map(summaryFile).filter((f): f is string => f !== undefined);
+  const fileList = sectionItems(section(text, /^files/))
+    .map(summaryFile)
+    .filter((f): f is string => f !== undefined);
   if (fileList.length) parts.push(`Files: ${[...new Set(fileList)].join(', ')}`);
   const list = (title: string, ...names: RegExp[]) => {
     const items = sectionItems(section(text, ...names)).filter((i) => !/^none\b/i.test(i));
@@ -180,8 +201,18 @@ export function carriedFromSummary(text: string): string | undefined {
   };
   list('Errors and fixes', /^errors?\b/);
   list('Pending tasks', /^pending tasks?$/);
-  const next = section(text, /next step/).replace(/```[\s\S]*?```/g, '').trim();
-  if (next) parts.push(`Next step: ${next.split('\n').map((l) => l.trim()).filter(Boolean).join(' ').slice(0, 600)}`);
+  const next = section(text, /next step/)
+    .replace(/```[\s\S]*?```/g, '')
+    .trim();
+  if (next)
+    parts.push(
+      `Next step: ${next
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .join(' ')
+        .slice(0, 600)}`,
+    );
   return parts.length ? `From Claude Code's earlier summary:\n${parts.join('\n')}` : undefined;
 }
 

@@ -25,7 +25,12 @@ export function doneItemLabel(item: string): string | undefined {
   text = text.split(/(?<=[a-z0-9)"'])\.\s+(?=[A-Z])|\s+[—–]\s+|:\s*$/)[0];
   const words = text.split(/\s+/);
   if (words.length < 2) return undefined;
-  return normaliseLabel(words.slice(0, 14).join(' ').replace(/[,:;]$/, ''));
+  return normaliseLabel(
+    words
+      .slice(0, 14)
+      .join(' ')
+      .replace(/[,:;]$/, ''),
+  );
 }
 
 /** The done items a reply lists; "Added two helpers:" names the code its sub-items open with. */
@@ -56,8 +61,8 @@ const doneList: Rule<TextInput> = {
   id: 'report.done-list',
   on: 'text',
   matches: 'a reply that lists finished work: two list items or more opening with a verb of work done ("Added", "Fixed", "Updated" ...), or one under a heading such as "## Summary" or "## Changes"',
-  makes: 'a done TASK per item: its first sentence, without markup or the file it went into; nothing in a turn that moved the session\'s own task list (the report restates it)',
-  why: 'the reply\'s own report of what it did names the work as a person would at a standup',
+  makes: "a done TASK per item: its first sentence, without markup or the file it went into; nothing in a turn that moved the session's own task list (the report restates it)",
+  why: "the reply's own report of what it did names the work as a person would at a standup",
   match: ({ step }) => {
     const items = doneItems(step.text);
     return items.length >= 2 || (items.length === 1 && REPORT_HEADING.test(step.text));
@@ -79,19 +84,29 @@ const doneList: Rule<TextInput> = {
 
 /** "Done. Updated `docs/x.md` with:" -> "Updated docs/x.md": a reply that opens by saying it finished, then what. */
 export function doneLead(text: string): string | undefined {
-  const first = text.trim().split('\n')[0].replace(/\*\*|__|`/g, '');
+  const first = text
+    .trim()
+    .split('\n')[0]
+    .replace(/\*\*|__|`/g, '');
   const m = /^(?:all done|done|finished|complete[d]?)[.!:]\s+(?:I've\s+|I have\s+)?(.+)$/i.exec(first);
   if (!m || !DONE_VERB.test(m[1]) || /^now\b/i.test(m[1])) return undefined;
   const clause = m[1].split(/\s+with:?\s*$|:\s*$|(?<=[a-z0-9)"'])\.(?:\s+|$)/)[0];
   const words = clause.split(/\s+/);
-  return words.length >= 2 ? normaliseLabel(words.slice(0, 14).join(' ').replace(/[,:;]$/, '')) : undefined;
+  return words.length >= 2
+    ? normaliseLabel(
+        words
+          .slice(0, 14)
+          .join(' ')
+          .replace(/[,:;]$/, ''),
+      )
+    : undefined;
 }
 
 const doneLeadRule: Rule<TextInput> = {
   id: 'report.done-lead',
   on: 'text',
   matches: 'a turn\'s last reply that opens by saying it finished, then what: "Done. Updated docs/x.md with:", "Done. Increased the timeout from 20m to 45m."',
-  makes: 'a done TASK with what it says it did (up to 14 words); nothing in a turn that moved the session\'s own task list',
+  makes: "a done TASK with what it says it did (up to 14 words); nothing in a turn that moved the session's own task list",
   why: 'a reply that reports its work in one line names it as a person would',
   toolSessionsOnly: true,
   match: ({ step, final }) => final && step.role === 'assistant' && doneLead(step.text) !== undefined,
@@ -116,7 +131,7 @@ const prose: Rule<TextInput> = {
   final: true,
   match: () => true,
   make: ({ step, final }, state) => textFacts(step.text, { role: step.role, uuid: step.uuid, final }, state),
-  examples: { yes: [textStep("I went with SQLite instead of JSON files since we need queries.")], no: [textStep('Let me look.')] },
+  examples: { yes: [textStep('I went with SQLite instead of JSON files since we need queries.')], no: [textStep('Let me look.')] },
 };
 
 const prompt: Rule<PromptInput> = {
@@ -178,13 +193,29 @@ export function openItems(text: string): string[] {
     if (!open || /^\s{2,}/.test(line)) continue;
     const item = m[1].replace(/\*\*|`/g, '').trim();
     if (DONE_VERB.test(item) || /[✓✅]/.test(item)) continue;
-    const label = normaliseLabel(item.split(/\s+[—–-]\s+|(?<=[a-z0-9)])\.\s+/)[0].split(/\s+/).slice(0, 12).join(' '));
+    const label = normaliseLabel(
+      item
+        .split(/\s+[—–-]\s+|(?<=[a-z0-9)])\.\s+/)[0]
+        .split(/\s+/)
+        .slice(0, 12)
+        .join(' '),
+    );
     if (label.split(/\s+/).length >= 2 && !out.includes(label)) out.push(label);
   }
   for (const group of options) {
     if (group.length < 2 || !group.slice(1).some((o) => /^or\b/i.test(o))) continue;
     const parts = group.map((o) => clipWords(o.replace(/^or\s+/i, '').replace(/\?\s*$/, ''), 8));
-    const asked = new Set(group.map((o) => normaliseLabel(o.split(/\s+[—–-]\s+|(?<=[a-z0-9)])\.\s+/)[0].split(/\s+/).slice(0, 12).join(' '))));
+    const asked = new Set(
+      group.map((o) =>
+        normaliseLabel(
+          o
+            .split(/\s+[—–-]\s+|(?<=[a-z0-9)])\.\s+/)[0]
+            .split(/\s+/)
+            .slice(0, 12)
+            .join(' '),
+        ),
+      ),
+    );
     const kept = out.filter((l) => !asked.has(l));
     out.length = 0;
     out.push(...kept, normaliseLabel(`Decide: ${parts.join(', or ')}`));
@@ -195,9 +226,10 @@ export function openItems(text: string): string[] {
 const openList: Rule<TextInput> = {
   id: 'report.open-list',
   on: 'text',
-  matches: 'the session\'s last reply, its list items after a lead-in naming work still to do ("Next steps:", "Remaining:", "Findings:", "Want me to ..."), or a labelled line naming it ("**Recommended Fix:** X", "Next step: X")',
+  matches:
+    'the session\'s last reply, its list items after a lead-in naming work still to do ("Next steps:", "Remaining:", "Findings:", "Want me to ..."), or a labelled line naming it ("**Recommended Fix:** X", "Next step: X")',
   makes: 'a pending TASK per item; options the user is asked to pick from ("should I: 1. X? 2. Or Y?") one pending TASK "Decide: X, or Y"',
-  why: 'where the session stopped, the reply\'s own list says what was left',
+  why: "where the session stopped, the reply's own list says what was left",
   toolSessionsOnly: true,
   match: ({ step, last }) => last === true && openItems(step.text).length > 0,
   make: ({ step }, state) => {

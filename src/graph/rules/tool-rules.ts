@@ -42,10 +42,23 @@ const editRejected: Rule<ToolInput> = {
     const path = toolPaths(step.name, step.input)[0];
     if (!path) return;
     const said = rejectionWords(step.result);
-    state.builder.mention('ERROR', `${basename(path)} edit rejected by user${said ? `: ${said}` : ''}`, { confidence: 0.95, turn: state.turn, uuid: step.resultUuid ?? step.uuid, status: 'completed', fuzzy: false });
+    state.builder.mention('ERROR', `${basename(path)} edit rejected by user${said ? `: ${said}` : ''}`, {
+      confidence: 0.95,
+      turn: state.turn,
+      uuid: step.resultUuid ?? step.uuid,
+      status: 'completed',
+      fuzzy: false,
+    });
   },
   examples: {
-    yes: [toolStep('Edit', { file_path: '/repo/hook_registry.go' }, "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nconsolidate this code", { isError: true })],
+    yes: [
+      toolStep(
+        'Edit',
+        { file_path: '/repo/hook_registry.go' },
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nconsolidate this code",
+        { isError: true },
+      ),
+    ],
     no: [toolStep('Edit', { file_path: '/repo/a.go' }, 'The file /repo/a.go has been updated.')],
   },
 };
@@ -140,7 +153,12 @@ const fileDeleted: Rule<ToolInput> = {
   },
   examples: {
     yes: [toolStep('Bash', { command: 'rm -rf src/utils.py tests/' }, '')],
-    no: [toolStep('Bash', { command: 'rm -f /tmp/out.txt' }, ''), toolStep('Bash', { command: 'rm -rf out bin obj tests/App.Tests/bin' }, ''), toolStep('Bash', { command: 'rm /repo/a.py' }, '', { cwd: undefined, answered: false }), toolStep('Bash', { command: 'rm missing.txt' }, 'Exit code 1\nrm: missing.txt: No such file', { isError: true })],
+    no: [
+      toolStep('Bash', { command: 'rm -f /tmp/out.txt' }, ''),
+      toolStep('Bash', { command: 'rm -rf out bin obj tests/App.Tests/bin' }, ''),
+      toolStep('Bash', { command: 'rm /repo/a.py' }, '', { cwd: undefined, answered: false }),
+      toolStep('Bash', { command: 'rm missing.txt' }, 'Exit code 1\nrm: missing.txt: No such file', { isError: true }),
+    ],
   },
 };
 
@@ -206,7 +224,13 @@ const planApproved: Rule<ToolInput> = {
     for (const task of plan.steps) state.builder.mention('TASK', task, { confidence: 0.85, turn: state.turn, uuid: step.uuid, status: 'pending' });
   },
   examples: {
-    yes: [toolStep('ExitPlanMode', { plan: '# Plan: Setup Code Quality Tools\n\n## No-gos\n- No CI/CD integration yet (separate task)\n\n## Task 1: Install quality tools and configure Credo\n' }, 'User has approved your plan.')],
+    yes: [
+      toolStep(
+        'ExitPlanMode',
+        { plan: '# Plan: Setup Code Quality Tools\n\n## No-gos\n- No CI/CD integration yet (separate task)\n\n## Task 1: Install quality tools and configure Credo\n' },
+        'User has approved your plan.',
+      ),
+    ],
     no: [toolStep('ExitPlanMode', { plan: '# Plan' }, "The user doesn't want to proceed with this tool use. The tool use was rejected", { isError: true })],
   },
 };
@@ -261,8 +285,9 @@ const tracker: Rule<ToolInput> = {
   id: 'work.issue-tracker',
   on: 'tool',
   matches: 'a successful issue-tracker command (beads `bd create`, `bd update --status in_progress`, `bd close`, `bd dep add`)',
-  makes: 'a done TASK "Created <type> <id>: <title>" and a pending TASK "<title> (<id>)" that update and close move on ("Closed <id>: <title>" for one first seen in progress or closed); "Added dependency: A depends on B"',
-  why: 'the tracker is the session\'s task list when it keeps one outside the client',
+  makes:
+    'a done TASK "Created <type> <id>: <title>" and a pending TASK "<title> (<id>)" that update and close move on ("Closed <id>: <title>" for one first seen in progress or closed); "Added dependency: A depends on B"',
+  why: "the tracker is the session's task list when it keeps one outside the client",
   match: ({ step }) => ok(step) && /\bbd\s+(?:create|update|close|dep\s+add|show)\b/.test(command(step)),
   make: ({ step }, state) => trackerFacts(step, state),
   examples: {
@@ -275,7 +300,8 @@ const bash: Rule<ToolInput> = {
   id: 'bash.command',
   on: 'tool',
   matches: 'any other shell command',
-  makes: 'TEST runs with counts, DEPENDENCY installs, ENVIRONMENT versions, commits as done TASKs, and ERRORs for failed checks (tests, builds, lints, commits, pushes) with the lines that say what failed; a later green run of the same operation fixes them',
+  makes:
+    'TEST runs with counts, DEPENDENCY installs, ENVIRONMENT versions, commits as done TASKs, and ERRORs for failed checks (tests, builds, lints, commits, pushes) with the lines that say what failed; a later green run of the same operation fixes them',
   why: 'a check that failed is a problem; an exploratory command that found nothing is not',
   final: true,
   match: ({ step }) => SHELL_TOOLS.has(step.name),
@@ -295,7 +321,7 @@ const todoWrite: Rule<ToolInput> = {
   client: 'TodoWrite is the task list up to 2.1.x; off by default in 2.1.332',
   matches: 'TodoWrite',
   makes: 'a TASK per todo, with its latest status; an open todo a later list leaves out is dropped (each call sends the whole list)',
-  why: 'the session\'s own task list is first-hand',
+  why: "the session's own task list is first-hand",
   final: true,
   match: ({ step }) => step.name === 'TodoWrite',
   make: ({ step }, state) => {
@@ -314,7 +340,12 @@ const TASK_REASON = /\b(?:so (?:that )?(?!far\b|I\b|we\b|you\b)|since|because|to
 /** The sentences of a TaskCreate description that say how the task is done and why. */
 export function taskReasons(description: string): string[] {
   return sentences(description.replace(/```[\s\S]*?```/g, ' '))
-    .map((s) => s.replace(/`/g, '').replace(/^\s*(?:[-*]|\d+[.)])\s+/, '').trim())
+    .map((s) =>
+      s
+        .replace(/`/g, '')
+        .replace(/^\s*(?:[-*]|\d+[.)])\s+/, '')
+        .trim(),
+    )
     .filter((s) => TASK_REASON.test(s) && !/\?\s*$/.test(s) && s.split(/\s+/).length >= 4 && s.length < 300)
     .map((s) => normaliseLabel(clipWords(s, 16)));
 }
@@ -323,7 +354,8 @@ const taskReason: Rule<ToolInput> = {
   id: 'decision.task-reason',
   on: 'tool',
   client: 'TaskCreate carries a subject and a description (2.1.x)',
-  matches: 'a sentence of a TaskCreate description that says how the task is done and why: "Use pointer so nil means active/unclean exit", "Pass empty string when unknown since the log file is now fixed", "X instead of Y"',
+  matches:
+    'a sentence of a TaskCreate description that says how the task is done and why: "Use pointer so nil means active/unclean exit", "Pass empty string when unknown since the log file is now fixed", "X instead of Y"',
   makes: 'a DECISION labelled with the sentence (up to 16 words)',
   why: 'a session that plans with TaskCreate writes its choices into the descriptions, and nowhere else',
   match: ({ step }) => step.name === 'TaskCreate' && typeof step.input.description === 'string' && taskReasons(step.input.description).length > 0,
@@ -331,8 +363,17 @@ const taskReason: Rule<ToolInput> = {
     for (const label of taskReasons(step.input.description as string)) state.builder.mention('DECISION', label, { confidence: 0.8, turn: state.turn, uuid: step.uuid });
   },
   examples: {
-    yes: [toolStep('TaskCreate', { subject: 'Add EndedAt field to session State struct', description: 'Add `EndedAt *time.Time` field to the State struct. Use pointer so nil means active/unclean exit.' }, 'Task #1 created successfully')],
-    no: [toolStep('TaskCreate', { subject: 'Run tests', description: 'Run the full test suite and fix what fails.' }, 'Task #4 created successfully'), toolStep('TaskCreate', { subject: 'Ask', description: 'So far, what should we do?' }, 'Task #5 created successfully')],
+    yes: [
+      toolStep(
+        'TaskCreate',
+        { subject: 'Add EndedAt field to session State struct', description: 'Add `EndedAt *time.Time` field to the State struct. Use pointer so nil means active/unclean exit.' },
+        'Task #1 created successfully',
+      ),
+    ],
+    no: [
+      toolStep('TaskCreate', { subject: 'Run tests', description: 'Run the full test suite and fix what fails.' }, 'Task #4 created successfully'),
+      toolStep('TaskCreate', { subject: 'Ask', description: 'So far, what should we do?' }, 'Task #5 created successfully'),
+    ],
   },
 };
 
@@ -342,7 +383,7 @@ const taskTools: Rule<ToolInput> = {
   client: 'TaskCreate/TaskUpdate replace TodoWrite by default (2.1.332; state in ~/.claude/tasks/<sessionId>/)',
   matches: 'TaskCreate, TaskUpdate',
   makes: 'a pending TASK per TaskCreate; TaskUpdate moves its status, renames it (subject) or removes it (status "deleted")',
-  why: 'the session\'s own task list is first-hand',
+  why: "the session's own task list is first-hand",
   final: true,
   match: ({ step }) => step.name === 'TaskCreate' || step.name === 'TaskUpdate',
   make: ({ step }, state) => {
@@ -361,14 +402,18 @@ const agentReport: Rule<ToolInput> = {
   client: 'Task up to 2.1.x, Agent later; 2.1.332 wraps the report in <tools-used-before-summary>',
   matches: 'Task or Agent (a subagent)',
   makes: 'an AGENT with its status and the first sentence of its report',
-  why: 'a subagent\'s report is work done for the session',
+  why: "a subagent's report is work done for the session",
   final: true,
   match: ({ step }) => step.name === 'Task' || step.name === 'Agent',
   make: ({ step }, state) => agentFacts(step, state),
   examples: {
     yes: [
       toolStep('Agent', { description: 'Research credo setup', prompt: 'x', subagent_type: 'general-purpose' }, 'Credo is installed with mix deps.'),
-      toolStep('Agent', { description: 'Find the config loader', prompt: 'x' }, '<tools-used-before-summary>Grep, Read</tools-used-before-summary>\nThe loader lives in src/config/load.ts and reads TOML.'),
+      toolStep(
+        'Agent',
+        { description: 'Find the config loader', prompt: 'x' },
+        '<tools-used-before-summary>Grep, Read</tools-used-before-summary>\nThe loader lives in src/config/load.ts and reads TOML.',
+      ),
     ],
     no: [toolStep('Agent', { prompt: '' })],
   },
@@ -379,7 +424,7 @@ const answered: Rule<ToolInput> = {
   on: 'tool',
   matches: 'AskUserQuestion answered',
   makes: 'a DECISION per answer: "<header>: <answer> (<option description>)"; an answer in the user\'s own words adds "instead of <the options offered>"',
-  why: 'the user\'s answer settles the question it was asked',
+  why: "the user's answer settles the question it was asked",
   final: true,
   match: ({ step }) => step.name === 'AskUserQuestion' && step.answered && !step.isError,
   make: ({ step }, state) => answerFacts(step, state),
@@ -392,7 +437,18 @@ const answered: Rule<ToolInput> = {
       ),
       toolStep(
         'AskUserQuestion',
-        { questions: [{ question: 'Pre-commit hook blocks on pre-existing issues. How should we proceed?', header: 'Commit', options: [{ label: 'Skip hook (--no-verify)', description: 'x' }, { label: 'Fix pre-existing issues', description: 'y' }] }] },
+        {
+          questions: [
+            {
+              question: 'Pre-commit hook blocks on pre-existing issues. How should we proceed?',
+              header: 'Commit',
+              options: [
+                { label: 'Skip hook (--no-verify)', description: 'x' },
+                { label: 'Fix pre-existing issues', description: 'y' },
+              ],
+            },
+          ],
+        },
         'User has answered your questions: "Pre-commit hook blocks on pre-existing issues. How should we proceed?"="main was clean; fix the issues". You can now continue.',
       ),
     ],
@@ -401,4 +457,20 @@ const answered: Rule<ToolInput> = {
 };
 
 /** Tool rules in the order the engine runs them. */
-export const TOOL_RULES: Rule<ToolInput>[] = [editRejected, planWritten, fileChanged, fileRead, fileDeleted, prCreated, pushed, planApproved, tracker, bash, todoWrite, taskReason, taskTools, agentReport, answered];
+export const TOOL_RULES: Rule<ToolInput>[] = [
+  editRejected,
+  planWritten,
+  fileChanged,
+  fileRead,
+  fileDeleted,
+  prCreated,
+  pushed,
+  planApproved,
+  tracker,
+  bash,
+  todoWrite,
+  taskReason,
+  taskTools,
+  agentReport,
+  answered,
+];

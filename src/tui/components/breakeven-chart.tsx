@@ -40,8 +40,16 @@ export function breakEvenLines({ breakEven, width, height = 6 }: BreakEvenChartP
   const b = breakEven.value;
   const lines: Line[] = [
     head,
-    line('be:w', 'warm cache: ', { text: turns(b.breakEvenTurns), bold: true, color: b.breakEvenTurns === null ? 'yellow' : 'green' }, `  (first call ${b.penalty > 0 ? '+' : ''}${money(b.penalty)}, then ${money(-b.savingPerTurn)}/call)`),
-    line('be:c', 'cold cache: ', { text: turns(b.cold.breakEvenTurns), bold: true }, `  (first call ${b.cold.penalty >= 0 ? '+' : ''}${money(b.cold.penalty)})`, { text: `  priced as ${b.model}`, dim: true }),
+    line(
+      'be:w',
+      'warm cache: ',
+      { text: turns(b.breakEvenTurns), bold: true, color: b.breakEvenTurns === null ? 'yellow' : 'green' },
+      `  (first call ${b.penalty > 0 ? '+' : ''}${money(b.penalty)}, then ${money(-b.savingPerTurn)}/call)`,
+    ),
+    line('be:c', 'cold cache: ', { text: turns(b.cold.breakEvenTurns), bold: true }, `  (first call ${b.cold.penalty >= 0 ? '+' : ''}${money(b.cold.penalty)})`, {
+      text: `  priced as ${b.model}`,
+      dim: true,
+    }),
   ];
   const axis = 9;
   const rows = plotRows(b.curve, Math.max(10, Math.min(60, width - axis - 1)), height);

@@ -35,7 +35,10 @@ function sessionLines(props: DetailPaneProps, inner: number): Line[] {
   const lines: Line[] = [
     line('d:id', { text: s.sessionId ?? s.path, bold: true }),
     line('d:cwd', { text: s.cwd ?? '?', dim: true }),
-    line('d:facts', `${plural(s.lines, 'line')}, ${bytes(s.bytes)} · ${count(s.messages.user)} user / ${count(s.messages.assistant)} assistant · ${plural(s.messages.toolUses, 'tool call')} · ${plural(s.compactions, 'compaction')}`),
+    line(
+      'd:facts',
+      `${plural(s.lines, 'line')}, ${bytes(s.bytes)} · ${count(s.messages.user)} user / ${count(s.messages.assistant)} assistant · ${plural(s.messages.toolUses, 'tool call')} · ${plural(s.compactions, 'compaction')}`,
+    ),
     line('d:model', { text: `Claude Code ${s.versions.join(', ') || '?'} · ${s.models.join(', ') || 'no model'}`, dim: true }),
     blank('d:b1'),
     ...tokenBarsLines({ tokens: s.tokens, width: inner }),

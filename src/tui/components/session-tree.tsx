@@ -25,7 +25,10 @@ function rowSegments(row: TreeRow, width: number, now: number): Segment[] {
     const s = row.session;
     const right = ` ${bytes(s.bytes).padStart(7)} ${ago(s.modifiedMs, now).padStart(4)}`;
     const label = `${indent}${s.live ? '●' : '○'} ${s.id.slice(0, 8)} ${s.firstPrompt ?? ''}`;
-    return [{ text: pad(label, Math.max(8, width - right.length)), color: s.live ? 'green' : undefined }, { text: right, dim: true }];
+    return [
+      { text: pad(label, Math.max(8, width - right.length)), color: s.live ? 'green' : undefined },
+      { text: right, dim: true },
+    ];
   }
   if (row.kind === 'snapshot') {
     const n = row.snapshot;

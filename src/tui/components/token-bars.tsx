@@ -30,9 +30,14 @@ function rows(prefix: string, entries: [string, number][], total: number, width:
 }
 
 export function tokenBarsLines({ tokens, width, maxTools = 6 }: TokenBarsProps): Line[] {
-  const kinds = Object.entries(tokens.byKind).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).map(([k, n]) => [KIND_LABELS[k] ?? k, n] as [string, number]);
+  const kinds = Object.entries(tokens.byKind)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => [KIND_LABELS[k] ?? k, n] as [string, number]);
   const lines: Line[] = [heading('tok:h', `Tokens on resume: ${count(tokens.total)}`), ...rows('kind', kinds, tokens.total, width, 'cyan')];
-  const tools = Object.entries(tokens.byTool).sort((a, b) => b[1] - a[1]).slice(0, maxTools);
+  const tools = Object.entries(tokens.byTool)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, maxTools);
   if (tools.length) {
     const toolTotal = tools.reduce((t, [, n]) => t + n, 0) || 1;
     const allTools = Object.values(tokens.byTool).reduce((t, n) => t + n, 0) || toolTotal;

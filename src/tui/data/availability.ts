@@ -1,11 +1,7 @@
 // What a pane knows about a piece of data it shows: still loading, there, not available (its
 // module is not installed, or it does not apply to this selection), or failed.
 
-export type Availability<T> =
-  | { state: 'loading' }
-  | { state: 'ready'; value: T }
-  | { state: 'unavailable'; reason: string }
-  | { state: 'error'; message: string };
+export type Availability<T> = { state: 'loading' } | { state: 'ready'; value: T } | { state: 'unavailable'; reason: string } | { state: 'error'; message: string };
 
 export const LOADING = { state: 'loading' } as const;
 

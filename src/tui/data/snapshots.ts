@@ -46,20 +46,18 @@ export async function loadSnapshots(env: NodeJS.ProcessEnv = process.env): Promi
   return settle('the snapshot store', async () => {
     const [{ openStore }, { listSnapshots }] = await Promise.all([import('../../store/store.js'), import('../../store/list.js')]);
     const items = await listSnapshots(await openStore(env));
-    return items.map(
-      (item): SnapshotItem => ({
-        name: item.name,
-        kind: item.kind,
-        sessionId: item.sessionId,
-        createdAt: item.createdAt,
-        message: item.message,
-        tags: item.tags,
-        from: item.from,
-        branchSessionId: item.branchSessionId,
-        trimmed: item.trimmed,
-        lines: item.lines,
-        bytes: item.bytes,
-      }),
-    );
+    return items.map((item): SnapshotItem => ({
+      name: item.name,
+      kind: item.kind,
+      sessionId: item.sessionId,
+      createdAt: item.createdAt,
+      message: item.message,
+      tags: item.tags,
+      from: item.from,
+      branchSessionId: item.branchSessionId,
+      trimmed: item.trimmed,
+      lines: item.lines,
+      bytes: item.bytes,
+    }));
   });
 }

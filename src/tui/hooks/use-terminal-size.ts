@@ -14,10 +14,11 @@ export function useTerminalSize(fixed?: TerminalSize): TerminalSize {
   const [size, setSize] = useState(read);
   useEffect(() => {
     if (fixed) return;
-    const onResize = () => setSize((old) => {
-      const next = read();
-      return next.columns === old.columns && next.rows === old.rows ? old : next;
-    });
+    const onResize = () =>
+      setSize((old) => {
+        const next = read();
+        return next.columns === old.columns && next.rows === old.rows ? old : next;
+      });
     stdout.on('resize', onResize);
     return () => {
       stdout.off('resize', onResize);
