@@ -54,25 +54,6 @@ export function pricesOf(input: number, output: number): Prices {
 const WINDOW = 200_000;
 const LONG_WINDOW = 1_000_000;
 
-/** Long-context pricing: 2x input and 1.5x output above 200k prompt tokens (cache rates follow input). */
-function longContextOf(input: number, output: number): LongContext {
-  return { above: WINDOW, window: LONG_WINDOW, prices: pricesOf(input * 2, output * 1.5) };
-}
-
-export function model(id: string, displayName: string, input: number, output: number, long = false): ModelInfo {
-  const [family, version] = id.split('-') as [ModelFamily, string];
-  return {
-    id,
-    family,
-    version: Number(version),
-    displayName,
-    contextWindow: WINDOW,
-    prices: pricesOf(input, output),
-    longContext: long ? longContextOf(input, output) : undefined,
-    compaction: DEFAULT_COMPACTION,
-  };
-}
-
 /** A price of the table: a flat number, or a base with tiers above a prompt size (long context). */
 type TablePrice = number | { base: number; tiers: { start: number; price: number }[] } | undefined;
 interface TableModel {
@@ -159,9 +140,6 @@ export function builtinModels(): readonly ModelInfo[] {
   }
   return table;
 }
-
-/** Where the built-in prices come from, for reports. */
-export const PRICE_TABLE = '@pydantic/genai-prices';
 
 /** The model assumed when a log names none (or only Claude Code's `<synthetic>` placeholders). */
 export const DEFAULT_MODEL_ID = 'sonnet-4.5';

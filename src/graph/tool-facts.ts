@@ -5,7 +5,7 @@
 import type { ToolStep } from './session-turns.js';
 import type { NodeStatus } from './model.js';
 import type { DraftNode } from './graph-builder.js';
-import { bashFacts, errorLine } from './bash-facts.js';
+import { errorLine } from './bash-facts.js';
 import { clipWords, normaliseLabel, sentences } from './labels.js';
 import { closeError, noteChange, parentTask, pathLabel, type ExtractState } from './extract-state.js';
 
@@ -29,18 +29,6 @@ export function toolPaths(name: string, input: Record<string, unknown>): string[
     if (name === 'Glob' && typeof input.pattern === 'string' && !/[*?[\]{}]/.test(input.pattern)) add(input.pattern);
   }
   return paths;
-}
-
-export function toolFacts(step: ToolStep, state: ExtractState): void {
-  const { name } = step;
-  if (name === 'Bash' || name === 'PowerShell') return bashFacts(step, state);
-  if (name === 'TodoWrite') return todoFacts(step, state);
-  if (name === 'TaskCreate' || name === 'TaskUpdate') return taskToolFacts(step, state);
-  if (name === 'Task' || name === 'Agent') return agentFacts(step, state);
-  if (name === 'AskUserQuestion') return answerFacts(step, state);
-  const paths = toolPaths(name, step.input);
-  if (paths.length > 0) fileFacts(step, paths, state);
-  else if (!step.answered) state.signals.unanswered++;
 }
 
 /**

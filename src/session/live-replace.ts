@@ -120,20 +120,6 @@ export async function fingerprint(handle: FileHandle, bytes: number): Promise<st
   return hash.digest('hex').slice(0, 32);
 }
 
-export async function fingerprintOfPath(path: string, bytes: number): Promise<string | undefined> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    const info = await handle.stat();
-    if (!info.isFile() || info.size < bytes) return undefined;
-    return await fingerprint(handle, bytes);
-  } catch {
-    return undefined;
-  } finally {
-    await handle?.close();
-  }
-}
-
 export interface CarryOptions {
   /** Rewrites a carried line (its bytes, without the '\n'); default: kept as it is. */
   relink?: (line: Buffer) => Buffer;

@@ -131,15 +131,6 @@ export class Git {
     }
   }
 
-  /** Like run, with extra environment (commit identity and dates). */
-  async runWithEnv(args: string[], env: Record<string, string>, what = args[0]): Promise<string> {
-    try {
-      return await simpleGit({ baseDir: this.dir, trimmed: false }).env(cleanGitEnv(env)).raw(args);
-    } catch (error) {
-      throw gitFailure(error, what);
-    }
-  }
-
   /** Spawns git with a streamed stdin (plumbing that simple-git cannot feed). */
   stream(args: string[], options: StreamOptions = {}): Promise<StreamResult> {
     return new Promise((resolve, reject) => {

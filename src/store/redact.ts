@@ -19,11 +19,6 @@ export function mark(kind: SecretKind): string {
 /** A JSON string literal in raw text: the quotes, and escapes kept whole. */
 const STRING_LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
 
-/** Redacts plain text (a snapshot's message, a label). */
-export function redactPlain(text: string): { text: string; report: RedactionReport } {
-  return redactWith(text, mark);
-}
-
 function redactJsonLine(line: string, report: RedactionReport): string {
   if (!mayHoldSecret(line)) return line;
   let key: string | undefined;

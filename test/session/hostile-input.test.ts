@@ -15,6 +15,7 @@ import { recordTokens } from '../../src/tokens/breakdown.js';
 import { jsonText } from '../../src/tokens/json-text.js';
 import { countTokens } from '../../src/tokens/counter.js';
 import { CmvError } from '../../src/errors.js';
+import { refusal } from '../helpers/refusal.js';
 import { sessionRecords } from './fixtures.js';
 
 let dir: string;
@@ -24,15 +25,6 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const toJsonl = (records: unknown[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
-
-async function refusal(promise: Promise<unknown>): Promise<CmvError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CmvError);
-  return error as CmvError;
-}
 
 describe('files that are not logs', () => {
   it('refuses a FIFO before opening it (no hang), for reading and for trimming', async () => {

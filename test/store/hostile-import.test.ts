@@ -16,7 +16,7 @@ import { removeName } from '../../src/store/maintenance.js';
 import { checkStore } from '../../src/store/fsck.js';
 import { snapshotGraph, snapshotLog } from '../../src/store/history.js';
 import { parseMeta } from '../../src/store/meta.js';
-import { CmvError } from '../../src/errors.js';
+import { refusal } from '../helpers/refusal.js';
 import { SAMPLE_DIR } from '../helpers/corpus.js';
 import { git, installSession, sandbox, SESSION_A, type Sandbox } from './helpers.js';
 
@@ -34,15 +34,6 @@ afterEach(() => {
   here.cleanup();
   rmSync(scratch, { recursive: true, force: true });
 });
-
-async function refusal(promise: Promise<unknown>): Promise<CmvError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CmvError);
-  return error as CmvError;
-}
 
 function hashObject(type: string, data: Buffer | string): string {
   const out = spawnSync('git', ['hash-object', '-w', '--literally', '-t', type, '--stdin'], { cwd: scratch, input: data, encoding: 'utf8' });

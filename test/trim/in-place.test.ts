@@ -11,7 +11,7 @@ import { trimToDestination } from '../../src/trim/apply.js';
 import { listBackups, takeBackup } from '../../src/trim/backups.js';
 import { restoreLog } from '../../src/trim/restore.js';
 import { openLiveLog } from '../../src/session/live-replace.js';
-import { CmvError } from '../../src/errors.js';
+import { refusal } from '../helpers/refusal.js';
 import { SessionBuilder, commandOutput, readOutput, removeWrittenSessions } from './session-builder.js';
 
 const saved = { CMV_HOME: process.env.CMV_HOME };
@@ -35,15 +35,6 @@ function logAt(text: string, name = 'session.jsonl'): string {
   const path = join(scratch, name);
   writeFileSync(path, text);
   return path;
-}
-
-async function refusal(promise: Promise<unknown>): Promise<CmvError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CmvError);
-  return error as CmvError;
 }
 
 beforeEach(() => {

@@ -4,7 +4,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import type { DashboardSources } from '../sources.js';
-import type { Availability } from '../data/availability.js';
+import { LOADING, type Availability } from '../data/availability.js';
 import type { SessionDetail } from '../data/session-detail.js';
 import type { BreakEvenView } from '../data/breakeven.js';
 import type { GraphSummaryView } from '../data/graph-summary.js';
@@ -15,10 +15,10 @@ export interface DetailState {
   graph: Availability<GraphSummaryView>;
 }
 
-const LOADING: DetailState = { detail: { state: 'loading' }, breakEven: { state: 'loading' }, graph: { state: 'loading' } };
+const LOADING_ALL: DetailState = { detail: LOADING, breakEven: LOADING, graph: LOADING };
 
 export function useDetail(sources: DashboardSources, path: string | undefined, version: number, minReloadMs = 5_000): DetailState {
-  const [state, setState] = useState<DetailState>(LOADING);
+  const [state, setState] = useState<DetailState>(LOADING_ALL);
   const lastLoad = useRef<{ path?: string; at: number }>({ at: 0 });
   const [tick, setTick] = useState(0);
 
@@ -32,7 +32,7 @@ export function useDetail(sources: DashboardSources, path: string | undefined, v
     }
     let cancelled = false;
     lastLoad.current = { path, at: Date.now() };
-    if (!samePath) setState(LOADING);
+    if (!samePath) setState(LOADING_ALL);
     void (async () => {
       try {
         const loaded = await sources.loadDetail(path);
@@ -48,5 +48,5 @@ export function useDetail(sources: DashboardSources, path: string | undefined, v
       cancelled = true;
     };
   }, [path, version, tick]);
-  return path ? state : { detail: { state: 'unavailable', reason: 'no session selected' }, breakEven: LOADING.breakEven, graph: LOADING.graph };
+  return path ? state : { detail: { state: 'unavailable', reason: 'no session selected' }, breakEven: LOADING, graph: LOADING };
 }
