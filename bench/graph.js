@@ -23,7 +23,7 @@ export const DEFAULT_SETS = [
   'test/graph/heldout',
   'test/graph/heldout/blind',
   'test/graph/heldout/fresh',
-  'test/graph/heldout/recent-dev',
+  'test/graph/dev/recent-dev',
 ];
 
 export const VIEWS = [
