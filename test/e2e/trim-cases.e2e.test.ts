@@ -1,7 +1,9 @@
-// The trim cases of issue 16 in the real Claude Code CLI: each invented log is resumed as it is and
+// The trim cases of issue 16 in the real Claude Code CLI (and the ~50 MB log stitched from every main
+// corpus log with its original timestamps): each log is resumed as it is and
 // as trimmed. The client sends what the model predicts from the original, and the trimmed log
 // sends every user and assistant text the original's resume sends, in order, with its tools paired.
 
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,17 +16,34 @@ import { clientModelFor } from '../../src/session/clients.js';
 import { conversationTexts, normaliseTexts, summarizeRequest, toolPairFaults } from './request-texts.js';
 import { missingTexts } from './request-measures.js';
 import { smallCaseD, writeTrimCases, type TrimCase } from '../trim/trim-case-logs.js';
+import { allCorpusFiles, HAS_CORPUS, HAS_RECENT_CORPUS, isSubagentFile } from '../helpers/corpus.js';
 
 const RESUME_TIMEOUT_MS = 60_000;
 const clients = clientsUnderTest();
 const dir = mkdtempSync(join(tmpdir(), 'cmv-trim-cases-e2e-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cases = [...writeTrimCases(dir), smallCaseD(dir)];
+let stitchedPath: string | undefined;
+const stitched = (): string => (stitchedPath ??= stitchedCorpus());
 
-async function resumeBoth(client: ClaudeClient, c: TrimCase): Promise<void> {
+/**
+ * Issue 16's stitched log: every main log of both corpora, end to end until ~50 MB, each line with
+ * its original timestamp (bench/stitch.js --original-times), so the newest entry lies before the
+ * last compaction boundary in file order, as in a real log stitched from many sessions.
+ */
+function stitchedCorpus(): string {
+  const out = join(dir, 'stitched-50.jsonl');
+  const sources = allCorpusFiles().filter((f) => !isSubagentFile(f));
+  const made = spawnSync(process.execPath, [join(__dirname, '..', '..', 'bench', 'stitch.js'), '--original-times', out, '50', ...sources], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(made.stderr);
+  return out;
+}
+
+async function resumeBoth(client: ClaudeClient, c: Pick<TrimCase, 'path' | 'resumes'> & { id: string }): Promise<void> {
   const original = await resumeAndCapture(c.path, { timeoutMs: RESUME_TIMEOUT_MS, client });
   expect(original.request, describeRun(`${c.id} original`, original)).toBeDefined();
   const sentByOriginal = normaliseTexts(conversationTexts(original.request));
+  expect(sentByOriginal.length, `${c.id}: the original's resume sends texts`).toBeGreaterThan(0);
   // What the model of this client says the original resumes is what the client sent (for 2.1.100
   // also what the case states: 2.1.332 resumes case C's last segment, by file order).
   const model = await openSession(c.path, { findSubagents: false, client: clientModelFor(client.version) });
@@ -32,7 +51,7 @@ async function resumeBoth(client: ClaudeClient, c: TrimCase): Promise<void> {
     sentByOriginal.map((t) => t.text),
     summarizeRequest(original.request),
   ).toEqual(normaliseTexts(sentTexts(model).map(({ role, text }) => ({ role, text }))).map((t) => t.text));
-  if (client.version === '2.1.100') expect(sentByOriginal.map((t) => t.text)).toEqual(c.resumes);
+  if (client.version === '2.1.100' && c.resumes.length > 0) expect(sentByOriginal.map((t) => t.text)).toEqual(c.resumes);
 
   const result = await trimSession(c.path, {});
   expect(result.verify.faults).toEqual([]);
@@ -51,6 +70,11 @@ describe.skipIf(clients.length === 0)('trim cases resumed in the real Claude Cod
       for (const c of cases) {
         it(`${c.id} (${c.shape}): the trimmed log sends every text of the original's resume, in order`, () => resumeBoth(client, c), 2 * RESUME_TIMEOUT_MS + 30_000);
       }
+      it.skipIf(!HAS_CORPUS || !HAS_RECENT_CORPUS)(
+        "a ~50 MB log stitched from every main corpus log, original timestamps: the trimmed log sends every text of the original's resume, in order",
+        () => resumeBoth(client, { id: 'stitched', path: stitched(), resumes: [] }),
+        2 * RESUME_TIMEOUT_MS + 120_000,
+      );
     });
   }
 });
