@@ -2,11 +2,9 @@
 // one core function; errors are mapped to exit codes here.
 
 import { Command, CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
 import chalk from 'chalk';
 import { isCmvError } from '../errors.js';
+import { cmvVersion } from '../version.js';
 import { exitCodeFor, EXIT_OK } from './exit-codes.js';
 import { Output, forTerminal } from './output.js';
 import { examples, type CommandDefinition, type Run } from './program/shared-options.js';
@@ -40,11 +38,6 @@ import { remote } from './program/remote.js';
 import { push } from './program/push.js';
 import { pull } from './program/pull.js';
 import { completeWords } from './program/complete-words.js';
-
-export function packageVersion(): string {
-  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-}
 
 /** Every command, in the order `cmv --help` lists them; each is declared in src/cli/program/. */
 const COMMANDS: CommandDefinition[] = [
@@ -91,7 +84,7 @@ function inheritSettings(parent: Command): void {
 export function buildProgram(run: Run): Command {
   const program = new Command('cmv')
     .description('Version, trim and analyse Claude Code sessions: keep what a session learned, drop the bulk.')
-    .version(packageVersion(), '-V, --version')
+    .version(cmvVersion(), '-V, --version')
     .option('--color', 'colour even when not on a terminal (also FORCE_COLOR=1)')
     .option('--no-color', 'disable colour (also NO_COLOR=1)')
     .showSuggestionAfterError(true)

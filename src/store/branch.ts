@@ -23,7 +23,7 @@ import { resumeCommand } from './launch.js';
 import { checkName, refOf, sessionRef } from './names.js';
 import { graphOrRebuilt, readStoredGraphs } from './stored-graph.js';
 import { withResumeBlock } from './resume-branch.js';
-import { cmvVersion } from './version.js';
+import { cmvVersion } from '../version.js';
 import type { BranchInfo, SnapshotMeta } from './meta.js';
 import { claudeConfigDirs, projectDir } from '../session/locate.js';
 import { writeFileAtomic } from '../session/write.js';

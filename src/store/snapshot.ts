@@ -15,7 +15,7 @@ import type { GraphSideFile } from './stored-graph.js';
 import { readProjectState } from './project-state.js';
 import { checkName, isUuid, nameProblem, refOf, sessionRef } from './names.js';
 import { listNames, namesAnd, nameTaken, updateRefs, ZERO_ID, type RefUpdate } from './refs.js';
-import { cmvVersion } from './version.js';
+import { cmvVersion } from '../version.js';
 import { splitRawLines } from '../session/line-reader.js';
 import { parseLine } from '../session/entry.js';
 import { CmvError, fromSystemError } from '../errors.js';

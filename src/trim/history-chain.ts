@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { SessionLine } from '../session/conversation.js';
 import { shared } from '../session/interned.js';
 import { writeFileAtomic } from '../session/write.js';
-import { cmvVersion } from '../store/version.js';
+import { cmvVersion } from '../version.js';
 
 /** The file in a log's backup folder (not .json or .jsonl: those are backups and their records). */
 export const HISTORY_CHAIN_FILE = 'history-chain.cache';

@@ -1,5 +1,5 @@
-// The cmv version recorded in every snapshot's meta (read from package.json, two folders up from
-// both src/store and dist/store).
+// cmv's version, read from package.json one folder up from both src/ and dist/: `cmv --version`,
+// every snapshot's meta, and the trim's kept history chain (a chain kept by another version is read again).
 
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,7 +10,7 @@ let cached: string | undefined;
 export function cmvVersion(): string {
   if (cached) return cached;
   try {
-    const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+    const root = join(dirname(fileURLToPath(import.meta.url)), '..');
     cached = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
   } catch {
     cached = 'unknown';
