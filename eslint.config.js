@@ -53,6 +53,11 @@ export default tseslint.config(
             { target: './src/errors.ts', from: ['./src/cli', './src/tui'] },
             { target: './src/tui', from: './src/cli', message: 'the dashboard shares code with the CLI through core (src/text), not src/cli' },
             { target: './src/cost', from: './src/config', message: 'cost never reads the config: the command passes what it needs (config validates against cost)' },
+            {
+              target: ['./src/session', './src/tokens', './src/trim'],
+              from: ['./src/store', './src/analyze', './src/hooks'],
+              message: 'data flows one way: reading logs, counting and trimming never reach into the store, batch analysis or the hooks',
+            },
           ],
         },
       ],

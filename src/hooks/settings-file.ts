@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { mkdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { claudeConfigDirs } from '../session/locate.js';
-import { ensureDataDir } from '../store/location.js';
+import { ensureDataDir } from '../data-dir.js';
 import { writeFileAtomic } from '../session/write.js';
 import { CmvError } from '../errors.js';
 import type { Settings } from './hook-entries.js';

@@ -4,7 +4,7 @@
 
 import { join } from 'node:path';
 import { appendFile, readFile, rename, stat } from 'node:fs/promises';
-import { ensureDataDir, dataDir } from '../store/location.js';
+import { ensureDataDir, dataDir } from '../data-dir.js';
 import { writeFileAtomic } from '../session/write.js';
 
 export type TrimSource = 'pre-compact' | 'size-guard' | 'dashboard';

@@ -28,7 +28,7 @@ import type { BranchInfo, SnapshotMeta } from './meta.js';
 import { claudeConfigDirs, projectDir } from '../session/locate.js';
 import { writeFileAtomic } from '../session/write.js';
 import { copySideFiles } from '../session/side-files.js';
-import { alive } from './lock.js';
+import { alive } from '../lock.js';
 import { sessionBytes, type Session } from '../session/session.js';
 import type { ResumeTier } from '../graph/resume-block.js';
 import { trimSession } from '../trim/trim.js';

@@ -4,9 +4,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { dataDir } from './location.js';
+import { dataDir } from '../data-dir.js';
 import { Git, requireGit } from './git.js';
-import { withLock, type HeldLock } from './lock.js';
+import { withLock, type HeldLock } from '../lock.js';
 import { CmvError } from '../errors.js';
 
 export const STORE_FORMAT = 1;

@@ -4,7 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { acquireLock } from '../../src/store/lock.js';
+import { acquireLock } from '../../src/lock.js';
 
 export const ROOT = resolve(__dirname, '..', '..');
 /** Inside node_modules, so the build resolves its dependencies from the project's. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import { acquireLock } from '../../src/store/lock.js';
+import { acquireLock } from '../../src/lock.js';
 import { updateRefs, readRef, ZERO_ID } from '../../src/store/refs.js';
 import { takeSnapshot } from '../../src/store/snapshot.js';
 import { SAMPLE_DIR, sampleFiles } from '../helpers/corpus.js';

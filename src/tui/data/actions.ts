@@ -5,7 +5,7 @@
 import { formatReduction, plural } from '../../text/quantities.js';
 import { basename, join } from 'node:path';
 import { copyFile, mkdir, rename, unlink } from 'node:fs/promises';
-import { ensureDataDir } from '../../store/location.js';
+import { ensureDataDir } from '../../data-dir.js';
 import { isMissingModule } from './availability.js';
 
 export interface ActionResult {

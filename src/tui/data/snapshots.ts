@@ -4,7 +4,7 @@
 
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { dataDir } from '../../store/location.js';
+import { dataDir } from '../../data-dir.js';
 import { settle, type Availability } from './availability.js';
 
 export interface SnapshotItem {

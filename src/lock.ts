@@ -1,4 +1,4 @@
-// The store's writer lock: one file created exclusively, holding its owner's pid, host and a
+// A writer lock (the snapshot store's, the trim backups'): one file created exclusively, holding its owner's pid, host and a
 // token, kept fresh by a heartbeat. A lock whose owner died (same host, pid gone) or whose
 // heartbeat stopped is broken. Git's own compare-and-swap ref updates back it up: even two
 // writers at once could not corrupt the store, only one of them would fail.
@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
-import { CmvError } from '../errors.js';
+import { CmvError } from './errors.js';
 
 const HEARTBEAT_MS = 2_000;
 /** A lock not refreshed for this long belongs to a frozen or remote process. */
