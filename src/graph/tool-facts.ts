@@ -172,9 +172,12 @@ export function answerFacts(step: ToolStep, state: ExtractState): void {
     const picked = options.find((o) => o && o.label === m[2]);
     const description = picked?.description;
     const why = typeof description === 'string' && description.split(/\s+/).length <= 10 ? ` (${description})` : '';
-    // What it was chosen over: an answer of the user's own words turned down every option offered.
-    const others = picked ? [] : options.map((o) => o?.label).filter((l): l is string => typeof l === 'string' && l.split(/\s+/).length <= 6);
-    const over = others.length > 0 && others.length <= 3 ? ` instead of ${others.join(' or ')}` : '';
+    // What it was chosen over: the other options offered ("X over Y"); an answer of the user's own words turned down every one.
+    const others = options
+      .map((o) => o?.label)
+      .filter((l): l is string => typeof l === 'string' && l !== m[2] && l.split(/\s+/).length <= 6)
+      .map((l) => l.replace(/\s*\((?:recommended|default)\)\s*/i, ''));
+    const over = others.length > 0 && others.length <= 3 ? ` ${picked ? 'over' : 'instead of'} ${others.join(' or ')}` : '';
     const label = `${header && !m[2].toLowerCase().includes(header.toLowerCase()) ? `${header}: ` : ''}${m[2]}${why}${over}`;
     const decision = state.builder.mention('DECISION', label, { confidence: 0.95, turn: state.turn, uuid: step.resultUuid ?? step.uuid, detail: clipWords(m[1], 12) });
     state.builder.link(decision, parentTask(state), 'RELATED_TO');

@@ -1,0 +1,162 @@
+// Decision rules grounded in what the log shows was settled (issue #17, items 1-2): the plan the
+// user approved and handed over as "Implement the following plan:", and the reply's sentences that
+// give a choice with its reason ("Since X, I'll Y", "I need to Y - X", "I'll Y because X").
+// Labels name what was chosen and why, in at most a dozen words, without the lead-in.
+
+import { clipWords, normaliseLabel, sentences } from '../labels.js';
+import { promptStep, textStep, type PromptInput, type Rule, type TextInput } from './engine.js';
+import { parsePlan } from './plan.js';
+import type { ExtractState } from '../extract-state.js';
+
+/** How many words a choice and its reason keep. */
+const CHOICE_WORDS = 10;
+const REASON_WORDS = 8;
+/** A choice stated after its reason is the sentence's main clause: it keeps more words. */
+const FIRST_WORDS = 14;
+
+/** Verbs of looking around, checking or reporting: what follows them is a step, not a choice. */
+const NOT_A_CHOICE_VERB =
+  /^(?:read|re-?read|check|look|see|find|search|explore|examine|investigate|understand|verify|confirm|run|re-?run|start|try|review|get|fetch|inspect|test|debug|trace|dig|analy[sz]e|figure|know|ask|wait|think|consider|summari[sz]e|explain|show you|report|tell|let you|continue|proceed|begin|go ahead|take|do|fix|update the todo|mark|create a todo|now)\b/i;
+
+/** A hedge or a question is not a choice. */
+const HEDGE = /\?\s*$|\b(?:maybe|perhaps|might|could|probably|not sure|if you(?:'d)? (?:like|want|prefer))\b/i;
+
+/** "Since the user is rewinding explicitly, I'll pass true for force": the reason before the choice. */
+const REASON_FIRST =
+  /^(?:(?:so|ok(?:ay)?|now|here|also),?\s+)?(?:(?:for|in|on)\s+[^,]{3,50},\s+)?(?:since|because|as|given that|now that)\s+(.{6,160}?),\s+(?:i'll|i will|i'm going to|we'll|we will|we're going to|i need to|we need to|i should|we should|let's|let me|i)\s+(.+?)[.!]?$/i;
+
+/** "`setPrompts` is still used elsewhere, so I'll leave it": the reason, then the choice it settles. */
+const SO_CHOICE =
+  /^(.{6,160}?),?\s+so\s+(?:i'll|i will|i'm going to|we'll|we will|let's|i|we)\s+((?:leave|keep|skip|use|remove|drop|ignore|avoid|stick with|go with|switch to|move|put|store|treat|pass|wrap|not|won't|don't)\b.*?)[.!]?$/i;
+
+/** "I need to add the files to .gitignore - these are generated files", "I'll keep X because Y": the choice, then its reason. */
+const REASON_AFTER =
+  /^(?:(?:so|ok(?:ay)?|now|here|also),?\s+)?(?:i'll|i will|i'm going to|we'll|we will|we're going to|i need to|we need to|i should|we should|let's)\s+(.+?)(?:\s+[-—–]\s+|,?\s+(?:because|since|as|so that)\s+)(.{6,200}?)[.!]?$/i;
+
+function clean(text: string): string {
+  return text
+    .replace(/\*\*|`/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A choice with its reason, as a label: "pass true for force since the user is rewinding explicitly". */
+function reasonLabel(choice: string, reason: string, words = CHOICE_WORDS): string | undefined {
+  const what = clean(choice);
+  const why = clean(reason).replace(/^(?:the|it's|it is|this is|these are|that's)\s+/i, (m) => (/^the\s/i.test(m) ? m : ''));
+  if (NOT_A_CHOICE_VERB.test(what) || HEDGE.test(what) || HEDGE.test(why)) return undefined;
+  if (what.split(/\s+/).length < 2 || why.split(/\s+/).length < 2) return undefined;
+  return normaliseLabel(`${clipWords(what, words)} since ${clipWords(why, REASON_WORDS)}`);
+}
+
+/** "setPrompts is still used elsewhere, so leave it": said in the sentence's own order, the reason naming what "it" is. */
+function soLabel(reason: string, choice: string): string | undefined {
+  const why = clean(reason).replace(/^(?:(?:so|ok(?:ay)?|now|and|but|also),?\s+)+/i, '');
+  const what = clean(choice);
+  if (HEDGE.test(why) || HEDGE.test(what) || why.split(/\s+/).length < 3 || why.split(/\s+/).length > 16) return undefined;
+  return normaliseLabel(`${why}, so ${clipWords(what, CHOICE_WORDS)}`);
+}
+
+/** The reasoned choices of a reply, one label per sentence. */
+export function reasonedChoices(text: string): string[] {
+  const out: string[] = [];
+  for (const sentence of sentences(text)) {
+    const s = sentence.trim();
+    if (s.length > 400 || /\?\s*$/.test(s)) continue;
+    const first = REASON_FIRST.exec(s);
+    const so = first ? undefined : SO_CHOICE.exec(s);
+    const after = first || so ? undefined : REASON_AFTER.exec(s);
+    const label = first ? reasonLabel(first[2], first[1], FIRST_WORDS) : so ? soLabel(so[1], so[2]) : after ? reasonLabel(after[1], after[2]) : undefined;
+    if (label && !out.includes(label)) out.push(label);
+  }
+  return out;
+}
+
+const reasonedChoice: Rule<TextInput> = {
+  id: 'decision.reasoned-choice',
+  on: 'text',
+  matches:
+    'a sentence of a reply that commits to a course with its reason: "Since X, I\'ll Y", "I need to Y - X", "I\'ll Y because X" (not looking around or checking, not a hedge or a question)',
+  makes: 'a DECISION "<Y> since <X>" (the choice in up to 10 words, the reason in up to 8)',
+  why: 'real sessions give their choices with the reason in one sentence; the reason is what a resumed session must not undo',
+  toolSessionsOnly: true,
+  match: ({ step }) => step.role === 'assistant' && reasonedChoices(step.text).length > 0,
+  make: ({ step }, state) => {
+    for (const label of reasonedChoices(step.text)) decide(state, label, step.uuid, 0.8);
+  },
+  examples: {
+    yes: [
+      textStep("I need to add the untracked files to `.gitignore` - these are generated files that shouldn't be tracked.", false),
+      textStep('`setPrompts` is still used elsewhere, so I\'ll leave it.', false),
+      textStep(
+        "For the rewind command, since the user is explicitly rewinding and there are already confirmation prompts, I'll pass `true` for force to skip the additional timestamp check.",
+        false,
+      ),
+    ],
+    no: [
+      textStep('I need to check the file because it might have changed.', false),
+      textStep("Since the tests pass, let me look at the lint output.", false),
+      textStep('The tests pass, so I\'ll commit now.', false),
+      textStep('Should I add it to .gitignore since it is generated?', false),
+    ],
+  },
+};
+
+/** "Implement the following plan:\n\n# Title ...": the plan the user approved in plan mode, handed to a fresh context. */
+const PLAN_PROMPT = /^\s*implement the following plan:?\s*\n/i;
+
+/** "- **Fail-safe**: If cloc is unavailable ..., evaluation proceeds.": a plan's bold-named property of its design. */
+const BOLD_CHOICE = /^\s*[-*]\s+\*\*([^*]{3,30}?)\*\*:?\s*:?\s+(.{8,})$/;
+/** Bold names that head a location or a step rather than a property of the design. */
+const NOT_A_PROPERTY = /^(?:files?|path|location|where|test(?:s|ing)?|verification|step|note|example|before|after|current|problem|context|issue|result|output|input|usage|command)s?\b/i;
+
+/** The choices of a plan: those under its choice headings, and its bold-named design properties. */
+export function planChoices(text: string): string[] {
+  const plan = parsePlan(text);
+  const out = [...plan.choices];
+  const prose = text.replace(/```[\s\S]*?```/g, '');
+  for (const line of prose.split('\n')) {
+    const m = BOLD_CHOICE.exec(line);
+    if (!m || NOT_A_PROPERTY.test(m[1].trim()) || /[/.]\w+$/.test(m[1].trim())) continue;
+    const body = clean(m[2]).split(/(?<=[a-z0-9)'"])\.\s+(?=[A-Z])/)[0];
+    const label = normaliseLabel(`${m[1].trim()}: ${clipWords(body.replace(/[.]$/, ''), 12)}`);
+    if (label.split(/\s+/).length >= 3 && !out.includes(label)) out.push(label);
+  }
+  return out;
+}
+
+const planPrompt: Rule<PromptInput> = {
+  id: 'decision.plan-prompt',
+  on: 'prompt',
+  client:
+    'after the user approves a plan and clears the context, Claude Code opens the new context with a prompt "Implement the following plan:" holding the plan (seen in 2.1.37 and 2.1.5x logs)',
+  matches: 'a prompt "Implement the following plan:" followed by the plan',
+  makes: 'a DECISION per choice of the plan: the items and sentences under its choice headings ("Decisions", "Approach", "Change", ...) and its bold-named properties ("**Fail-safe**: ...")',
+  why: 'the plan the user approved settles how the work is done; its stated choices are decisions the resumed session must keep',
+  match: ({ prompt }) => PLAN_PROMPT.test(prompt.text) && planChoices(prompt.text).length > 0,
+  make: ({ prompt }, state) => {
+    for (const label of planChoices(prompt.text)) decide(state, label, prompt.uuid, 0.85);
+  },
+  examples: {
+    yes: [
+      promptStep('Implement the following plan:\n\n# Consolidate logging\n\n## Change\n\nWrite all logs to a single fixed file: `.entire/logs/entire.log`\n', true),
+      promptStep(
+        'Implement the following plan:\n\n# Plan: Block large repos\n\n## Changes\n\n### 3. Add LOC guard\n\n- **Fail-safe**: If cloc is unavailable or output is malformed, evaluation proceeds.\n- **Files**: engine.ts\n',
+        true,
+      ),
+    ],
+    no: [
+      promptStep('Implement the following plan:\n\n# Plan: Block large repos\n\n## Steps\n\n1. Add the guard\n2. Add the message\n', true),
+      promptStep('Write all logs to a single fixed file', true),
+    ],
+  },
+};
+
+function decide(state: ExtractState, label: string, uuid: string, confidence: number): void {
+  state.builder.mention('DECISION', label, { confidence, turn: state.turn, uuid });
+}
+
+/** Prompt rules of the decision set, in the order the engine runs them (none is final). */
+export const DECISION_PROMPT_RULES: Rule<PromptInput>[] = [planPrompt];
+/** Text rules of the decision set (none is final). */
+export const DECISION_TEXT_RULES: Rule<TextInput>[] = [reasonedChoice];
