@@ -30,7 +30,12 @@ export interface Item {
   done?: boolean;
   /** The log records the goal's finished work item by item: the goal is their heading, not one more done task. */
   recordedWork?: boolean;
+  /** A choice the user made (an answer, an instruction, an approved plan): worth as much as open work. */
+  settled?: boolean;
 }
+
+/** Confidence of the choices the user made: AskUserQuestion answers, instructions, approved plans. */
+export const SETTLED = 0.85;
 
 /** Rules that read prose, not the log's own records. */
 const PROSE_RULES = new Set(['prompt.ask', 'prompt.turn-status', 'prose.reply']);
@@ -111,7 +116,13 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
     decisions: [
       ...pinned.map((n) => ({ ...plain(n, 1), pinned: true })),
       ...byLevel(
-        decisions.filter((n) => !pinned.includes(n)).map((n) => choice(n, n.confidence >= EXPLICIT && !bareCount(n.label) ? 1 : 2, withWhy && n.confidence >= EXPLICIT ? n.detail : undefined)),
+        decisions
+          .filter((n) => !pinned.includes(n))
+          .map((n) => ({
+            // A choice that names what it beat ("X over Y") says enough without the question it answered.
+            ...choice(n, n.confidence >= EXPLICIT && !bareCount(n.label) ? 1 : 2, withWhy && n.confidence >= EXPLICIT && !/\s(?:over|instead of)\s/.test(n.label) ? n.detail : undefined),
+            settled: toolsChanged && n.confidence >= SETTLED && !bareCount(n.label),
+          })),
       ),
     ],
     fixed: byLevel(fixed.map((n) => plain(n, n.confidence >= 0.9 ? 1 : 2))),

@@ -23,15 +23,15 @@ const HEDGE = /\?\s*$|\b(?:maybe|perhaps|might|could|probably|not sure|if you(?:
 
 /** "Since the user is rewinding explicitly, I'll pass true for force": the reason before the choice. */
 const REASON_FIRST =
-  /^(?:(?:so|ok(?:ay)?|now|here|also),?\s+)?(?:(?:for|in|on)\s+[^,]{3,50},\s+)?(?:since|because|as|given that|now that)\s+(.{6,160}?),\s+(?:i'll|i will|i'm going to|we'll|we will|we're going to|i need to|we need to|i should|we should|let's|let me|i)\s+(.+?)[.!]?$/i;
+  /^(?:(?:so|ok(?:ay)?|now|here|also),?\s+)?(?:(?:for|in|on)\s+[^,]{3,50},\s+)?(?:since|because|as|given that|now that)\s+(.{6,160}?),\s+(?:i'll|i will|i'm going to|we'll|we will|we're going to|i need to|we need to|i should|we should|let's|let me)\s+(.+?)[.!]?$/i;
 
 /** "`setPrompts` is still used elsewhere, so I'll leave it": the reason, then the choice it settles. */
 const SO_CHOICE =
   /^(.{6,160}?),?\s+so\s+(?:i'll|i will|i'm going to|we'll|we will|let's|i|we)\s+((?:leave|keep|skip|use|remove|drop|ignore|avoid|stick with|go with|switch to|move|put|store|treat|pass|wrap|not|won't|don't)\b.*?)[.!]?$/i;
 
-/** "I need to add the files to .gitignore - these are generated files", "I'll keep X because Y": the choice, then its reason. */
+/** "I need to add the files to .gitignore - these are generated files", "I'll keep X because Y", "I need to add X following the same pattern": the choice, then its reason. */
 const REASON_AFTER =
-  /^(?:(?:so|ok(?:ay)?|now|here|also),?\s+)?(?:i'll|i will|i'm going to|we'll|we will|we're going to|i need to|we need to|i should|we should|let's)\s+(.+?)(?:\s+[-—–]\s+|,?\s+(?:because|since|as|so that)\s+)(.{6,200}?)[.!]?$/i;
+  /^(?:(?:so|ok(?:ay)?|now|here|also),?\s+)?(?:i'll|i will|i'm going to|we'll|we will|we're going to|i need to|we need to|i should|we should|let's)\s+(.+?)(\s+[-—–]\s+|,?\s+(?:because|since|as|so that|so|following|matching|consistent with|in line with)\s+)(.{6,200}?)[.!]?$/i;
 
 function clean(text: string): string {
   return text
@@ -41,12 +41,18 @@ function clean(text: string): string {
 }
 
 /** A choice with its reason, as a label: "pass true for force since the user is rewinding explicitly". */
-function reasonLabel(choice: string, reason: string, words = CHOICE_WORDS): string | undefined {
+function reasonLabel(choice: string, reason: string, words = CHOICE_WORDS, connector = 'since'): string | undefined {
   const what = clean(choice);
   const why = clean(reason).replace(/^(?:the|it's|it is|this is|these are|that's)\s+/i, (m) => (/^the\s/i.test(m) ? m : ''));
   if (NOT_A_CHOICE_VERB.test(what) || HEDGE.test(what) || HEDGE.test(why)) return undefined;
   if (what.split(/\s+/).length < 2 || why.split(/\s+/).length < 2) return undefined;
-  return normaliseLabel(`${clipWords(what, words)} since ${clipWords(why, REASON_WORDS)}`);
+  return normaliseLabel(`${clipWords(what, words)} ${connector} ${clipWords(why, REASON_WORDS)}`);
+}
+
+/** The word that joins a choice to its reason, as the sentence said it ("because", "following"); a dash reads "since". */
+function link(joint: string): string {
+  const word = joint.replace(/^[\s,]+|\s+$/g, '').toLowerCase();
+  return /^[-—–]$/.test(word) || word === 'as' ? 'since' : word;
 }
 
 /** "setPrompts is still used elsewhere, so leave it": said in the sentence's own order, the reason naming what "it" is. */
@@ -66,7 +72,7 @@ export function reasonedChoices(text: string): string[] {
     const first = REASON_FIRST.exec(s);
     const so = first ? undefined : SO_CHOICE.exec(s);
     const after = first || so ? undefined : REASON_AFTER.exec(s);
-    const label = first ? reasonLabel(first[2], first[1], FIRST_WORDS) : so ? soLabel(so[1], so[2]) : after ? reasonLabel(after[1], after[2]) : undefined;
+    const label = first ? reasonLabel(first[2], first[1], FIRST_WORDS) : so ? soLabel(so[1], so[2]) : after ? reasonLabel(after[1], after[3], CHOICE_WORDS, link(after[2])) : undefined;
     if (label && !out.includes(label)) out.push(label);
   }
   return out;
@@ -88,6 +94,7 @@ const reasonedChoice: Rule<TextInput> = {
     yes: [
       textStep("I need to add the untracked files to `.gitignore` - these are generated files that shouldn't be tracked.", false),
       textStep('`setPrompts` is still used elsewhere, so I\'ll leave it.', false),
+      textStep('I need to add a `testAgent` constant in `logger_test.go` following the same pattern.', false),
       textStep(
         "For the rewind command, since the user is explicitly rewinding and there are already confirmation prompts, I'll pass `true` for force to skip the additional timestamp check.",
         false,
@@ -97,6 +104,7 @@ const reasonedChoice: Rule<TextInput> = {
       textStep('I need to check the file because it might have changed.', false),
       textStep("Since the tests pass, let me look at the lint output.", false),
       textStep('The tests pass, so I\'ll commit now.', false),
+      textStep("Since the hook won't let me commit, I have two options:", false),
       textStep('Should I add it to .gitignore since it is generated?', false),
     ],
   },
