@@ -18,6 +18,8 @@ const FIRST_WORDS = 14;
 const NOT_A_CHOICE_VERB =
   /^(?:read|re-?read|check|look|see|find|search|explore|examine|investigate|understand|verify|confirm|run|re-?run|start|try|review|get|fetch|inspect|test|debug|trace|dig|analy[sz]e|figure|know|ask|wait|think|consider|summari[sz]e|explain|show you|report|tell|let you|continue|proceed|begin|go ahead|take|do|fix|update the todo|mark|create a todo|now)\b/i;
 
+/** "since you suggested", "as specified in the task": doing what was asked, not a choice of how. */
+const DEFERS = /^(?:you\b|the user\b|(?:it was |it's |as )?(?:specified|requested|asked|mentioned|suggested|instructed)\b)/i;
 /** A hedge or a question is not a choice. */
 const HEDGE = /\?\s*$|\b(?:maybe|perhaps|might|could|probably|not sure|if you(?:'d)? (?:like|want|prefer))\b/i;
 
@@ -31,7 +33,11 @@ const SO_CHOICE =
 
 /** "I need to add the files to .gitignore - these are generated files", "I'll keep X because Y", "I need to add X following the same pattern": the choice, then its reason. */
 const REASON_AFTER =
-  /^(?:(?:so|ok(?:ay)?|now|here|also),?\s+)?(?:i'll|i will|i'm going to|we'll|we will|we're going to|i need to|we need to|i should|we should|let's)\s+(.+?)(\s+[-—–]\s+|,?\s+(?:because|since|as|so that|so|following|matching|consistent with|in line with)\s+)(.{6,200}?)[.!]?$/i;
+  /^(?:(?:so|ok(?:ay)?|now|here|also),?\s+)?(?:i'll|i will|i'm going to|we'll|we will|we're going to|i need to|we need to|i should|we should|let's)\s+(.+?)(\s+[-—–]\s+|,?\s+(?:because|since|as|so that|so|following|matching|consistent with|in line with)\s+)(.{6,200}?)[.!]?$|^(?:(?:now|also),?\s+)?let me(?: also)?\s+(.+?)(,?\s+(?:because|since)\s+)(.{6,200}?)[.!]?$/i;
+
+/** "I need to delete the Python source files (not the plugin scripts)": the choice and the alternative set aside. */
+const NOT_THAT =
+  /^(?:(?:so|ok(?:ay)?|now|here|also),?\s+)?(?:i'll|i will|i'm going to|we'll|we will|i need to|we need to|i should|we should|let's|let me(?: also)?)\s+(.+?)\s*\((?:not|but not|rather than|instead of)\s+([^()]{3,60})\)\s*(.*?)[.!]?$/i;
 
 function clean(text: string): string {
   return text
@@ -44,7 +50,7 @@ function clean(text: string): string {
 function reasonLabel(choice: string, reason: string, words = CHOICE_WORDS, connector = 'since'): string | undefined {
   const what = clean(choice);
   const why = clean(reason).replace(/^(?:the|it's|it is|this is|these are|that's)\s+/i, (m) => (/^the\s/i.test(m) ? m : ''));
-  if (NOT_A_CHOICE_VERB.test(what) || HEDGE.test(what) || HEDGE.test(why)) return undefined;
+  if (NOT_A_CHOICE_VERB.test(what) || HEDGE.test(what) || HEDGE.test(why) || DEFERS.test(why)) return undefined;
   if (what.split(/\s+/).length < 2 || why.split(/\s+/).length < 2) return undefined;
   return normaliseLabel(`${clipWords(what, words)} ${connector} ${clipWords(why, REASON_WORDS)}`);
 }
@@ -70,9 +76,15 @@ export function reasonedChoices(text: string): string[] {
     const s = sentence.trim();
     if (s.length > 400 || /\?\s*$/.test(s)) continue;
     const first = REASON_FIRST.exec(s);
+    const not = NOT_THAT.exec(s);
+    if (not && !NOT_A_CHOICE_VERB.test(clean(not[1])) && !HEDGE.test(s)) {
+      const label = normaliseLabel(`${clipWords(clean(`${not[1]} ${not[3]}`), CHOICE_WORDS)}, not ${clipWords(clean(not[2]), 6)}`);
+      if (!out.includes(label)) out.push(label);
+      continue;
+    }
     const so = first ? undefined : SO_CHOICE.exec(s);
     const after = first || so ? undefined : REASON_AFTER.exec(s);
-    const label = first ? reasonLabel(first[2], first[1], FIRST_WORDS) : so ? soLabel(so[1], so[2]) : after ? reasonLabel(after[1], after[3], CHOICE_WORDS, link(after[2])) : undefined;
+    const label = first ? reasonLabel(first[2], first[1], FIRST_WORDS) : so ? soLabel(so[1], so[2]) : after ? reasonLabel(after[1] ?? after[4], after[3] ?? after[6], CHOICE_WORDS, link(after[2] ?? after[5])) : undefined;
     if (label && !out.includes(label)) out.push(label);
   }
   return out;
@@ -94,6 +106,8 @@ const reasonedChoice: Rule<TextInput> = {
     yes: [
       textStep("I need to add the untracked files to `.gitignore` - these are generated files that shouldn't be tracked.", false),
       textStep('`setPrompts` is still used elsewhere, so I\'ll leave it.', false),
+      textStep('I need to delete the Python source files (not the plugin scripts).', false),
+      textStep('Let me also clean up the Python config files (pyproject.toml and uv.lock) since this is now a Rust project.', false),
       textStep('I need to add a `testAgent` constant in `logger_test.go` following the same pattern.', false),
       textStep(
         "For the rewind command, since the user is explicitly rewinding and there are already confirmation prompts, I'll pass `true` for force to skip the additional timestamp check.",
@@ -104,6 +118,9 @@ const reasonedChoice: Rule<TextInput> = {
       textStep('I need to check the file because it might have changed.', false),
       textStep("Since the tests pass, let me look at the lint output.", false),
       textStep('The tests pass, so I\'ll commit now.', false),
+      textStep('Let me read the config (not the tests).', false),
+      textStep('Let me rebuild the CSS so the changes take effect.', false),
+      textStep('I\'ll note this and move on since you suggested.', false),
       textStep("Since the hook won't let me commit, I have two options:", false),
       textStep('Should I add it to .gitignore since it is generated?', false),
     ],
