@@ -57,7 +57,7 @@ const DONE_MARK = '✓';
 const WEIGHT: Record<SectionName, number> = { goal: 100, inProgress: 1, pending: 0.9, errors: 0.9, done: 0.8, decisions: 0.8, fixed: 0.8, files: 0.6, env: 0.1, lastAsk: 0.2 };
 const LEVEL_2 = 0.5;
 /** A choice the user made (answered, instructed, approved in a plan) is worth as much as open work. */
-const SETTLED_WEIGHT = 1;
+const SETTLED_WEIGHT = 0.8;
 /** A tool a report shows in use ("using fl_chart") is named as plainly as one stated as chosen, and short. */
 const INFERRED_CHOICE = 0.8;
 const DETAIL = 0.5;
@@ -74,7 +74,9 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
   const candidates = resumeCandidates(graph, tier);
   const chosen = Object.fromEntries(SECTION_NAMES.map((s) => [s, [] as Item[]])) as Record<SectionName, Item[]>;
   // What each section may still show, in its own order; an item leaves when shown or when it never can be.
-  const remaining = Object.fromEntries(SECTION_NAMES.map((s) => [s, [...candidates[s]]])) as Record<SectionName, Item[]>;
+  // Fillers (a reply's reasoned choices) wait until the rest is placed: they take only the room left.
+  const remaining = Object.fromEntries(SECTION_NAMES.map((s) => [s, candidates[s].filter((i) => !i.filler)])) as Record<SectionName, Item[]>;
+  let filling = false;
   // The choices each done task names, worked out once: labels do not change while the block is built.
   const named = new Map(candidates.done.map((d) => [d, new Set(candidates.decisions.filter((c) => !c.pinned && sameThing(c.label, d.label)))]));
   const choiceOf: ChoiceOf = (task, decisions) => decisions.find((c) => named.get(task)?.has(c));
@@ -113,6 +115,11 @@ export function buildResume(graph: SessionGraph, options: ResumeOptions = {}): R
         if (!best || score > best.score) best = { section, item, score, block };
       }
       remaining[section] = kept;
+    }
+    if (!best && !filling) {
+      filling = true;
+      for (const section of SECTION_NAMES) remaining[section] = candidates[section].filter((i) => i.filler);
+      continue;
     }
     if (!best) break;
     const { section, item, block } = best;

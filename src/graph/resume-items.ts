@@ -32,7 +32,12 @@ export interface Item {
   recordedWork?: boolean;
   /** A choice the user made (an answer, an instruction, an approved plan): worth as much as open work. */
   settled?: boolean;
+  /** Shown only in the room the other items leave (a reply's reasoned choice). */
+  filler?: boolean;
 }
+
+/** Rules whose choices fill the room the rest of the block leaves. */
+const FILLER_RULES = new Set(['decision.reasoned-choice']);
 
 /** Confidence of the choices the user made: AskUserQuestion answers, instructions, approved plans. */
 export const SETTLED = 0.85;
@@ -122,6 +127,7 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
             // A choice that names what it beat ("X over Y") says enough without the question it answered.
             ...choice(n, n.confidence >= EXPLICIT && !bareCount(n.label) ? 1 : 2, withWhy && n.confidence >= EXPLICIT && !/\s(?:over|instead of)\s/.test(n.label) ? n.detail : undefined),
             settled: toolsChanged && n.confidence >= SETTLED && !bareCount(n.label),
+            filler: (n.rules ?? []).every((r) => FILLER_RULES.has(r)),
           })),
       ),
     ],
@@ -230,7 +236,8 @@ function withoutPronoun(text: string): string {
 
 /** A choice as the critical tier shows it: what was chosen, not what it was applied to or done with. */
 export function compactChoice(label: string): string {
-  let text = chosenThing(withoutCount(label));
+  // "No rig over spotter": at the critical tier the choice, not what it beat.
+  let text = chosenThing(withoutCount(label)).replace(/\s+over\s+[^,;()]+(?:\([^()]*\))?$/, '');
   // "cross-variant users excluded in abtest/load.py, count logged": the Files line names the file,
   // and what follows a single comma is an aside (two or more make a list).
   text = text.replace(/\s+(?:in|to|into|inside|under)\s+(\S+)(?=,|$)/, (whole, path: string) => (isPath(path) ? '' : whole));

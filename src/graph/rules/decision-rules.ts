@@ -11,6 +11,8 @@ import type { ExtractState } from '../extract-state.js';
 /** How many words a choice and its reason keep. */
 const CHOICE_WORDS = 10;
 const REASON_WORDS = 8;
+/** A reply's reasoned choice is a detail beside the choices the user made or the plan states (below EXPLICIT in resume-items.ts). */
+const REASONED = 0.7;
 /** A choice stated after its reason is the sentence's main clause: it keeps more words. */
 const FIRST_WORDS = 14;
 
@@ -100,7 +102,7 @@ const reasonedChoice: Rule<TextInput> = {
   toolSessionsOnly: true,
   match: ({ step }) => step.role === 'assistant' && reasonedChoices(step.text).length > 0,
   make: ({ step }, state) => {
-    for (const label of reasonedChoices(step.text)) decide(state, label, step.uuid, 0.8);
+    for (const label of reasonedChoices(step.text)) decide(state, label, step.uuid, REASONED);
   },
   examples: {
     yes: [
@@ -140,6 +142,14 @@ export function planChoices(text: string): string[] {
   const plan = parsePlan(text);
   const out = [...plan.choices];
   const prose = text.replace(/```[\s\S]*?```/g, '');
+  // "## Change\n\nWrite all logs to a single fixed file: X\n\nThe session_id attribute ...": the
+  // change the plan settles is its first sentence; what follows explains it.
+  const change = /^#{1,4}\s+(?:the\s+)?(?:proposed\s+)?change\s*:?\s*\n+\s*([^#\n][^\n]{8,})/im.exec(prose);
+  if (change) {
+    const first = clean(change[1]).split(/(?<=[a-z0-9)'"])\.\s+(?=[A-Z])/)[0];
+    const label = normaliseLabel(clipWords(first.replace(/[.]$/, ''), 14));
+    if (label.split(/\s+/).length >= 3 && !out.includes(label)) out.push(label);
+  }
   for (const line of prose.split('\n')) {
     const m = BOLD_CHOICE.exec(line);
     if (!m || NOT_A_PROPERTY.test(m[1].trim()) || /[/.]\w+$/.test(m[1].trim())) continue;
@@ -156,7 +166,7 @@ const planPrompt: Rule<PromptInput> = {
   client:
     'after the user approves a plan and clears the context, Claude Code opens the new context with a prompt "Implement the following plan:" holding the plan (seen in 2.1.37 and 2.1.5x logs)',
   matches: 'a prompt "Implement the following plan:" followed by the plan',
-  makes: 'a DECISION per choice of the plan: the items and sentences under its choice headings ("Decisions", "Approach", "Change", ...) and its bold-named properties ("**Fail-safe**: ...")',
+  makes: 'a DECISION per choice of the plan: the items and sentences under its choice headings ("Decisions", "Approach", ...), the first sentence under "## Change", and its bold-named properties ("**Fail-safe**: ...")',
   why: 'the plan the user approved settles how the work is done; its stated choices are decisions the resumed session must keep',
   match: ({ prompt }) => PLAN_PROMPT.test(prompt.text) && planChoices(prompt.text).length > 0,
   make: ({ prompt }, state) => {

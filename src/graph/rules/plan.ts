@@ -10,7 +10,7 @@ export interface Plan {
   steps: string[];
 }
 
-const CHOICE_HEADING = /^(?:change\b(?!s)|decisions?|design decisions?|key decisions?|approach|solution|no-?gos?|non-?goals?|out of scope|constraints?|rabbit holes?|trade-?offs?|choices?)\b/i;
+const CHOICE_HEADING = /^(?:decisions?|design decisions?|key decisions?|approach|solution|no-?gos?|non-?goals?|out of scope|constraints?|rabbit holes?|trade-?offs?|choices?)\b/i;
 const STEP_HEADING = /^(?:steps?|tasks?|implementation(?: steps| plan)?|phases?|plan)$/i;
 
 export function parsePlan(text: string): Plan {

@@ -134,9 +134,9 @@ const DIRECTIVE =
 /** Directive words that settle an approach wherever they stand in the sentence. */
 const DIRECTIVE_ANYWHERE = /\b(?:let's not|don't|do not|no need to|never|always|simply|we should(?:n't)?|assume|instead of|rather than)\b/i;
 
-/** Not a directive: a request for an answer ("just tell me X", "explain how"), a reminder, or the user's own doubt. */
+/** Not a directive: a request for an answer ("just tell me X", "explain how"), a reminder, or the user's own doubt or observation ("I don't see X", "it seems", "I think"). */
 const NOT_DIRECTIVE =
-  /^(?:(?:ok|okay|yes|and|also|but|so|please|just|lets|let's)[,!.]?\s+)*(?:tell me|give me|show me|explain|describe|don't forget|remember|i'm (?:quite |pretty )?sure|i think)\b|\b(?:tell me|give me an?|explain to me)\b/i;
+  /^(?:(?:ok|okay|yes|and|also|but|so|please|just|lets|let's)[,!.]?\s+)*(?:tell me|give me|show me|explain|describe|don't forget|remember|i'm (?:quite |pretty )?sure|i think)\b|\b(?:tell me|give me an?|explain to me)\b|\bi (?:don'?t |do not |can'?t |cannot )?(?:think|see|know|understand|get why)\b|\b(?:it )?seems?\b/i;
 
 function directives(text: string): string[] {
   return sentences(text)
@@ -163,6 +163,7 @@ const userDirective: Rule<PromptInput> = {
       promptStep('Do you think we should use Redis?'),
       promptStep('Just tell me the directory name, do not run anything else.'),
       promptStep("Don't forget this is our auth code on the client."),
+      promptStep("I don't see the entire commands in opencode"),
     ],
   },
 };
@@ -191,7 +192,8 @@ const summaryChoice: Rule<SummaryInput> = {
   why: 'the summary keeps the choices made before the compaction',
   match: ({ text }) => summaryChoices(text).length > 0,
   make: ({ text, uuid }, state) => {
-    for (const label of summaryChoices(text)) decide(state, label, uuid, 0.8);
+    // "User wanted X": a choice the user made, as firm as their own instruction.
+    for (const label of summaryChoices(text)) decide(state, label, uuid, /^user\b/i.test(label) ? 0.85 : 0.8);
   },
   examples: {
     yes: [summaryStep('This session is being continued from a previous conversation.\n- User wanted tests alongside source files, not in separate test/ directory')],
