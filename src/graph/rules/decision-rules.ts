@@ -4,7 +4,7 @@
 // Labels name what was chosen and why, in at most a dozen words, without the lead-in.
 
 import { clipWords, normaliseLabel, sentences } from '../labels.js';
-import { promptStep, textStep, type PromptInput, type Rule, type TextInput } from './engine.js';
+import { promptStep, textStep, toolStep, type PromptInput, type Rule, type TextInput, type ToolInput } from './engine.js';
 import { parsePlan } from './plan.js';
 import type { ExtractState } from '../extract-state.js';
 
@@ -137,10 +137,22 @@ const BOLD_CHOICE = /^\s*[-*]\s+\*\*([^*]{3,30}?)\*\*:?\s*:?\s+(.{8,})$/;
 /** Bold names that head a location or a step rather than a property of the design. */
 const NOT_A_PROPERTY = /^(?:files?|path|location|where|test(?:s|ing)?|verification|step|note|example|before|after|current|problem|context|issue|result|output|input|usage|command)s?\b/i;
 
-/** The choices of a plan: those under its choice headings, and its bold-named design properties. */
+/** "- Use `border-b` between rows instead of a full border per row", "- Instead, wrap the rows in one container": a step that names the road not taken. */
+const INSTEAD_ITEM = /^\s*(?:[-*]|\d+[.)])\s+(.{8,})$/;
+/** "Change Init() to use X instead of Y", "Update the examples to use X instead of Y": an edit the plan lists, its choice stated elsewhere. */
+const EDIT_STEP = /^(?:change|update|edit|modify|fix|rename|replace|adjust|rewrite|add|remove|delete|set)\b/i;
+const NAMES_ALTERNATIVE = /^instead,?\s|\s(?:instead of|rather than)\s/i;
+
+/** The choices of a plan: those under its choice headings, and what planChoiceExtras finds. */
 export function planChoices(text: string): string[] {
-  const plan = parsePlan(text);
-  const out = [...plan.choices];
+  const out = [...parsePlan(text).choices];
+  for (const label of planChoiceExtras(text)) if (!out.includes(label)) out.push(label);
+  return out;
+}
+
+/** The choices a plan states outside its choice headings: the first sentence under "## Change", bold-named design properties, steps that name what they replace. */
+export function planChoiceExtras(text: string): string[] {
+  const out: string[] = [];
   const prose = text.replace(/```[\s\S]*?```/g, '');
   // "## Change\n\nWrite all logs to a single fixed file: X\n\nThe session_id attribute ...": the
   // change the plan settles is its first sentence; what follows explains it.
@@ -157,6 +169,13 @@ export function planChoices(text: string): string[] {
     const label = normaliseLabel(`${m[1].trim()}: ${clipWords(body.replace(/[.]$/, ''), 12)}`);
     if (label.split(/\s+/).length >= 3 && !out.includes(label)) out.push(label);
   }
+  for (const line of prose.split('\n')) {
+    const m = INSTEAD_ITEM.exec(line);
+    if (!m || !NAMES_ALTERNATIVE.test(clean(m[1])) || HEDGE.test(m[1]) || EDIT_STEP.test(clean(m[1]))) continue;
+    const body = clean(m[1]).split(/(?<=[a-z0-9)'"])\.\s+(?=[A-Z])/)[0];
+    const label = normaliseLabel(clipWords(body.replace(/[.;]$/, ''), 14));
+    if (label.split(/\s+/).length >= 4 && !out.includes(label)) out.push(label);
+  }
   return out;
 }
 
@@ -166,7 +185,7 @@ const planPrompt: Rule<PromptInput> = {
   client:
     'after the user approves a plan and clears the context, Claude Code opens the new context with a prompt "Implement the following plan:" holding the plan (seen in 2.1.37 and 2.1.5x logs)',
   matches: 'a prompt "Implement the following plan:" followed by the plan',
-  makes: 'a DECISION per choice of the plan: the items and sentences under its choice headings ("Decisions", "Approach", ...), the first sentence under "## Change", and its bold-named properties ("**Fail-safe**: ...")',
+  makes: 'a DECISION per choice of the plan: the items and sentences under its choice headings ("Decisions", "Approach", ...), the first sentence under "## Change", its bold-named properties ("**Fail-safe**: ...") and its steps that name what they replace ("Use X instead of Y")',
   why: 'the plan the user approved settles how the work is done; its stated choices are decisions the resumed session must keep',
   match: ({ prompt }) => PLAN_PROMPT.test(prompt.text) && planChoices(prompt.text).length > 0,
   make: ({ prompt }, state) => {
@@ -179,11 +198,82 @@ const planPrompt: Rule<PromptInput> = {
         'Implement the following plan:\n\n# Plan: Block large repos\n\n## Changes\n\n### 3. Add LOC guard\n\n- **Fail-safe**: If cloc is unavailable or output is malformed, evaluation proceeds.\n- **Files**: engine.ts\n',
         true,
       ),
+      promptStep('Implement the following plan:\n\n# Fix layout\n\n## Changes\n\n- Use `border-b` between rows (except last) instead of full border per row\n', true),
     ],
     no: [
       promptStep('Implement the following plan:\n\n# Plan: Block large repos\n\n## Steps\n\n1. Add the guard\n2. Add the message\n', true),
       promptStep('Write all logs to a single fixed file', true),
+      promptStep('Implement the following plan:\n\n# Logging\n\n## Steps\n\n- Update jq examples to use `entire.log` instead of `*.log`\n', true),
     ],
+  },
+};
+
+const REJECTED = /user doesn't want to proceed|tool use was rejected/i;
+
+const approvedPlanExtras: Rule<ToolInput> = {
+  id: 'decision.plan-extras',
+  on: 'tool',
+  client: 'ExitPlanMode carries the plan in its input up to 2.1.x; later clients name the plan file (read by plan.written)',
+  matches: 'ExitPlanMode the user approved, whose plan states choices outside its choice headings',
+  makes: 'a DECISION per such choice: the first sentence under "## Change", bold-named properties ("**Fail-safe**: ..."), steps that name what they replace ("Use X instead of Y")',
+  why: 'plan.approved reads the choice headings; a plan also settles choices inside its steps, and those the user approved too',
+  match: ({ step }) => step.name === 'ExitPlanMode' && step.answered && !step.isError && !REJECTED.test(step.result),
+  make: ({ step }, state) => {
+    const text = typeof step.input.plan === 'string' ? step.input.plan : (state.planText ?? '');
+    for (const label of planChoiceExtras(text)) decide(state, label, step.uuid, 0.85);
+  },
+  examples: {
+    yes: [toolStep('ExitPlanMode', { plan: '# Plan: Fix layout\n\n## Steps\n\n- Instead, wrap each section in a single bordered container\n' }, 'User has approved your plan.')],
+    no: [
+      toolStep('ExitPlanMode', { plan: '# Plan: Fix layout\n\n## Steps\n\n- Wrap each section in a container\n' }, 'User has approved your plan.'),
+      toolStep('ExitPlanMode', { plan: '# Plan\n\n- Instead, wrap each section in a single bordered container\n' }, 'The tool use was rejected', { isError: true }),
+    ],
+  },
+};
+
+/** "The `space-y-1` gap between the header and the table is fine — it provides a small gap": a thing left as it is, with why. */
+const FINE_AS_IS =
+  /^(?:(?:so|ok(?:ay)?|now|and|but|also),?\s+)?(?:the\s+)?(.{3,80}?)\s+(?:is|are)\s+(?:fine|ok|okay|acceptable)(?:\s+as(?:\s+it)?\s+is)?(?:\s+here)?\s*(?:[—–-]|:|,?\s+(?:because|since|as))\s+(.{6,200}?)[.!]?$/i;
+
+/** "Added `retry: 1` which will retry notarization once on failure": a setting and what it does. */
+const SETTING_SENTENCE =
+  /^(?:done[.!]\s+)?(?:(?:i've|i have|i)\s+)?(?:added|set|changed|raised|lowered|bumped|increased|decreased|updated)\s+`([\w.-]+\s*[:=]\s*[^`]{1,30})`(?:\s+to\s+`[^`]{1,30}`)?,?\s+(?:which|so that|so|to|giving)\s+(.{6,200}?)[.!]?$/i;
+
+/** Labels of a reply's sentences that keep a thing as it is, or set a value, with the reason. */
+export function keptOrSet(text: string): string[] {
+  const out: string[] = [];
+  for (const sentence of sentences(text)) {
+    const s = sentence.trim();
+    if (s.length > 400 || /\?\s*$/.test(s)) continue;
+    const fine = FINE_AS_IS.exec(s);
+    const subject = fine && clean(fine[1]);
+    let label: string | undefined;
+    if (fine && subject && !/^(?:it|this|that|everything|all|all tests|the (?:build|tests?|code|change|fix|result|output))$/i.test(subject) && subject.split(/\s+/).length >= 2 && !HEDGE.test(s))
+      label = normaliseLabel(`Keep ${clipWords(subject, 10)}: ${clipWords(clean(fine[2]).replace(/^it\s+/i, ''), REASON_WORDS)}`);
+    const set = SETTING_SENTENCE.exec(s);
+    if (!label && set) label = normaliseLabel(`${set[1].trim()} ${clipWords(clean(set[2]).replace(/^(?:will|which)\s+/i, ''), 16)}`);
+    if (label && !out.includes(label)) out.push(label);
+  }
+  return out;
+}
+
+const keptOrSetRule: Rule<TextInput> = {
+  id: 'decision.kept-or-set',
+  on: 'text',
+  matches: 'a reply\'s sentence that leaves a thing as it is with the reason ("X is fine — it provides Y"), or sets a value in code with what it does ("Added `retry: 1` which retries once on failure")',
+  makes: 'a DECISION "Keep X: <why>" or "<key: value> <what it does>"',
+  why: 'leaving a thing unchanged on purpose, and a value chosen for what it does, are choices a resumed session must not undo',
+  toolSessionsOnly: true,
+  match: ({ step }) => step.role === 'assistant' && keptOrSet(step.text).length > 0,
+  make: ({ step }, state) => {
+    for (const label of keptOrSet(step.text)) decide(state, label, step.uuid, 0.8);
+  },
+  examples: {
+    yes: [
+      textStep('The `space-y-1` gap between the section header and the table is fine — it provides a small gap between the header bar and the table.', false),
+      textStep('Done. Added `retry: 1` which will retry notarization once on failure, giving you 2 total attempts before the release fails.', false),
+    ],
+    no: [textStep('The build is fine now.', false), textStep('Everything is fine - all tests pass.', false), textStep('Added `retry: 1`.', false)],
   },
 };
 
@@ -194,4 +284,6 @@ function decide(state: ExtractState, label: string, uuid: string, confidence: nu
 /** Prompt rules of the decision set, in the order the engine runs them (none is final). */
 export const DECISION_PROMPT_RULES: Rule<PromptInput>[] = [planPrompt];
 /** Text rules of the decision set (none is final). */
-export const DECISION_TEXT_RULES: Rule<TextInput>[] = [reasonedChoice];
+export const DECISION_TEXT_RULES: Rule<TextInput>[] = [reasonedChoice, keptOrSetRule];
+/** Tool rules of the decision set (none is final; they run before the older tool rules). */
+export const DECISION_TOOL_RULES: Rule<ToolInput>[] = [approvedPlanExtras];

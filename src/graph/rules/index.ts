@@ -7,10 +7,11 @@ import { SUMMARY_RULES } from './summary-rules.js';
 import { PROMPT_RULES, TEXT_RULES } from './text-rules.js';
 import { RECENT_PROMPT_RULES, RECENT_TEXT_RULES, RECENT_TOOL_RULES } from './recent-rules.js';
 import { STATED_PROMPT_RULES, STATED_SUMMARY_RULES, STATED_TEXT_RULES } from './stated-rules.js';
-import { DECISION_PROMPT_RULES, DECISION_TEXT_RULES } from './decision-rules.js';
+import { DECISION_PROMPT_RULES, DECISION_TEXT_RULES, DECISION_TOOL_RULES } from './decision-rules.js';
 
 export const RULES: readonly Rule[] = [
   ...RECENT_TOOL_RULES,
+  ...DECISION_TOOL_RULES,
   ...TOOL_RULES,
   ...SUMMARY_RULES,
   ...STATED_SUMMARY_RULES,
