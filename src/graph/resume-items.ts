@@ -38,6 +38,8 @@ export interface Item {
 
 /** Rules whose choices fill the room the rest of the block leaves. */
 const FILLER_RULES = new Set(['decision.reasoned-choice']);
+/** At the critical tier, the choices read from a plan's steps and a reply's sentences fill only the room left too. */
+const CRITICAL_FILLER_RULES = new Set(['decision.plan-prompt', 'decision.plan-extras', 'decision.kept-or-set']);
 
 /** Confidence of the choices the user made: AskUserQuestion answers, instructions, approved plans. */
 export const SETTLED = 0.85;
@@ -127,7 +129,7 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
             // A choice that names what it beat ("X over Y") says enough without the question it answered.
             ...choice(n, n.confidence >= EXPLICIT && !bareCount(n.label) ? 1 : 2, withWhy && n.confidence >= EXPLICIT && !/\s(?:over|instead of)\s/.test(n.label) ? n.detail : undefined),
             settled: toolsChanged && n.confidence >= SETTLED && !bareCount(n.label),
-            filler: (n.rules ?? []).every((r) => FILLER_RULES.has(r)),
+            filler: (n.rules ?? []).every((r) => FILLER_RULES.has(r) || (compact && CRITICAL_FILLER_RULES.has(r))),
           })),
       ),
     ],

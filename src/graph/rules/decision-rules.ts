@@ -133,7 +133,7 @@ const reasonedChoice: Rule<TextInput> = {
 const PLAN_PROMPT = /^\s*implement the following plan:?\s*\n/i;
 
 /** "- **Fail-safe**: If cloc is unavailable ..., evaluation proceeds.": a plan's bold-named property of its design. */
-const BOLD_CHOICE = /^\s*[-*]\s+\*\*([^*]{3,30}?)\*\*:?\s*:?\s+(.{8,})$/;
+const BOLD_CHOICE = /^\s*[-*]\s+\*\*([^*]{3,30}?)(?::\*\*|\*\*:)\s+(.{8,})$/;
 /** Bold names that head a location or a step rather than a property of the design. */
 const NOT_A_PROPERTY = /^(?:files?|path|location|where|test(?:s|ing)?|verification|step|note|example|before|after|current|problem|context|issue|result|output|input|usage|command)s?\b/i;
 
