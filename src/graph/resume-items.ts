@@ -82,7 +82,8 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
     const label = denseLabel(raw);
     return { label, text: withDetail(label, detail), level };
   };
-  const choice = (n: GraphNode, level: 1 | 2, detail?: string): Item => plain(n, level, detail, compact ? compactChoice(n.label) : n.label);
+  // A path inside a choice is named by its file ("single fixed file: entire.log"): the Files line and the graph keep the folders.
+  const choice = (n: GraphNode, level: 1 | 2, detail?: string): Item => plain(n, level, detail, compact ? compactChoice(n.label) : choicePaths(n.label));
 
   // In a session whose tools changed files, a task only the prose named (a prompt read as an
   // instruction, a phrase of a reply) is left out when the log's own records name tasks.
@@ -157,6 +158,11 @@ function taskSource(n: GraphNode): number {
   const rules = n.rules ?? [];
   if (rules.some((r) => !PROSE_RULES.has(r) && !REPORT_RULES.has(r))) return 0;
   return rules.some((r) => REPORT_RULES.has(r)) ? 1 : 2;
+}
+
+/** ".entire/logs/entire.log" -> "entire.log" inside a choice's label: a path of three or more parts goes by its file name. */
+function choicePaths(label: string): string {
+  return label.replace(/(?<![\w/.-])\.?[\w-]+(?:\/[\w.-]+){2,}\.\w+\b/g, (path) => baseName(path));
 }
 
 /** At the critical tier a file is named by its base name when no other file of the session has it. */
