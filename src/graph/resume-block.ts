@@ -56,8 +56,6 @@ const DONE_MARK = '✓';
 
 const WEIGHT: Record<SectionName, number> = { goal: 100, inProgress: 1, pending: 0.9, errors: 0.9, done: 0.8, decisions: 0.8, fixed: 0.8, files: 0.6, env: 0.1, lastAsk: 0.2 };
 const LEVEL_2 = 0.5;
-/** A choice the user made (answered, instructed, approved in a plan) is worth as much as open work. */
-const SETTLED_WEIGHT = 0.8;
 /** A tool a report shows in use ("using fl_chart") is named as plainly as one stated as chosen, and short. */
 const INFERRED_CHOICE = 0.8;
 const DETAIL = 0.5;
@@ -168,8 +166,7 @@ function worth(section: SectionName, item: Item, shown: Item[]): number {
   if (item.pinned) return WEIGHT.goal;
   const detail = item.parent !== undefined && shown.some((s) => s.id === item.parent) ? DETAIL : 1;
   const level = item.level === 1 ? 1 : section === 'decisions' ? INFERRED_CHOICE : LEVEL_2;
-  const weight = item.settled ? SETTLED_WEIGHT : WEIGHT[section];
-  return weight * level * DECAY ** shown.length * detail;
+  return WEIGHT[section] * level * DECAY ** shown.length * detail;
 }
 
 /** The shown choice a done task names ("DataLoader" for "DataLoader for ProductLoader and UserLoader"), if any. */

@@ -30,8 +30,6 @@ export interface Item {
   done?: boolean;
   /** The log records the goal's finished work item by item: the goal is their heading, not one more done task. */
   recordedWork?: boolean;
-  /** A choice the user made (an answer, an instruction, an approved plan): worth as much as open work. */
-  settled?: boolean;
   /** Shown only in the room the other items leave (a reply's reasoned choice). */
   filler?: boolean;
 }
@@ -41,8 +39,6 @@ const FILLER_RULES = new Set(['decision.reasoned-choice']);
 /** At the critical tier, the choices read from a plan's steps and a reply's sentences fill only the room left too. */
 const CRITICAL_FILLER_RULES = new Set(['decision.plan-prompt', 'decision.plan-extras', 'decision.kept-or-set']);
 
-/** Confidence of the choices the user made: AskUserQuestion answers, instructions, approved plans. */
-export const SETTLED = 0.85;
 
 /** Rules that read prose, not the log's own records. */
 const PROSE_RULES = new Set(['prompt.ask', 'prompt.turn-status', 'prose.reply']);
@@ -129,7 +125,6 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
           .map((n) => ({
             // A choice that names what it beat ("X over Y") says enough without the question it answered.
             ...choice(n, n.confidence >= EXPLICIT && !bareCount(n.label) ? 1 : 2, withWhy && n.confidence >= EXPLICIT && !/\s(?:over|instead of)\s/.test(n.label) ? n.detail : undefined),
-            settled: toolsChanged && n.confidence >= SETTLED && !bareCount(n.label),
             filler: (n.rules ?? []).every((r) => FILLER_RULES.has(r) || (compact && CRITICAL_FILLER_RULES.has(r))),
           })),
       ),

@@ -192,8 +192,7 @@ const summaryChoice: Rule<SummaryInput> = {
   why: 'the summary keeps the choices made before the compaction',
   match: ({ text }) => summaryChoices(text).length > 0,
   make: ({ text, uuid }, state) => {
-    // "User wanted X": a choice the user made, as firm as their own instruction.
-    for (const label of summaryChoices(text)) decide(state, label, uuid, /^user\b/i.test(label) ? 0.85 : 0.8);
+    for (const label of summaryChoices(text)) decide(state, label, uuid, 0.8);
   },
   examples: {
     yes: [summaryStep('This session is being continued from a previous conversation.\n- User wanted tests alongside source files, not in separate test/ directory')],
