@@ -35,7 +35,7 @@ export interface Item {
 }
 
 /** Rules whose choices fill the room the rest of the block leaves. */
-const FILLER_RULES = new Set(['decision.reasoned-choice']);
+const FILLER_RULES = new Set(['decision.reasoned-choice', 'decision.commit-scope']);
 /** At the critical tier, the choices read from a plan's steps and a reply's sentences fill only the room left too. */
 const CRITICAL_FILLER_RULES = new Set(['decision.plan-prompt', 'decision.plan-extras', 'decision.kept-or-set']);
 

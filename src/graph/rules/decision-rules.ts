@@ -135,7 +135,10 @@ const PLAN_PROMPT = /^\s*implement the following plan:?\s*\n/i;
 /** "- **Fail-safe**: If cloc is unavailable ..., evaluation proceeds.": a plan's bold-named property of its design. */
 const BOLD_CHOICE = /^\s*[-*]\s+\*\*([^*]{3,30}?)(?::\*\*|\*\*:)\s+(.{8,})$/;
 /** Bold names that head a location or a step rather than a property of the design. */
-const NOT_A_PROPERTY = /^(?:files?|path|location|where|test(?:s|ing)?|verification|step|note|example|before|after|current|problem|context|issue|result|output|input|usage|command)s?\b/i;
+const NOT_A_PROPERTY =
+  /^(?:files?|path|location|where|test(?:s|ing)?|verification|step|note|example|before|after|current|problem|context|issue|result|output|input|usage|command|create[ds]?|update[ds]?|new|modif(?:y|ied)|delete[ds]?|remove[ds]?|add(?:ed)?|change[ds]?|lines?)s?\b/i;
+/** A plan's line that names where an edit goes ("File: src/x.ts (line 73)", "Create: a.js — ..."), not a choice. */
+const WHERE_LINE = /^(?:files?|path|location|create[ds]?|update[ds]?|new|modif(?:y|ied)|delete[ds]?)\s*:/i;
 
 /** "- Use `border-b` between rows instead of a full border per row", "- Instead, wrap the rows in one container": a step that names the road not taken. */
 const INSTEAD_ITEM = /^\s*(?:[-*]|\d+[.)])\s+(.{8,})$/;
@@ -145,7 +148,7 @@ const NAMES_ALTERNATIVE = /^instead,?\s|\s(?:instead of|rather than)\s/i;
 
 /** The choices of a plan: those under its choice headings, and what planChoiceExtras finds. */
 export function planChoices(text: string): string[] {
-  const out = [...parsePlan(text).choices];
+  const out = parsePlan(text).choices.filter((c) => !WHERE_LINE.test(c));
   for (const label of planChoiceExtras(text)) if (!out.includes(label)) out.push(label);
   return out;
 }
@@ -156,9 +159,14 @@ export function planChoiceExtras(text: string): string[] {
   const prose = text.replace(/```[\s\S]*?```/g, '');
   // "## Change\n\nWrite all logs to a single fixed file: X\n\nThe session_id attribute ...": the
   // change the plan settles is its first sentence; what follows explains it.
-  const change = /^#{1,4}\s+(?:the\s+)?(?:proposed\s+)?change\s*:?\s*\n+\s*([^#\n][^\n]{8,})/im.exec(prose);
-  if (change) {
-    const first = clean(change[1]).split(/(?<=[a-z0-9)'"])\.\s+(?=[A-Z])/)[0];
+  // Its first line that is not where the edit goes ("**File:** README.md") nor a lead into code ("... from:").
+  const section = /^#{1,4}\s+(?:the\s+)?(?:proposed\s+)?change\s*:?\s*\n([\s\S]*?)(?=^#{1,4}\s|$(?![\s\S]))/im.exec(prose)?.[1] ?? '';
+  const line = section
+    .split('\n')
+    .map((l) => clean(l))
+    .find((l) => l.length > 8 && !WHERE_LINE.test(l) && !/:\s*$/.test(l) && !/^[-*|>]/.test(l));
+  if (line) {
+    const first = line.split(/(?<=[a-z0-9)'"])\.\s+(?=[A-Z])/)[0];
     const label = normaliseLabel(clipWords(first.replace(/[.]$/, ''), 14));
     if (label.split(/\s+/).length >= 3 && !out.includes(label)) out.push(label);
   }
@@ -277,6 +285,81 @@ const keptOrSetRule: Rule<TextInput> = {
   },
 };
 
+/** The modified files the last `git status` listed, per extraction, and how many more it did not name. */
+const lastStatus = new WeakMap<ExtractState, { paths: string[]; more: number }>();
+
+/** Modified files of a `git status`: git's own ("modified:   a.ts") or a wrapper's list ("📝 Modified: 2 files\n   a.ts\n   ... +6 more"). */
+export function statusModified(output: string): { paths: string[]; more: number } {
+  const paths = [...output.matchAll(/^\s*(?:modified|deleted):\s+(\S+)\s*$/gm)].map((m) => m[1]);
+  let more = 0;
+  const listed = /Modified:\s*\d+\s+files?\s*\n((?:[ \t]+\S.*\n?)+)/.exec(output);
+  if (listed)
+    for (const line of listed[1].split('\n').map((l) => l.trim())) {
+      const rest = /^\.\.\.\s*\+(\d+)\s+more$/.exec(line);
+      if (rest) more = Number(rest[1]);
+      else if (line && !/\s/.test(line)) paths.push(line);
+    }
+  return { paths: [...new Set(paths)], more };
+}
+
+/** The paths a `git add` names, or undefined for one that stages everything (`-A`, `.`, `-u`). */
+function addedPaths(cmd: string): string[] | undefined {
+  const m = /\bgit\s+add\s+([^&|;\n]+)/.exec(cmd);
+  if (!m) return undefined;
+  const args = m[1].trim().split(/\s+/);
+  if (args.some((a) => /^(?:-A|--all|-u|--update|\.|\*|:\/)$/.test(a))) return undefined;
+  const paths = args.filter((a) => !a.startsWith('-'));
+  return paths.length > 0 ? paths : undefined;
+}
+
+const baseOf = (path: string) => path.replace(/\/+$/, '').split('/').pop() ?? path;
+
+/** "Commit only EmptyState.tsx, not unrelated changes (constants.ts)": a commit that leaves out modified files the session never touched. */
+export function partialCommit(cmd: string, status: { paths: string[]; more: number } | undefined, changedHere: (path: string) => boolean): string | undefined {
+  if (!status || !/\bgit\s+commit\b/.test(cmd)) return undefined;
+  const added = addedPaths(cmd);
+  if (!added) return undefined;
+  const same = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+  const others = status.paths.filter((p) => !added.some((a) => same(a, p)));
+  const unrelated = others.filter((p) => !changedHere(p));
+  if (unrelated.length === 0) return undefined;
+  const what = added.length === 1 ? baseOf(added[0]) : `the ${added.length} files changed here`;
+  const shown = unrelated.slice(0, 2).map(baseOf).join(', ');
+  const rest = unrelated.length + status.more > 2 ? ', ...' : '';
+  return `Commit only ${what}, not unrelated changes (${shown}${rest})`;
+}
+
+const commitScope: Rule<ToolInput> = {
+  id: 'decision.commit-scope',
+  on: 'tool',
+  matches: 'a `git add <paths> ... git commit` whose paths leave out modified files the last `git status` listed and the session never changed',
+  makes: 'a DECISION "Commit only <file or the N files changed here>, not unrelated changes (<files left out>)"',
+  why: 'a commit that stages only the session\'s own files chose what goes into it; the resumed session must not sweep the others in',
+  match: ({ step }) => (step.name === 'Bash' || step.name === 'PowerShell') && !step.isError,
+  make: ({ step }, state) => {
+    const cmd = typeof step.input.command === 'string' ? step.input.command : '';
+    if (/\bgit\s+status\b/.test(cmd)) {
+      const status = statusModified(step.result);
+      if (status.paths.length > 0) lastStatus.set(state, status);
+    }
+    const changedHere = (path: string) => state.builder.find('FILE', (n) => n.status === 'modified' && (n.label === path || n.label.endsWith(`/${path}`) || path.endsWith(`/${n.label}`))) !== undefined;
+    const status = lastStatus.get(state);
+    const label = partialCommit(cmd, status, changedHere);
+    if (label) decide(state, label, step.uuid, 0.85);
+    // What a commit took is no longer modified: a later commit is judged against what is left.
+    const added = /\bgit\s+commit\b/.test(cmd) ? addedPaths(cmd) : undefined;
+    if (status && /\bgit\s+commit\b/.test(cmd))
+      lastStatus.set(state, added ? { paths: status.paths.filter((p) => !added.some((a) => a === p || p.endsWith(`/${a}`) || a.endsWith(`/${p}`))), more: status.more } : { paths: [], more: 0 });
+  },
+  examples: {
+    yes: [toolStep('Bash', { command: 'git status && git add src/a.ts && git commit -m "x"' }, 'Changes not staged for commit:\n\tmodified:   src/a.ts\n\tmodified:   src/b.ts\n[main 1a2b3c] x')],
+    no: [
+      toolStep('Bash', { command: 'git status && git add -A && git commit -m "x"' }, '\tmodified:   src/a.ts\n\tmodified:   src/b.ts\n[main 1a2b3c] x'),
+      toolStep('Bash', { command: 'git status' }, '\tmodified:   a.ts\n\tmodified:   b.ts'),
+    ],
+  },
+};
+
 function decide(state: ExtractState, label: string, uuid: string, confidence: number): void {
   state.builder.mention('DECISION', label, { confidence, turn: state.turn, uuid });
 }
@@ -286,4 +369,4 @@ export const DECISION_PROMPT_RULES: Rule<PromptInput>[] = [planPrompt];
 /** Text rules of the decision set (none is final). */
 export const DECISION_TEXT_RULES: Rule<TextInput>[] = [reasonedChoice, keptOrSetRule];
 /** Tool rules of the decision set (none is final; they run before the older tool rules). */
-export const DECISION_TOOL_RULES: Rule<ToolInput>[] = [approvedPlanExtras];
+export const DECISION_TOOL_RULES: Rule<ToolInput>[] = [approvedPlanExtras, commitScope];
