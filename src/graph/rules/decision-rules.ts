@@ -18,7 +18,7 @@ const FIRST_WORDS = 14;
 
 /** Verbs of looking around, checking or reporting: what follows them is a step, not a choice. */
 const NOT_A_CHOICE_VERB =
-  /^(?:read|re-?read|check|look|see|find|search|explore|examine|investigate|understand|verify|confirm|run|re-?run|start|try|review|get|fetch|inspect|test|debug|trace|dig|analy[sz]e|figure|know|ask|wait|think|consider|summari[sz]e|explain|show you|report|tell|let you|continue|proceed|begin|go ahead|take|do|fix|update the todo|mark|create a todo|now)\b/i;
+  /^(?:(?:also\s+)?(?:update|fix|simplify|refactor|rewrite|rename)\s|read|re-?read|check|look|see|find|search|explore|examine|investigate|understand|verify|confirm|run|re-?run|start|try|review|get|fetch|inspect|test|debug|trace|dig|analy[sz]e|figure|know|ask|wait|think|consider|summari[sz]e|explain|show you|report|tell|let you|continue|proceed|begin|go ahead|take|do|fix|update the todo|mark|create a todo|now)\b/i;
 
 /** "since you suggested", "as specified in the task": doing what was asked, not a choice of how. */
 const DEFERS = /^(?:you\b|the user (?:asked|requested|wants|wanted|said|mentioned|suggested)\b|(?:it was |it's |as )?(?:specified|requested|asked|mentioned|suggested|instructed)\b)/i;
