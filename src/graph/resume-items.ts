@@ -39,7 +39,6 @@ const FILLER_RULES = new Set(['decision.reasoned-choice', 'decision.commit-scope
 /** At the critical tier, the choices read from a plan's steps and a reply's sentences fill only the room left too. */
 const CRITICAL_FILLER_RULES = new Set(['decision.plan-prompt', 'decision.plan-extras', 'decision.kept-or-set']);
 
-
 /** Rules that read prose, not the log's own records. */
 const PROSE_RULES = new Set(['prompt.ask', 'prompt.turn-status', 'prose.reply']);
 

@@ -172,7 +172,8 @@ export function answerFacts(step: ToolStep, state: ExtractState): void {
     const picked = options.find((o) => o && o.label === m[2]);
     const description = picked?.description;
     // "Credo + Dialyxir + mix_audit (Skip Sobelow)": what the option leaves out is what it was chosen without ("not Sobelow").
-    const why = typeof description === 'string' && description.split(/\s+/).length <= 10 ? ` (${description.replace(/^(?:skip|skips|skipping|without|excluding|exclude|excludes|drop|drops)\s+/i, 'not ')})` : '';
+    const why =
+      typeof description === 'string' && description.split(/\s+/).length <= 10 ? ` (${description.replace(/^(?:skip|skips|skipping|without|excluding|exclude|excludes|drop|drops)\s+/i, 'not ')})` : '';
     // What it was chosen over: the other options offered ("X over Y"); an answer of the user's own words turned down every one.
     const others = options
       .map((o) => o?.label)

@@ -7,13 +7,11 @@ import { buildResume } from '../../src/graph/resume-block.js';
 import type { GraphNode, SessionGraph } from '../../src/graph/model.js';
 
 describe('reasoned choices', () => {
-  it('names the choice with its reason, in the sentence\'s own link', () => {
+  it("names the choice with its reason, in the sentence's own link", () => {
     expect(reasonedChoices("I need to add the untracked files to `.gitignore` - these are generated files that shouldn't be tracked.")).toEqual([
       "add the untracked files to .gitignore since generated files that shouldn't be tracked",
     ]);
-    expect(reasonedChoices('I need to add a `testAgent` constant in `logger_test.go` following the same pattern.')).toEqual([
-      'add a testAgent constant in logger_test.go following the same pattern',
-    ]);
+    expect(reasonedChoices('I need to add a `testAgent` constant in `logger_test.go` following the same pattern.')).toEqual(['add a testAgent constant in logger_test.go following the same pattern']);
     expect(reasonedChoices("`setPrompts` is still used elsewhere, so I'll leave it.")).toEqual(['setPrompts is still used elsewhere, so leave it']);
     expect(reasonedChoices('I need to delete the Python source files (not the plugin scripts).')).toEqual(['delete the Python source files, not the plugin scripts']);
   });
@@ -70,7 +68,7 @@ describe('kept as it is, or set to a value', () => {
 });
 
 describe('commit scope', () => {
-  it('reads git status in git\'s own words and as a wrapper lists it', () => {
+  it("reads git status in git's own words and as a wrapper lists it", () => {
     expect(statusModified('Changes not staged for commit:\n\tmodified:   src/a.ts\n\tdeleted:    b.md\n')).toEqual({ paths: ['src/a.ts', 'b.md'], more: 0 });
     expect(statusModified('📌 main\n📝 Modified: 11 files\n   src/a.ts\n   src/b.ts\n   ... +9 more\n❓ Untracked: 5 files\n   .claude/\n')).toEqual({
       paths: ['src/a.ts', 'src/b.ts'],
@@ -89,7 +87,7 @@ describe('commit scope', () => {
   });
 });
 
-describe('the block places a reply\'s reasoned choices last', () => {
+describe("the block places a reply's reasoned choices last", () => {
   const node = (id: string, type: GraphNode['type'], label: string, rules: string[], confidence = 0.8, status: GraphNode['status'] = null): GraphNode => ({
     id,
     type,

@@ -86,7 +86,13 @@ export function reasonedChoices(text: string): string[] {
     }
     const so = first ? undefined : SO_CHOICE.exec(s);
     const after = first || so ? undefined : REASON_AFTER.exec(s);
-    const label = first ? reasonLabel(first[2], first[1], FIRST_WORDS) : so ? soLabel(so[1], so[2]) : after ? reasonLabel(after[1] ?? after[4], after[3] ?? after[6], CHOICE_WORDS, link(after[2] ?? after[5])) : undefined;
+    const label = first
+      ? reasonLabel(first[2], first[1], FIRST_WORDS)
+      : so
+        ? soLabel(so[1], so[2])
+        : after
+          ? reasonLabel(after[1] ?? after[4], after[3] ?? after[6], CHOICE_WORDS, link(after[2] ?? after[5]))
+          : undefined;
     if (label && !out.includes(label)) out.push(label);
   }
   return out;
@@ -95,8 +101,7 @@ export function reasonedChoices(text: string): string[] {
 const reasonedChoice: Rule<TextInput> = {
   id: 'decision.reasoned-choice',
   on: 'text',
-  matches:
-    'a sentence of a reply that commits to a course with its reason: "Since X, I\'ll Y", "I need to Y - X", "I\'ll Y because X" (not looking around or checking, not a hedge or a question)',
+  matches: 'a sentence of a reply that commits to a course with its reason: "Since X, I\'ll Y", "I need to Y - X", "I\'ll Y because X" (not looking around or checking, not a hedge or a question)',
   makes: 'a DECISION "<Y> since <X>" (the choice in up to 10 words, the reason in up to 8)',
   why: 'real sessions give their choices with the reason in one sentence; the reason is what a resumed session must not undo',
   toolSessionsOnly: true,
@@ -107,22 +112,19 @@ const reasonedChoice: Rule<TextInput> = {
   examples: {
     yes: [
       textStep("I need to add the untracked files to `.gitignore` - these are generated files that shouldn't be tracked.", false),
-      textStep('`setPrompts` is still used elsewhere, so I\'ll leave it.', false),
+      textStep("`setPrompts` is still used elsewhere, so I'll leave it.", false),
       textStep('I need to delete the Python source files (not the plugin scripts).', false),
       textStep('Let me also clean up the Python config files (pyproject.toml and uv.lock) since this is now a Rust project.', false),
       textStep('I need to add a `testAgent` constant in `logger_test.go` following the same pattern.', false),
-      textStep(
-        "For the rewind command, since the user is explicitly rewinding and there are already confirmation prompts, I'll pass `true` for force to skip the additional timestamp check.",
-        false,
-      ),
+      textStep("For the rewind command, since the user is explicitly rewinding and there are already confirmation prompts, I'll pass `true` for force to skip the additional timestamp check.", false),
     ],
     no: [
       textStep('I need to check the file because it might have changed.', false),
-      textStep("Since the tests pass, let me look at the lint output.", false),
-      textStep('The tests pass, so I\'ll commit now.', false),
+      textStep('Since the tests pass, let me look at the lint output.', false),
+      textStep("The tests pass, so I'll commit now.", false),
       textStep('Let me read the config (not the tests).', false),
       textStep('Let me rebuild the CSS so the changes take effect.', false),
-      textStep('I\'ll note this and move on since you suggested.', false),
+      textStep("I'll note this and move on since you suggested.", false),
       textStep("Since the hook won't let me commit, I have two options:", false),
       textStep('Should I add it to .gitignore since it is generated?', false),
     ],
@@ -190,10 +192,10 @@ export function planChoiceExtras(text: string): string[] {
 const planPrompt: Rule<PromptInput> = {
   id: 'decision.plan-prompt',
   on: 'prompt',
-  client:
-    'after the user approves a plan and clears the context, Claude Code opens the new context with a prompt "Implement the following plan:" holding the plan (seen in 2.1.37 and 2.1.5x logs)',
+  client: 'after the user approves a plan and clears the context, Claude Code opens the new context with a prompt "Implement the following plan:" holding the plan (seen in 2.1.37 and 2.1.5x logs)',
   matches: 'a prompt "Implement the following plan:" followed by the plan',
-  makes: 'a DECISION per choice of the plan: the items and sentences under its choice headings ("Decisions", "Approach", ...), the first sentence under "## Change", its bold-named properties ("**Fail-safe**: ...") and its steps that name what they replace ("Use X instead of Y")',
+  makes:
+    'a DECISION per choice of the plan: the items and sentences under its choice headings ("Decisions", "Approach", ...), the first sentence under "## Change", its bold-named properties ("**Fail-safe**: ...") and its steps that name what they replace ("Use X instead of Y")',
   why: 'the plan the user approved settles how the work is done; its stated choices are decisions the resumed session must keep',
   match: ({ prompt }) => PLAN_PROMPT.test(prompt.text) && planChoices(prompt.text).length > 0,
   make: ({ prompt }, state) => {
@@ -268,7 +270,8 @@ export function keptOrSet(text: string): string[] {
 const keptOrSetRule: Rule<TextInput> = {
   id: 'decision.kept-or-set',
   on: 'text',
-  matches: 'a reply\'s sentence that leaves a thing as it is with the reason ("X is fine — it provides Y"), or sets a value in code with what it does ("Added `retry: 1` which retries once on failure")',
+  matches:
+    'a reply\'s sentence that leaves a thing as it is with the reason ("X is fine — it provides Y"), or sets a value in code with what it does ("Added `retry: 1` which retries once on failure")',
   makes: 'a DECISION "Keep X: <why>" or "<key: value> <what it does>"',
   why: 'leaving a thing unchanged on purpose, and a value chosen for what it does, are choices a resumed session must not undo',
   toolSessionsOnly: true,
@@ -334,7 +337,7 @@ const commitScope: Rule<ToolInput> = {
   on: 'tool',
   matches: 'a `git add <paths> ... git commit` whose paths leave out modified files the last `git status` listed and the session never changed',
   makes: 'a DECISION "Commit only <file or the N files changed here>, not unrelated changes (<files left out>)"',
-  why: 'a commit that stages only the session\'s own files chose what goes into it; the resumed session must not sweep the others in',
+  why: "a commit that stages only the session's own files chose what goes into it; the resumed session must not sweep the others in",
   match: ({ step }) => (step.name === 'Bash' || step.name === 'PowerShell') && !step.isError,
   make: ({ step }, state) => {
     const cmd = typeof step.input.command === 'string' ? step.input.command : '';
@@ -342,7 +345,8 @@ const commitScope: Rule<ToolInput> = {
       const status = statusModified(step.result);
       if (status.paths.length > 0) lastStatus.set(state, status);
     }
-    const changedHere = (path: string) => state.builder.find('FILE', (n) => n.status === 'modified' && (n.label === path || n.label.endsWith(`/${path}`) || path.endsWith(`/${n.label}`))) !== undefined;
+    const changedHere = (path: string) =>
+      state.builder.find('FILE', (n) => n.status === 'modified' && (n.label === path || n.label.endsWith(`/${path}`) || path.endsWith(`/${n.label}`))) !== undefined;
     const status = lastStatus.get(state);
     const label = partialCommit(cmd, status, changedHere);
     if (label) decide(state, label, step.uuid, 0.85);
