@@ -116,7 +116,8 @@ describe.skipIf(!HAS_CORPUS)('corpus', () => {
     const decisions = nodes(graph, 'DECISION');
     // Labelled with the question's header and the option's description: "No rig" alone says little.
     expect(decisions.find((d) => d.label.startsWith('Rig prefix: No rig'))?.detail).toContain('Which rig do these beads belong to');
-    expect(decisions.map((d) => d.label)).toContain('Tools: Credo + Dialyxir + mix_audit (Skip Sobelow (Phoenix security scanner))');
+    // What the picked option skips is what it was chosen without; the options it beat follow "over".
+    expect(decisions.map((d) => d.label)).toContain('Tools: Credo + Dialyxir + mix_audit (not Sobelow (Phoenix security scanner)) over All four or Custom selection');
   });
 
   it("reads the failed checks of a subagent stored inline (isSidechain, 1.0.x) as the session's errors", async () => {
