@@ -174,7 +174,8 @@ export function planChoiceExtras(text: string): string[] {
   }
   for (const line of prose.split('\n')) {
     const m = BOLD_CHOICE.exec(line);
-    if (!m || NOT_A_PROPERTY.test(m[1].trim()) || /[/.]\w+$/.test(m[1].trim())) continue;
+    // "**Error propagation**: Job manager already extracts error.code": what the code does already is no choice.
+    if (!m || NOT_A_PROPERTY.test(m[1].trim()) || /[/.]\w+$/.test(m[1].trim()) || /\balready\b/i.test(m[2])) continue;
     const body = clean(m[2]).split(/(?<=[a-z0-9)'"])\.\s+(?=[A-Z])/)[0];
     const label = normaliseLabel(`${m[1].trim()}: ${clipWords(body.replace(/[.]$/, ''), 12)}`);
     if (label.split(/\s+/).length >= 3 && !out.includes(label)) out.push(label);
@@ -213,6 +214,7 @@ const planPrompt: Rule<PromptInput> = {
     no: [
       promptStep('Implement the following plan:\n\n# Plan: Block large repos\n\n## Steps\n\n1. Add the guard\n2. Add the message\n', true),
       promptStep('Write all logs to a single fixed file', true),
+      promptStep('Implement the following plan:\n\n# Plan\n\n## Changes\n\n- **Error propagation**: Job manager already extracts `error.code`.\n', true),
       promptStep('Implement the following plan:\n\n# Logging\n\n## Steps\n\n- Update jq examples to use `entire.log` instead of `*.log`\n', true),
     ],
   },
