@@ -24,6 +24,7 @@ export const DEFAULT_SETS = [
   'test/graph/heldout/blind',
   'test/graph/heldout/fresh',
   'test/graph/dev/recent-dev',
+  'test/graph/dev/recent-dev2b',
 ];
 
 export const VIEWS = [
