@@ -6,10 +6,12 @@ import { TOOL_RULES } from './tool-rules.js';
 import { SUMMARY_RULES } from './summary-rules.js';
 import { PROMPT_RULES, TEXT_RULES } from './text-rules.js';
 import { RECENT_PROMPT_RULES, RECENT_TEXT_RULES, RECENT_TOOL_RULES } from './recent-rules.js';
+import { WORK_TOOL_RULES } from './work-rules.js';
 import { STATED_PROMPT_RULES, STATED_SUMMARY_RULES, STATED_TEXT_RULES } from './stated-rules.js';
 
 export const RULES: readonly Rule[] = [
   ...RECENT_TOOL_RULES,
+  ...WORK_TOOL_RULES,
   ...TOOL_RULES,
   ...SUMMARY_RULES,
   ...STATED_SUMMARY_RULES,
