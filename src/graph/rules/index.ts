@@ -6,7 +6,7 @@ import { TOOL_RULES } from './tool-rules.js';
 import { SUMMARY_RULES } from './summary-rules.js';
 import { PROMPT_RULES, TEXT_RULES } from './text-rules.js';
 import { RECENT_PROMPT_RULES, RECENT_TEXT_RULES, RECENT_TOOL_RULES } from './recent-rules.js';
-import { WORK_TOOL_RULES } from './work-rules.js';
+import { WORK_TEXT_RULES, WORK_TOOL_RULES } from './work-rules.js';
 import { STATED_PROMPT_RULES, STATED_SUMMARY_RULES, STATED_TEXT_RULES } from './stated-rules.js';
 
 export const RULES: readonly Rule[] = [
@@ -20,6 +20,7 @@ export const RULES: readonly Rule[] = [
   ...PROMPT_RULES,
   ...STATED_TEXT_RULES,
   ...RECENT_TEXT_RULES,
+  ...WORK_TEXT_RULES,
   ...TEXT_RULES,
 ] as Rule[];
 

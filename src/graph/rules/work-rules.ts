@@ -4,7 +4,9 @@
 
 import type { ToolStep } from '../session-turns.js';
 import { CHECK, TEST_RUNNER, bashFacts, blockedCommitFacts, commandSegments, exitCode } from '../bash-facts.js';
-import { toolStep, type Rule, type ToolInput } from './engine.js';
+import { clipWords, normaliseLabel } from '../labels.js';
+import { parentTask } from '../extract-state.js';
+import { textStep, toolStep, type Rule, type TextInput, type ToolInput } from './engine.js';
 
 const SHELL_TOOLS = new Set(['Bash', 'PowerShell']);
 
@@ -95,3 +97,49 @@ const unansweredCommit: Rule<ToolInput> = {
 
 /** Tool rules of finished and open work, run before the older tool rules. */
 export const WORK_TOOL_RULES: Rule<ToolInput>[] = [maskedCheck, unansweredCommit];
+
+/** "Done. The issues fixed in each row are now sorted alphabetically." / "CLAUDE.md has been created with ...": a report in the passive. */
+const PASSIVE_DONE = /^(?:(?:all\s+)?done[.!]\s+)?(?:the\s+)?(\S(?:[^.!?:]{0,80}?\S)?)\s+(?:has been|have been|is now|are now|was|were)\s+(?:now\s+|successfully\s+)?((?:[a-z]+ed|built|written|made|set up|split|rewritten)\b[^.!?]*)/i;
+/** Not a report: what the log merely says about itself or a plan ("the file was read", "it was not ..."). */
+const NOT_PASSIVE = /^(?:it|this|that|there|which|nothing|no\s|everything|all\s+(?:tests|checks)|the (?:file|test|tests|build|lint|change|changes))\b/i;
+
+/** The passive report a turn's last reply opens with, as a done task's label (up to 14 words). */
+export function passiveDone(text: string): string | undefined {
+  const first = text.trim().split('\n')[0].replace(/\*\*|__|`/g, '').trim();
+  const m = PASSIVE_DONE.exec(first);
+  if (!m || NOT_PASSIVE.test(m[1]) || /\s[-–—]\s/.test(m[1]) || /^un/i.test(m[2]) || /\b(?:not|never|n't)\b/i.test(m[0]) || m[1].split(/\s+/).length > 10) return undefined;
+  const label = `${m[1].charAt(0).toUpperCase()}${m[1].slice(1)} ${m[2]}`;
+  const words = `${m[1]} ${m[2]}`.split(/\s+/);
+  return words.length >= 3 ? normaliseLabel(clipWords(label.replace(/\s+/g, ' ').replace(/[,;:]$/, ''), 14)) : undefined;
+}
+
+const passiveReport: Rule<TextInput> = {
+  id: 'report.passive-done',
+  on: 'text',
+  matches: 'a turn\'s last reply that opens with a report in the passive: "Done. The issues fixed in each row are now sorted alphabetically.", "CLAUDE.md has been created with ..." (not "it was", not a negation)',
+  makes: 'a done TASK "<what> <participle> ..." (up to 14 words); nothing in a turn that moved the session\'s own task list',
+  why: 'a reply that reports its work in the passive names the work as a person would ("Issues sorted alphabetically")',
+  toolSessionsOnly: true,
+  match: ({ step, final }) => final && step.role === 'assistant' && passiveDone(step.text) !== undefined,
+  make: ({ step }, state) => {
+    if (state.taskListTurn === state.turn) return;
+    state.signals.completed = true;
+    const task = state.builder.mention('TASK', passiveDone(step.text)!, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed' });
+    state.builder.link(task, parentTask(state), 'PART_OF');
+  },
+  examples: {
+    yes: [
+      textStep('Done. The issues fixed in each row are now sorted alphabetically by their summary text.'),
+      textStep('CLAUDE.md has been created with comprehensive documentation of the TODO app project.'),
+    ],
+    no: [
+      textStep('The file was read, now let me edit it.'),
+      textStep('Done. Nothing has been changed yet.'),
+      textStep('The tests are now passing.', false),
+      textStep('Good - duplicate helpers are unused since the shared component handles them.'),
+    ],
+  },
+};
+
+/** Text rules of finished work, run before the older text rules (none is final). */
+export const WORK_TEXT_RULES: Rule<TextInput>[] = [passiveReport];
