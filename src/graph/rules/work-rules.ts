@@ -99,7 +99,7 @@ const unansweredCommit: Rule<ToolInput> = {
 export const WORK_TOOL_RULES: Rule<ToolInput>[] = [maskedCheck, unansweredCommit];
 
 /** "Done. The issues fixed in each row are now sorted alphabetically." / "CLAUDE.md has been created with ...": a report in the passive. */
-const PASSIVE_DONE = /^(?:(?:all\s+)?done[.!]\s+)?(?:the\s+)?(\S(?:[^.!?:]{0,80}?\S)?)\s+(?:has been|have been|is now|are now|was|were)\s+(?:now\s+|successfully\s+)?((?:[a-z]+ed|built|written|made|set up|split|rewritten)\b[^.!?]*)/i;
+const PASSIVE_DONE = /^(?:(?:all\s+)?done[.!]\s+)?(?:the\s+)?(\S(?:(?:[^.!?:]|\.(?=\S)){0,80}?\S)?)\s+(?:has been|have been|is now|are now|was|were)\s+(?:now\s+|successfully\s+)?((?:[a-z]+ed|built|written|made|set up|split|rewritten)\b[^.!?]*)/i;
 /** Not a report: what the log merely says about itself or a plan ("the file was read", "it was not ..."). */
 const NOT_PASSIVE = /^(?:it|this|that|there|which|nothing|no\s|everything|all\s+(?:tests|checks)|the (?:file|test|tests|build|lint|change|changes))\b/i;
 
