@@ -184,10 +184,18 @@ export function failureLines(output: string): string[] {
     if (label.length > 3 && !found.includes(label)) found.push(label);
   };
   const lines = output.split('\n');
+  // The checker a script ran ("$ biome check --error-on-warnings"): it names the diagnostics below.
+  const tool = /^\$ (?:npx |bunx )?([a-z][\w-]*)/m.exec(output)?.[1];
   for (let i = 0; i < lines.length && found.length < 3; i++) {
     const line = lines[i].trim();
     let m: RegExpExecArray | null;
-    if ((m = /^--- FAIL: (\S+)/.exec(line))) {
+    if ((m = /^(?:at\s+)?(\S+\.\w+)(?::\d+:\d+)?\s+([\w/-]+)\s+━+$/.exec(line))) {
+      // Biome: "frontend/src/x.tsx format ━━━" then "× Formatter would have printed ..." -> "biome formatter error in x.tsx".
+      const file = m[1].replace(/^.*\//, '');
+      const what = m[2] === 'format' ? 'formatter' : m[2];
+      const why = m[2] === 'format' ? undefined : lines.slice(i + 1, i + 4).map((l) => /^\s*[×✖!]\s+(.+)$/.exec(l)?.[1]).find(Boolean);
+      add(`${tool && tool !== m[2] ? `${tool} ` : ''}${what} error in ${file}${why ? `: ${why}` : ''}`);
+    } else if ((m = /^--- FAIL: (\S+)/.exec(line))) {
       const why = lines
         .slice(i + 1, i + 4)
         .map((l) => /^\s*\S+_test\.go:\d+: (.+)$/.exec(l)?.[1])
