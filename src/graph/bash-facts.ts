@@ -84,7 +84,7 @@ export function bashFacts(step: ToolStep, state: ExtractState, options: { failed
   const failed = step.isError || exitCode(step.result) !== 0 || hookBlocked || options.failed === true;
   // A commit that failed printing a check's output, not git's own complaint, was stopped by its
   // pre-commit hook (a hook that runs `bun test` prints "$ bun test src/" and the test log; seen in 2.1.50 logs).
-  const ranHook = !hookBlocked && failed && /\bgit commit\b/.test(command) && !/--no-verify\b/.test(command) && !GIT_OWN_FAILURE.test(step.result) && /^\$ \S|^\s*\d+ (?:fail|failed)\b|\berror TS\d+:/m.test(step.result);
+  const ranHook = !hookBlocked && failed && /\bgit commit\b/.test(command) && !/--no-verify\b/.test(command) && !GIT_OWN_FAILURE.test(step.result) && /^\$ \S|^\s*\d+ (?:fail|failed)\b|\berror TS\d+:|(?:^|\\n)\[[A-Z][A-Z_-]+\](?=\s|$)|^pre-commit\b.*\bfailed\b/im.test(step.result);
   // "nothing to commit, working tree clean": the commit had nothing to do, and nothing is broken.
   if (failed && /\bgit commit\b/.test(command) && /\bnothing (?:to commit|added to commit)\b/.test(step.result)) return;
   const segments = commandSegments(command);
@@ -302,11 +302,16 @@ function versionFacts(segments: string[], output: string, state: ExtractState, u
 const blockedCommits = new WeakMap<ExtractState, DraftNode[]>();
 
 /** "husky - pre-commit script failed" after "a.ts(15,39): error TS2307: Cannot find module './x'" -> "git commit blocked by pre-commit hook: error TS2307: Cannot find module './x'". */
-export function hookLabel(output: string): string {
+export function hookLabel(raw: string): string {
+  // A hook that printed its report as one escaped string ("failed:\\n\\n[FORMAT] ...") still has lines.
+  const output = raw.replace(/\\n/g, '\n');
   const hook = /\b(pre-commit|commit-msg|pre-push)\b/.exec(output)?.[1] ?? 'pre-commit';
   // A hook that ran the tests: how many failed says it ("git commit blocked by pre-commit hook: 114 tests failed").
   const failedTests = /^\s*(\d+) (?:fail|failed)\b/m.exec(output)?.[1];
   if (failedTests && Number(failedTests) > 0) return `git commit blocked by ${hook} hook: ${failedTests} tests failed`;
+  // A hook that runs several checks heads each one's output with its name ("[FORMAT]", "[CREDO]").
+  const checks = [...new Set([...output.matchAll(/^\[([A-Z][A-Z_-]+)\](?=\s|$)/gm)].map((m) => m[1].toLowerCase()))];
+  if (checks.length > 0) return `git commit blocked by ${hook} hook: ${checks.join(', ')} failed`;
   const lines = output.split('\n').map((l) => l.trim());
   // The last error before the hook's own "failed" line is what stopped it (earlier ones are test logs).
   const error = [...lines].reverse().find((l) => /\berror\b[\w ]*:/i.test(l) && !NOT_FAILURE.test(l));

@@ -74,6 +74,10 @@ describe('labels of check failures', () => {
     expect(testCounts(' 1351 pass\n 114 fail\n 114 errors')).toBe('1351 passed, 114 failed');
   });
 
+  it('names the checks a pre-commit hook ran and failed, from its report printed as one escaped string too', () => {
+    expect(hookLabel('Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.\\n\\n[CREDO]\\nChecking 114 source files')).toBe('git commit blocked by pre-commit hook: format, credo failed');
+  });
+
   it('says how many tests a pre-commit hook found failing', () => {
     expect(hookLabel('$ bun test src/\n 1351 pass\n 114 fail\nerror: script "test" exited with code 1')).toBe('git commit blocked by pre-commit hook: 114 tests failed');
   });
