@@ -177,6 +177,24 @@ const NOT_FAILURE = /^(?:npm |yarn |pnpm )?warn(?:ing)?\b|^\(node:\d+\) \w*Warni
 /** The lines of a failed check that say what failed, one per problem (at most three). */
 export function failureLines(output: string): string[] {
   const found: string[] = [];
+  // A linter that reports several findings ("main.go:12:3: G304: ... (gosec)") is one problem:
+  // "gosec G304/G104 lint errors in main.go", as a person lists it.
+  const findings = new Map<string, { codes: Set<string>; files: Set<string> }>();
+  for (const line of output.split('\n')) {
+    const f = /^(\S+\.\w+):\d+(?::\d+)?:\s+(?:([A-Z]+\d+):\s+)?.+?\s+\((\w+)\)$/.exec(line.trim());
+    if (!f) continue;
+    const entry = findings.get(f[3]) ?? { codes: new Set<string>(), files: new Set<string>() };
+    if (f[2]) entry.codes.add(f[2]);
+    entry.files.add(f[1].replace(/^.*\//, ''));
+    findings.set(f[3], entry);
+  }
+  const grouped = new Set<string>();
+  for (const [linter, { codes, files }] of findings) {
+    const count = output.split('\n').filter((l) => new RegExp(`\\(${linter}\\)\\s*$`).test(l)).length;
+    if (count < 2) continue;
+    grouped.add(linter);
+    found.push(`${linter}${codes.size ? ` ${[...codes].join('/')}` : ''} lint errors in ${[...files].slice(0, 3).join(', ')}`);
+  }
   const add = (text: string | undefined) => {
     // "error: script "test" exited with code 1" (bun) says only that it failed.
     if (!text || NOT_FAILURE.test(text) || /^script "[^"]*" exited with code \d+$/.test(text.trim())) return;
@@ -201,7 +219,9 @@ export function failureLines(output: string): string[] {
         .map((l) => /^\s*\S+_test\.go:\d+: (.+)$/.exec(l)?.[1])
         .find(Boolean);
       add(why ? `${m[1]}: ${why}` : `${m[1]} failing`);
-    } else if ((m = /^\S+\.\w+:\d+(?::\d+)?:\s+(.+?)\s+\((\w+)\)$/.exec(line))) add(`${m[2]}: ${m[1]}`);
+    } else if ((m = /^\S+\.\w+:\d+(?::\d+)?:\s+(.+?)\s+\((\w+)\)$/.exec(line))) {
+      if (!grouped.has(m[2])) add(`${m[2]}: ${m[1]}`);
+    }
     else if ((m = /^(?:\.\/)?\S+\.(?:go|rs|ts|tsx|js|py|ex|exs):\d+(?::\d+)?:\s+(?:error:\s+)?(.+)$/.exec(line)) && !/^(?:warning|note)\b/.test(m[1])) add(m[1]);
     else if ((m = /\berror TS\d+: (.+)$/.exec(line))) add(m[1]);
     else if ((m = /^FAILED (\S+::\S+?)(?: - (.+))?$/.exec(line))) add(m[2] ? `${m[1].replace(/^.*::/, '')}: ${m[2]}` : `${m[1].replace(/^.*::/, '')} failing`);

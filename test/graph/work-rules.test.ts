@@ -70,6 +70,11 @@ describe('labels of check failures', () => {
     expect(failureLines('error: script "lint" exited with code 1')).toEqual([]);
   });
 
+  it('groups a linter\'s findings of one run as a person lists them, and keeps a single one as it is', () => {
+    expect(failureLines('main.go:40:2: G304: Potential file inclusion via variable (gosec)\nmain.go:41:2: G104: Errors unhandled (gosec)\n2 issues:')).toEqual(['gosec G304/G104 lint errors in main.go']);
+    expect(failureLines('hooks.go:189:19: Error return value of `x` is not checked (errcheck)\n1 issues:')).toEqual(['errcheck: Error return value of x is not checked']);
+  });
+
   it('counts bun test results', () => {
     expect(testCounts(' 1351 pass\n 114 fail\n 114 errors')).toBe('1351 passed, 114 failed');
   });
@@ -129,6 +134,12 @@ describe('reports of finished work', () => {
       'Fixed the python call',
     ]);
     expect(doneItems('**`strategy/manual_commit_test.go`** - Added 3 regression tests covering all bug scenarios.')).toEqual(['Added 3 regression tests covering all bug scenarios']);
+  });
+
+  it('does not read a bold name heading sub-items as work done ("**Committed Checkpoints section** - Updated to show:")', () => {
+    expect(doneItems('Done. Updated `docs/sessions.md` with:\n\n1. **Committed Checkpoints section** - Updated to show:\n   - Multi-session structure\n2. Added a Concurrent Sessions section')).toEqual([
+      'Added a Concurrent Sessions section',
+    ]);
   });
 
   it('reads "Done. I updated X in file to ..." without the file', () => {

@@ -19,6 +19,10 @@ const REPORT_HEADING = /^(?:#+\s*|\*\*)?(?:summary|changes|changes made|what (?:
 
 /** A list item as a task label: no markup, no file it went into in front, its first sentence, at most 14 words. */
 export function doneItemLabel(item: string): string | undefined {
+  // "**Committed Checkpoints section** - Updated to show:": a bold name heading the sub-items below
+  // it, not a verb of work done.
+  const heading = /^\*\*([^*]+)\*\*\s*[-–—:]\s*(.*)$/.exec(item.trim());
+  if (heading && !/^`?[\w./-]+\.\w+`?$/.test(heading[1].trim()) && /:\s*$/.test(heading[2])) return undefined;
   // "✅ Created X": the mark says done; the words after it say what.
   let text = item.replace(/\*\*|__|`/g, '').replace(/^(?:[✓✔✅☑]\uFE0F?\s*)+/u, '').trim();
   // "strategy/common.go - Added two helpers:" / "common.go: Added ...": the file is on the Files line.
