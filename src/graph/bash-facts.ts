@@ -176,6 +176,9 @@ const NOT_FAILURE = /^(?:npm |yarn |pnpm )?warn(?:ing)?\b|^\(node:\d+\) \w*Warni
 
 /** The lines of a failed check that say what failed, one per problem (at most three). */
 export function failureLines(output: string): string[] {
+  // npm's 404 says it in five lines; the package not in the registry is the problem.
+  const missing = /^npm (?:error|ERR!) 404\s+'([^']+?)(?:@[*^~\d][^']*)?' is not in (?:this|the npm) registry/m.exec(output);
+  if (missing) return [`${missing[1]} not in registry (E404)`];
   const found: string[] = [];
   // A linter that reports several findings ("main.go:12:3: G304: ... (gosec)") is one problem:
   // "gosec G304/G104 lint errors in main.go", as a person lists it.

@@ -75,6 +75,11 @@ describe('labels of check failures', () => {
     expect(failureLines('hooks.go:189:19: Error return value of `x` is not checked (errcheck)\n1 issues:')).toEqual(['errcheck: Error return value of x is not checked']);
   });
 
+  it('says which package npm could not find, once', () => {
+    const out = "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/@types%2ftweetnacl - Not found\nnpm error 404\nnpm error 404  '@types/tweetnacl@*' is not in this registry.\nnpm error 404\nnpm error 404 Note that you can install from a";
+    expect(failureLines(out)).toEqual(['@types/tweetnacl not in registry (E404)']);
+  });
+
   it('counts bun test results', () => {
     expect(testCounts(' 1351 pass\n 114 fail\n 114 errors')).toBe('1351 passed, 114 failed');
   });
