@@ -84,7 +84,13 @@ export function bashFacts(step: ToolStep, state: ExtractState, options: { failed
   const failed = step.isError || exitCode(step.result) !== 0 || hookBlocked || options.failed === true;
   // A commit that failed printing a check's output, not git's own complaint, was stopped by its
   // pre-commit hook (a hook that runs `bun test` prints "$ bun test src/" and the test log; seen in 2.1.50 logs).
-  const ranHook = !hookBlocked && failed && /\bgit commit\b/.test(command) && !/--no-verify\b/.test(command) && !GIT_OWN_FAILURE.test(step.result) && /^\$ \S|^\s*\d+ (?:fail|failed)\b|\berror TS\d+:|(?:^|\\n)\[[A-Z][A-Z_-]+\](?=\s|$)|^pre-commit\b.*\bfailed\b/im.test(step.result);
+  const ranHook =
+    !hookBlocked &&
+    failed &&
+    /\bgit commit\b/.test(command) &&
+    !/--no-verify\b/.test(command) &&
+    !GIT_OWN_FAILURE.test(step.result) &&
+    /^\$ \S|^\s*\d+ (?:fail|failed)\b|\berror TS\d+:|(?:^|\\n)\[[A-Z][A-Z_-]+\](?=\s|$)|^pre-commit\b.*\bfailed\b/im.test(step.result);
   // "nothing to commit, working tree clean": the commit had nothing to do, and nothing is broken.
   if (failed && /\bgit commit\b/.test(command) && /\bnothing (?:to commit|added to commit)\b/.test(step.result)) return;
   const segments = commandSegments(command);
@@ -162,7 +168,11 @@ export const CHECK =
 export function ownLabel(label: string, raw: string): string {
   if (!/^(?:unrecognized|unexpected|unknown|invalid) (?:subcommand|argument|option|command|flag)\b/i.test(label)) return label;
   const first = raw.split(/\s*(?:&&|\|\||;|\|)\s*/).find((seg) => seg.trim() !== '' && !/^\s*cd\s/.test(seg)) ?? '';
-  const program = first.trim().replace(/^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+/, '').split(/\s+/)[0]?.replace(/^.*\//, '');
+  const program = first
+    .trim()
+    .replace(/^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+/, '')
+    .split(/\s+/)[0]
+    ?.replace(/^.*\//, '');
   return program && /^[\w.-]+$/.test(program) ? `${program}: ${label}` : label;
 }
 
@@ -214,7 +224,13 @@ export function failureLines(output: string): string[] {
       // Biome: "frontend/src/x.tsx format ━━━" then "× Formatter would have printed ..." -> "biome formatter error in x.tsx".
       const file = m[1].replace(/^.*\//, '');
       const what = m[2] === 'format' ? 'formatter' : m[2];
-      const why = m[2] === 'format' ? undefined : lines.slice(i + 1, i + 4).map((l) => /^\s*[×✖!]\s+(.+)$/.exec(l)?.[1]).find(Boolean);
+      const why =
+        m[2] === 'format'
+          ? undefined
+          : lines
+              .slice(i + 1, i + 4)
+              .map((l) => /^\s*[×✖!]\s+(.+)$/.exec(l)?.[1])
+              .find(Boolean);
       add(`${tool && tool !== m[2] ? `${tool} ` : ''}${what} error in ${file}${why ? `: ${why}` : ''}`);
     } else if ((m = /^--- FAIL: (\S+)/.exec(line))) {
       const why = lines
@@ -224,8 +240,7 @@ export function failureLines(output: string): string[] {
       add(why ? `${m[1]}: ${why}` : `${m[1]} failing`);
     } else if ((m = /^\S+\.\w+:\d+(?::\d+)?:\s+(.+?)\s+\((\w+)\)$/.exec(line))) {
       if (!grouped.has(m[2])) add(`${m[2]}: ${m[1]}`);
-    }
-    else if ((m = /^(?:\.\/)?\S+\.(?:go|rs|ts|tsx|js|py|ex|exs):\d+(?::\d+)?:\s+(?:error:\s+)?(.+)$/.exec(line)) && !/^(?:warning|note)\b/.test(m[1])) add(m[1]);
+    } else if ((m = /^(?:\.\/)?\S+\.(?:go|rs|ts|tsx|js|py|ex|exs):\d+(?::\d+)?:\s+(?:error:\s+)?(.+)$/.exec(line)) && !/^(?:warning|note)\b/.test(m[1])) add(m[1]);
     else if ((m = /\berror TS\d+: (.+)$/.exec(line))) add(m[1]);
     else if ((m = /^FAILED (\S+::\S+?)(?: - (.+))?$/.exec(line))) add(m[2] ? `${m[1].replace(/^.*::/, '')}: ${m[2]}` : `${m[1].replace(/^.*::/, '')} failing`);
     else if ((m = /^(?:FAIL|ERROR): (\w+) \(/.exec(line))) {

@@ -70,13 +70,16 @@ describe('labels of check failures', () => {
     expect(failureLines('error: script "lint" exited with code 1')).toEqual([]);
   });
 
-  it('groups a linter\'s findings of one run as a person lists them, and keeps a single one as it is', () => {
-    expect(failureLines('main.go:40:2: G304: Potential file inclusion via variable (gosec)\nmain.go:41:2: G104: Errors unhandled (gosec)\n2 issues:')).toEqual(['gosec G304/G104 lint errors in main.go']);
+  it("groups a linter's findings of one run as a person lists them, and keeps a single one as it is", () => {
+    expect(failureLines('main.go:40:2: G304: Potential file inclusion via variable (gosec)\nmain.go:41:2: G104: Errors unhandled (gosec)\n2 issues:')).toEqual([
+      'gosec G304/G104 lint errors in main.go',
+    ]);
     expect(failureLines('hooks.go:189:19: Error return value of `x` is not checked (errcheck)\n1 issues:')).toEqual(['errcheck: Error return value of x is not checked']);
   });
 
   it('says which package npm could not find, once', () => {
-    const out = "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/@types%2ftweetnacl - Not found\nnpm error 404\nnpm error 404  '@types/tweetnacl@*' is not in this registry.\nnpm error 404\nnpm error 404 Note that you can install from a";
+    const out =
+      "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/@types%2ftweetnacl - Not found\nnpm error 404\nnpm error 404  '@types/tweetnacl@*' is not in this registry.\nnpm error 404\nnpm error 404 Note that you can install from a";
     expect(failureLines(out)).toEqual(['@types/tweetnacl not in registry (E404)']);
   });
 
@@ -85,7 +88,9 @@ describe('labels of check failures', () => {
   });
 
   it('names the checks a pre-commit hook ran and failed, from its report printed as one escaped string too', () => {
-    expect(hookLabel('Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.\\n\\n[CREDO]\\nChecking 114 source files')).toBe('git commit blocked by pre-commit hook: format, credo failed');
+    expect(hookLabel('Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.\\n\\n[CREDO]\\nChecking 114 source files')).toBe(
+      'git commit blocked by pre-commit hook: format, credo failed',
+    );
   });
 
   it('says how many tests a pre-commit hook found failing', () => {
@@ -104,7 +109,7 @@ describe('labels of check failures', () => {
 });
 
 describe('commits that did not go through', () => {
-  it('a commit that failed printing its hook\'s test log is blocked, and pending until a commit goes through', () => {
+  it("a commit that failed printing its hook's test log is blocked, and pending until a commit goes through", () => {
     const commit = (flags: string, result: string, isError: boolean): ScriptStep => ({
       tool: 'Bash',
       input: { command: `git add CHANGELOG.md && git commit -m "Release version 0.3.0"${flags}` },
@@ -142,9 +147,9 @@ describe('reports of finished work', () => {
   });
 
   it('does not read a bold name heading sub-items as work done ("**Committed Checkpoints section** - Updated to show:")', () => {
-    expect(doneItems('Done. Updated `docs/sessions.md` with:\n\n1. **Committed Checkpoints section** - Updated to show:\n   - Multi-session structure\n2. Added a Concurrent Sessions section')).toEqual([
-      'Added a Concurrent Sessions section',
-    ]);
+    expect(
+      doneItems('Done. Updated `docs/sessions.md` with:\n\n1. **Committed Checkpoints section** - Updated to show:\n   - Multi-session structure\n2. Added a Concurrent Sessions section'),
+    ).toEqual(['Added a Concurrent Sessions section']);
   });
 
   it('reads "Done. I updated X in file to ..." without the file', () => {

@@ -24,7 +24,10 @@ export function doneItemLabel(item: string): string | undefined {
   const heading = /^\*\*([^*]+)\*\*\s*[-–—:]\s*(.*)$/.exec(item.trim());
   if (heading && !/^`?[\w./-]+\.\w+`?$/.test(heading[1].trim()) && /:\s*$/.test(heading[2])) return undefined;
   // "✅ Created X": the mark says done; the words after it say what.
-  let text = item.replace(/\*\*|__|`/g, '').replace(/^(?:[✓✔✅☑]\uFE0F?\s*)+/u, '').trim();
+  let text = item
+    .replace(/\*\*|__|`/g, '')
+    .replace(/^(?:[✓✔✅☑]\uFE0F?\s*)+/u, '')
+    .trim();
   // "strategy/common.go - Added two helpers:" / "common.go: Added ...": the file is on the Files line.
   text = text.replace(/^[\w./-]+\.\w+\s*(?:[-–—:]\s+|\(\w+\)\s*[-–—:]\s*)/, '');
   if (!DONE_VERB.test(text)) return undefined;
@@ -132,7 +135,10 @@ const doneLeadRule: Rule<TextInput> = {
     state.builder.link(task, parentTask(state), 'PART_OF');
   },
   examples: {
-    yes: [textStep('Done. Updated `docs/architecture/sessions.md` with:\n\n1. **Rewind section** - added a note'), textStep('Done. I updated `TestLogging` in `logger_test.go` to verify the agent name. All tests pass.')],
+    yes: [
+      textStep('Done. Updated `docs/architecture/sessions.md` with:\n\n1. **Rewind section** - added a note'),
+      textStep('Done. I updated `TestLogging` in `logger_test.go` to verify the agent name. All tests pass.'),
+    ],
     no: [textStep('Done. Now let me run the tests.'), textStep('Updated the plan:', false)],
   },
 };

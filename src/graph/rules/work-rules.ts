@@ -43,7 +43,8 @@ const maskedCheck: Rule<ToolInput> = {
   on: 'tool',
   matches:
     'a test, build or lint command piped into head/tail/grep (its exit code the filter\'s, 0) whose output says it failed ("--- FAIL:", "3 failed", "114 fail", "1 issues", "error TS2307", "task failed", "error: ...")',
-  makes: 'what `bash.command` makes for a failed check, once per run: an ERROR with the first line that says what failed (relative paths, the program named when it could not parse its arguments), fixed by a later green run of the same operation',
+  makes:
+    'what `bash.command` makes for a failed check, once per run: an ERROR with the first line that says what failed (relative paths, the program named when it could not parse its arguments), fixed by a later green run of the same operation',
   why: 'Claude Code pipes long checks into `tail`, so the log records exit 0 for a failing run; the failure is still the problem the session met',
   final: true,
   match: ({ step }) => {
@@ -60,7 +61,7 @@ const maskedCheck: Rule<ToolInput> = {
       toolStep(
         'Bash',
         { command: 'mise run lint 2>&1 | head -80' },
-        "[lint] $ golangci-lint run ./...\ncmd/entire/cli/hooks.go:189:19: Error return value of `paths.ReadCurrentSession` is not checked (errcheck)\n1 issues:\n* errcheck: 1\n[lint] ERROR task failed",
+        '[lint] $ golangci-lint run ./...\ncmd/entire/cli/hooks.go:189:19: Error return value of `paths.ReadCurrentSession` is not checked (errcheck)\n1 issues:\n* errcheck: 1\n[lint] ERROR task failed',
       ),
       toolStep('Bash', { command: 'rtk bun run test 2>&1 | head -100' }, "error: unrecognized subcommand 'bun'\n\nUsage: rtk [OPTIONS] <COMMAND>"),
     ],
@@ -90,7 +91,7 @@ const unansweredCommit: Rule<ToolInput> = {
   match: ({ step }) => !step.answered && /\bgit\s+commit\b/.test(command(step)) && commitMessageOf(command(step)) !== undefined,
   make: ({ step }, state) => blockedCommitFacts(command(step), state, step.uuid),
   examples: {
-    yes: [toolStep('Bash', { command: "git commit -m \"$(cat <<'EOF'\nRename agent-plugins to skills\n\nCo-Authored-By: Claude\nEOF\n)\"" }, '', { answered: false })],
+    yes: [toolStep('Bash', { command: 'git commit -m "$(cat <<\'EOF\'\nRename agent-plugins to skills\n\nCo-Authored-By: Claude\nEOF\n)"' }, '', { answered: false })],
     no: [toolStep('Bash', { command: 'git commit -m "Rename agent-plugins to skills"' }, '[main 19729ce] Rename agent-plugins to skills')],
   },
 };
@@ -99,13 +100,18 @@ const unansweredCommit: Rule<ToolInput> = {
 export const WORK_TOOL_RULES: Rule<ToolInput>[] = [maskedCheck, unansweredCommit];
 
 /** "Done. The issues fixed in each row are now sorted alphabetically." / "CLAUDE.md has been created with ...": a report in the passive. */
-const PASSIVE_DONE = /^(?:(?:all\s+)?done[.!]\s+)?(?:the\s+)?(\S(?:(?:[^.!?:]|\.(?=\S)){0,80}?\S)?)\s+(?:has been|have been|is now|are now|was|were)\s+(?:now\s+|successfully\s+)?((?:[a-z]+ed|built|written|made|set up|split|rewritten)\b[^.!?]*)/i;
+const PASSIVE_DONE =
+  /^(?:(?:all\s+)?done[.!]\s+)?(?:the\s+)?(\S(?:(?:[^.!?:]|\.(?=\S)){0,80}?\S)?)\s+(?:has been|have been|is now|are now|was|were)\s+(?:now\s+|successfully\s+)?((?:[a-z]+ed|built|written|made|set up|split|rewritten)\b[^.!?]*)/i;
 /** Not a report: what the log merely says about itself or a plan ("the file was read", "it was not ..."). */
 const NOT_PASSIVE = /^(?:it|this|that|there|which|nothing|no\s|everything|all\s+(?:tests|checks)|the (?:file|test|tests|build|lint|change|changes))\b/i;
 
 /** The passive report a turn's last reply opens with, as a done task's label (up to 14 words). */
 export function passiveDone(text: string): string | undefined {
-  const first = text.trim().split('\n')[0].replace(/\*\*|__|`/g, '').trim();
+  const first = text
+    .trim()
+    .split('\n')[0]
+    .replace(/\*\*|__|`/g, '')
+    .trim();
   const m = PASSIVE_DONE.exec(first);
   if (!m || NOT_PASSIVE.test(m[1]) || /\s[-–—]\s/.test(m[1]) || /^un/i.test(m[2]) || /\b(?:not|never|n't)\b/i.test(m[0]) || m[1].split(/\s+/).length > 10) return undefined;
   const label = `${m[1].charAt(0).toUpperCase()}${m[1].slice(1)} ${m[2]}`;
@@ -116,7 +122,8 @@ export function passiveDone(text: string): string | undefined {
 const passiveReport: Rule<TextInput> = {
   id: 'report.passive-done',
   on: 'text',
-  matches: 'a turn\'s last reply that opens with a report in the passive: "Done. The issues fixed in each row are now sorted alphabetically.", "CLAUDE.md has been created with ..." (not "it was", not a negation)',
+  matches:
+    'a turn\'s last reply that opens with a report in the passive: "Done. The issues fixed in each row are now sorted alphabetically.", "CLAUDE.md has been created with ..." (not "it was", not a negation)',
   makes: 'a done TASK "<what> <participle> ..." (up to 14 words); nothing in a turn that moved the session\'s own task list',
   why: 'a reply that reports its work in the passive names the work as a person would ("Issues sorted alphabetically")',
   toolSessionsOnly: true,
