@@ -25,6 +25,7 @@ export const DEFAULT_SETS = [
   'test/graph/heldout/fresh',
   'test/graph/dev/recent-dev',
   'test/graph/dev/recent-dev2a',
+  'test/graph/dev/recent-dev2b',
 ];
 
 export const VIEWS = [

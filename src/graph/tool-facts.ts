@@ -34,10 +34,11 @@ export function toolPaths(name: string, input: Record<string, unknown>): string[
 /**
  * A tool call the client refused for how it was made ("File has not been read yet", "String to
  * replace not found", "No changes to make"): the model retries at once, nothing of the project
- * went wrong. Wordings of Claude Code's file tools (seen in 1.0.x to 2.1.x logs).
+ * went wrong. Wordings of Claude Code's file tools (seen in 1.0.x to 2.1.x logs; Read of a folder
+ * answers "EISDIR: illegal operation on a directory" in 2.1.50 logs).
  */
 export const TOOL_PROTOCOL =
-  /File has not been read yet|String to replace not found|No changes to make|Found \d+ matches of the string|File has been (?:unexpectedly )?modified since|File does not exist|exceeds maximum allowed (?:tokens|size)|File content \(\d+/i;
+  /File has not been read yet|String to replace not found|No changes to make|Found \d+ matches of the string|File has been (?:unexpectedly )?modified since|File does not exist|exceeds maximum allowed (?:tokens|size)|File content \(\d+|EISDIR: illegal operation on a directory/i;
 
 export function fileFacts(step: ToolStep, paths: string[], state: ExtractState): void {
   const { builder, turn } = state;

@@ -30,9 +30,14 @@ const SETS: { name: string; dir: string; floors: Floors; logsInShared?: boolean 
       // macro 45.6 -> 49.1); at <= 300 done fell 61.2 -> 60.8 and files 94.3 -> 94.0 the same way.
       // Decisions (s8-decide, decision-rules.ts): block <= 300 38.4 -> 50.9, graph 40.9 -> 50.3, block <= 100
       // 23.8 -> 28.2; macro 63.8 -> 66.6 (<= 300), 65.9 -> 68.1 (graph), 49.1 -> 50.4 (<= 100), others unchanged.
-      block100: { macro: 50, completed: 40, pending: 41.5, decisions: 28, files: 89, errors: 37.5 },
-      block300: { macro: 66, completed: 60.5, pending: 67, decisions: 50.5, files: 93.5, errors: 55.5 },
-      graph: { macro: 67.5, completed: 61.5, pending: 67, decisions: 50, files: 97.5, errors: 58 },
+      // Raised after the work rules (s8-tasks): block <= 300 macro 66.0, done 65.3, errors 60.4; graph
+      // macro 68.1, done 66.7, errors 62.4; block <= 100 macro 50.1, done 41.1, errors 41.7 (done at
+      // <= 100 moves by a task as problems met take or leave its room: 41.1-42.5 while these rules were made).
+      // Both merged (session 8): block <= 300 macro 69.0 (done 65.3, pending 67.5, decisions 51.5, files 94.0,
+      // errors 60.7); graph 70.3; block <= 100 51.2 (done 41.1, decisions 28.2, errors 41.8).
+      block100: { macro: 50.7, completed: 40.6, pending: 41.5, decisions: 27.7, files: 87.7, errors: 41.3 },
+      block300: { macro: 68.5, completed: 64.8, pending: 67, decisions: 51, files: 93.5, errors: 60.2 },
+      graph: { macro: 69.8, completed: 66.2, pending: 67, decisions: 50.8, files: 97.5, errors: 61.9 },
     },
   },
   {
@@ -52,11 +57,13 @@ const SETS: { name: string; dir: string; floors: Floors; logsInShared?: boolean 
     dir: resolve(__dirname, 'dev', 'recent-dev'),
     logsInShared: true,
     floors: {
-      block100: { macro: 39, pending: 61.5, decisions: 8, files: 84.5, errors: 20 },
+      // Raised after the work rules (s8-tasks): block <= 300 macro 48.5, done 40.6, errors 44.4.
+      block100: { macro: 40.7, completed: 31.1, pending: 61.5, decisions: 8, files: 86.4, errors: 23.1 },
       // completed 38.8 -> 37.4 once the settled problems of the decision and error rules weigh more in the block.
       // Decisions 8.3 -> 22.2 (<= 300) and 9.7 -> 25.0 (graph) with decision-rules.ts (s8-decide).
-      block300: { macro: 48.5, completed: 37, pending: 61.5, decisions: 22, files: 92.5, errors: 33.5 },
-      graph: { macro: 49.5, pending: 61.5, decisions: 24.5, files: 94, errors: 32 },
+      // Both merged (session 8): block <= 300 52.1 (done 43.2, decisions 22.2, errors 44.4), graph 52.8.
+      block300: { macro: 51.6, completed: 42.7, pending: 61.5, decisions: 21.7, files: 92.3, errors: 43.9 },
+      graph: { macro: 52.3, completed: 41.4, pending: 61.5, decisions: 24.5, files: 94.1, errors: 43.9 },
     },
   },
   {
@@ -67,9 +74,24 @@ const SETS: { name: string; dir: string; floors: Floors; logsInShared?: boolean 
     dir: resolve(__dirname, 'dev', 'recent-dev2a'),
     logsInShared: true,
     floors: {
-      block100: { macro: 34.5, completed: 35.5, files: 99.5, errors: 13 },
-      block300: { macro: 45, completed: 47.5, decisions: 36.5, files: 99.5, errors: 11 },
-      graph: { macro: 45, completed: 47.5, decisions: 36.5, files: 99.5, errors: 11 },
+      // With the work rules of s8-tasks too (never tuned on this set): errors 11.1 -> 48.9 (<= 300), macro 54.2.
+      block100: { macro: 43.4, completed: 35.6, files: 99.5, errors: 52.8 },
+      block300: { macro: 53.7, completed: 47.5, decisions: 36.2, files: 99.5, errors: 48.4 },
+      graph: { macro: 55, completed: 47.5, decisions: 36.2, files: 99.5, errors: 54.7 },
+    },
+  },
+  {
+    // 3 more logs of ../shared/corpus/claude-code-recent, annotated for the work rules (s8-tasks).
+    // First score (before any rule was changed for it): block <= 300 42.8% (done 55.6, pending 0,
+    // errors 22.2); after: 51.1% (pending 66.7, errors 37.8). A development set, not held out.
+    name: 'dev/recent-dev2b',
+    dir: resolve(__dirname, 'dev', 'recent-dev2b'),
+    logsInShared: true,
+    floors: {
+      // With decision-rules.ts of s8-decide too (never tuned on this set): decisions 0 -> 22.2 (<= 300), macro 56.7.
+      block100: { macro: 49.5, completed: 48.4, pending: 66.2, files: 99.5, errors: 39.5 },
+      block300: { macro: 56.2, completed: 55.1, pending: 66.2, decisions: 21.7, files: 99.5, errors: 37.3 },
+      graph: { macro: 58.2, completed: 55.1, pending: 66.2, decisions: 21.7, files: 99.5, errors: 45.2 },
     },
   },
 ];

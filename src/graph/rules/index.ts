@@ -6,12 +6,14 @@ import { TOOL_RULES } from './tool-rules.js';
 import { SUMMARY_RULES } from './summary-rules.js';
 import { PROMPT_RULES, TEXT_RULES } from './text-rules.js';
 import { RECENT_PROMPT_RULES, RECENT_TEXT_RULES, RECENT_TOOL_RULES } from './recent-rules.js';
+import { WORK_TEXT_RULES, WORK_TOOL_RULES } from './work-rules.js';
 import { STATED_PROMPT_RULES, STATED_SUMMARY_RULES, STATED_TEXT_RULES } from './stated-rules.js';
 import { DECISION_PROMPT_RULES, DECISION_TEXT_RULES, DECISION_TOOL_RULES } from './decision-rules.js';
 
 export const RULES: readonly Rule[] = [
   ...RECENT_TOOL_RULES,
   ...DECISION_TOOL_RULES,
+  ...WORK_TOOL_RULES,
   ...TOOL_RULES,
   ...SUMMARY_RULES,
   ...STATED_SUMMARY_RULES,
@@ -22,6 +24,7 @@ export const RULES: readonly Rule[] = [
   ...DECISION_TEXT_RULES,
   ...STATED_TEXT_RULES,
   ...RECENT_TEXT_RULES,
+  ...WORK_TEXT_RULES,
   ...TEXT_RULES,
 ] as Rule[];
 

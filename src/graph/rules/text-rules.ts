@@ -11,13 +11,23 @@ import { promptStep, textStep, type PromptInput, type Rule, type TextInput } fro
 /** Verbs a report of finished work opens an item with. */
 const DONE_VERB =
   /^(?:added|fixed|updated|created|removed|changed|moved|implemented|refactored|replaced|renamed|extracted|wrote|rewrote|consolidated|merged|deleted|introduced|extended|converted|ported|increased|reduced|raised|lowered|switched|enabled|disabled|cleaned up|documented|registered|wired|integrated|installed|configured|bumped|upgraded|split|simplified|dropped|restored|adjusted|committed|pushed|closed|created|initialized|set up|exposed|made|now)\b/i;
+/** A line led by the file it changed, in bold, outside a list: "**`strategy/x_test.go`** - Added 3 regression tests". */
+const FILE_LEAD = /^\s*(\*\*`?[\w./-]+\.\w+`?\*\*\s*[-–—:]\s+\S.*)$/;
 /** A list item: "- x", "* x", "1. x", "1) x". */
 const ITEM = /^\s*(?:[-*•]|\d+[.)])\s+(.+)$/;
 const REPORT_HEADING = /^(?:#+\s*|\*\*)?(?:summary|changes|changes made|what (?:was|i) (?:done|changed|did)|done|completed|fixes|fixed|implementation|results?)\b/im;
 
 /** A list item as a task label: no markup, no file it went into in front, its first sentence, at most 14 words. */
 export function doneItemLabel(item: string): string | undefined {
-  let text = item.replace(/\*\*|__|`/g, '').trim();
+  // "**Committed Checkpoints section** - Updated to show:": a bold name heading the sub-items below
+  // it, not a verb of work done.
+  const heading = /^\*\*([^*]+)\*\*\s*[-–—:]\s*(.*)$/.exec(item.trim());
+  if (heading && !/^`?[\w./-]+\.\w+`?$/.test(heading[1].trim()) && /:\s*$/.test(heading[2])) return undefined;
+  // "✅ Created X": the mark says done; the words after it say what.
+  let text = item
+    .replace(/\*\*|__|`/g, '')
+    .replace(/^(?:[✓✔✅☑]\uFE0F?\s*)+/u, '')
+    .trim();
   // "strategy/common.go - Added two helpers:" / "common.go: Added ...": the file is on the Files line.
   text = text.replace(/^[\w./-]+\.\w+\s*(?:[-–—:]\s+|\(\w+\)\s*[-–—:]\s*)/, '');
   if (!DONE_VERB.test(text)) return undefined;
@@ -38,7 +48,7 @@ export function doneItems(text: string): string[] {
   const out: string[] = [];
   const lines = text.split('\n');
   lines.forEach((line, i) => {
-    const m = ITEM.exec(line);
+    const m = ITEM.exec(line) ?? FILE_LEAD.exec(line);
     let label = m ? doneItemLabel(m[1]) : undefined;
     if (!label) return;
     if (/:\s*$/.test(m![1])) {
@@ -60,7 +70,8 @@ export function doneItems(text: string): string[] {
 const doneList: Rule<TextInput> = {
   id: 'report.done-list',
   on: 'text',
-  matches: 'a reply that lists finished work: two list items or more opening with a verb of work done ("Added", "Fixed", "Updated" ...), or one under a heading such as "## Summary" or "## Changes"',
+  matches:
+    'a reply that lists finished work: two list items or more opening with a verb of work done ("Added", "Fixed", "Updated" ...; after a ✅ mark too), or one under a heading such as "## Summary" or "## Changes"; a line led by the file it changed in bold ("**`x_test.go`** - Added 3 tests") counts as an item',
   makes: "a done TASK per item: its first sentence, without markup or the file it went into; nothing in a turn that moved the session's own task list (the report restates it)",
   why: "the reply's own report of what it did names the work as a person would at a standup",
   match: ({ step }) => {
@@ -77,7 +88,11 @@ const doneList: Rule<TextInput> = {
     }
   },
   examples: {
-    yes: [textStep('All tests pass. Here is a summary:\n\n1. **`strategy/common.go`** - Added two helpers\n2. Fixed `SaveChanges` to use `resolveAgentType`. Now it works.')],
+    yes: [
+      textStep('All tests pass. Here is a summary:\n\n1. **`strategy/common.go`** - Added two helpers\n2. Fixed `SaveChanges` to use `resolveAgentType`. Now it works.'),
+      textStep('Summary:\n- ✅ Created `number_generator.py` and `data.txt` (in parallel)\n- ✅ Fixed the python call'),
+      textStep('## Summary\n\n**`strategy/manual_commit_test.go`** - Added 3 regression tests covering all bug scenarios.'),
+    ],
     no: [textStep('Next steps:\n- Add a retry\n- Check the logs'), textStep('I will:\n1. Added? no\n2. look at it')],
   },
 };
@@ -88,9 +103,12 @@ export function doneLead(text: string): string | undefined {
     .trim()
     .split('\n')[0]
     .replace(/\*\*|__|`/g, '');
-  const m = /^(?:all done|done|finished|complete[d]?)[.!:]\s+(?:I've\s+|I have\s+)?(.+)$/i.exec(first);
+  const m = /^(?:all done|done|finished|complete[d]?)[.!:]\s+(?:I've\s+|I have\s+|I\s+(?=\w+ed\b))?(.+)$/i.exec(first);
   if (!m || !DONE_VERB.test(m[1]) || /^now\b/i.test(m[1])) return undefined;
-  const clause = m[1].split(/\s+with:?\s*$|:\s*$|(?<=[a-z0-9)"'])\.(?:\s+|$)/)[0];
+  let clause = m[1].split(/\s+with:?\s*$|:\s*$|(?<=[a-z0-9)"'])\.(?:\s+|$)/)[0];
+  // "updated TestX in logger_test.go to verify ..." -> "Updated TestX to verify ...": the Files line names the file.
+  clause = clause.replace(/^(\S+\s+\S+)\s+in\s+[\w./-]+\.\w+(?=\s+\S)/, '$1');
+  clause = clause.charAt(0).toUpperCase() + clause.slice(1);
   const words = clause.split(/\s+/);
   return words.length >= 2
     ? normaliseLabel(
@@ -117,7 +135,10 @@ const doneLeadRule: Rule<TextInput> = {
     state.builder.link(task, parentTask(state), 'PART_OF');
   },
   examples: {
-    yes: [textStep('Done. Updated `docs/architecture/sessions.md` with:\n\n1. **Rewind section** - added a note')],
+    yes: [
+      textStep('Done. Updated `docs/architecture/sessions.md` with:\n\n1. **Rewind section** - added a note'),
+      textStep('Done. I updated `TestLogging` in `logger_test.go` to verify the agent name. All tests pass.'),
+    ],
     no: [textStep('Done. Now let me run the tests.'), textStep('Updated the plan:', false)],
   },
 };
