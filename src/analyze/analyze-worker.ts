@@ -1,5 +1,6 @@
 // A worker thread of `cmv analyze`: analyses one file per message and answers with its summary or
-// its error. One file at a time, so a worker's memory is bounded by the largest file it reads.
+// its error. At most FILES_IN_FLIGHT (batch.ts) files at once, so a worker's memory is bounded by
+// its two largest files; one waits for the disk while the other is worked on.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { analyseSessionCost } from './session-cost.js';

@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fg from 'fast-glob';
 import { claudeConfigDirs } from '../session/locate.js';
+import { subagentByPath } from './subagent-path.js';
 
 export interface BatchFile {
   path: string;
@@ -21,9 +22,7 @@ export interface BatchFiles {
 
 export const GLOB_CHARS = /[*?[\]{}!]/;
 
-export function subagentByPath(path: string): boolean {
-  return /(^|[\\/])agent-[^\\/]*\.jsonl$/.test(path) || /[\\/]subagents[\\/]/.test(path);
-}
+export { subagentByPath };
 
 async function globLogs(pattern: string, cwd?: string): Promise<string[]> {
   return fg(pattern, { cwd, absolute: true, onlyFiles: true, suppressErrors: true, followSymbolicLinks: false });

@@ -1,6 +1,6 @@
-// Batch analysis over worker threads: files go out one at a time, largest first, to a pool of
-// workers; each answers with a small summary, so memory stays bounded by the largest file, not
-// the folder. A file that fails (or crashes its worker) is reported and the batch goes on.
+// Batch analysis over worker threads: files go out largest first, two at a time per worker, to a
+// pool of workers; each answers with a small summary, so memory stays bounded by the largest
+// files, not the folder. A file that fails (or crashes its worker) is reported and the batch goes on.
 
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -94,38 +94,59 @@ async function analyseHere(queue: BatchFile[], options: WorkerSetup, record: Rec
   }
 }
 
-function analyseInWorkers(queue: BatchFile[], count: number, options: WorkerSetup, record: Recorder): Promise<void> {
+/**
+ * Files each worker holds at once: while one waits for the disk (opening, reading), the worker
+ * works on the other, rather than sitting idle; memory is then bounded by two files per worker.
+ */
+export const FILES_IN_FLIGHT = 2;
+
+interface Queued {
+  file: BatchFile;
+  /** Was in flight with another file when its worker crashed: analysed alone, so a crash is its own. */
+  alone?: boolean;
+}
+
+function analyseInWorkers(files: BatchFile[], count: number, options: WorkerSetup, record: Recorder): Promise<void> {
   const setup: WorkerSetup = { models: options.models, model: options.model, trim: options.trim };
+  const queue: Queued[] = files.map((file) => ({ file }));
   let nextId = 0;
   let running = 0;
   return new Promise((resolveAll) => {
     const start = () => {
       const worker = new Worker(WORKER_URL, { workerData: setup });
-      let current: { id: number; file: BatchFile } | undefined;
+      const inFlight = new Map<number, Queued>();
       let finished = false;
       running++;
-      const next = () => {
-        const file = queue.shift();
-        if (!file) {
-          finished = true;
-          current = undefined;
-          void worker.terminate();
-          return;
+      const fill = () => {
+        while (!finished && queue.length > 0) {
+          const alone = queue[0].alone || [...inFlight.values()].some((q) => q.alone);
+          if (inFlight.size >= (alone ? 1 : FILES_IN_FLIGHT)) return;
+          const item = queue.shift()!;
+          const id = nextId++;
+          inFlight.set(id, item);
+          worker.postMessage({ id, path: item.file.path });
         }
-        current = { id: nextId++, file };
-        worker.postMessage({ id: current.id, path: file.path });
+        if (inFlight.size === 0 && !finished) {
+          finished = true;
+          void worker.terminate();
+        }
       };
       worker.on('message', (reply: WorkerReply) => {
-        if (!current || reply.id !== current.id) return;
-        record(current.file, reply);
-        next();
+        const item = inFlight.get(reply.id);
+        if (!item) return;
+        inFlight.delete(reply.id);
+        record(item.file, reply);
+        fill();
       });
-      // A crash (out of memory, a bug) fails the file it was on; a fresh worker takes the rest.
+      // A crash (out of memory, a bug) fails the file it was on; a fresh worker takes the rest. With
+      // more than one file in flight the culprit is unknown: each goes back to be analysed alone.
       const crashed = (error: unknown) => {
         if (finished) return;
         finished = true;
-        if (current) record(current.file, { failure: failureOf(current.file.path, error) });
-        current = undefined;
+        const held = [...inFlight.values()];
+        inFlight.clear();
+        if (held.length === 1) record(held[0].file, { failure: failureOf(held[0].file.path, error) });
+        else queue.unshift(...held.map((q) => ({ file: q.file, alone: true })));
         void worker.terminate();
       };
       worker.on('error', crashed);
@@ -135,7 +156,7 @@ function analyseInWorkers(queue: BatchFile[], count: number, options: WorkerSetu
         if (queue.length > 0) start();
         else if (running === 0) resolveAll();
       });
-      next();
+      fill();
     };
     for (let i = 0; i < count; i++) start();
   });

@@ -17,7 +17,7 @@ import { replayCalls, type Replay } from '../cost/replay.js';
 import { breakEvenOf, type BreakEven } from '../cost/break-even.js';
 import { paceOf, thresholdsOf, windowOf, type SessionPace, type Thresholds } from '../cost/projection.js';
 import { pricingOverride, type ModelRegistry, type Resolution } from '../cost/registry.js';
-import { subagentByPath } from './batch-files.js';
+import { subagentByPath } from './subagent-path.js';
 
 export const SUBSCRIPTION_NOTE = 'On a Claude subscription (Pro, Max, Team) you pay no per-token price: there the win of a trim is context window and rate limits, not dollars.';
 

@@ -27,17 +27,22 @@ function imageData(block: JsonObject): string | undefined {
   return typeof source?.data === 'string' ? source.data : undefined;
 }
 
+/** Counts the tokens of one text of a record, told its kind (and a result's tool): countTokens, or an estimate of it (estimate.ts). */
+export type TextCounter = (text: string, kind: TokenKind, tool?: string) => number;
+
+const exactly: TextCounter = (text) => countTokens(text);
+
 /** Tokens of a tool_result's content: text parts as text, image parts by their size. */
-export function toolResultTokens(content: unknown): { text: number; image: number } {
-  if (typeof content === 'string') return { text: countTokens(content), image: 0 };
+export function toolResultTokens(content: unknown, count: TextCounter = exactly, tool?: string): { text: number; image: number } {
+  if (typeof content === 'string') return { text: count(content, 'toolResult', tool), image: 0 };
   let text = 0;
   let image = 0;
   if (Array.isArray(content)) {
     for (const part of content as JsonObject[]) {
       if (!part || typeof part !== 'object') continue;
-      if (part.type === 'text' && typeof part.text === 'string') text += countTokens(part.text);
+      if (part.type === 'text' && typeof part.text === 'string') text += count(part.text, 'toolResult', tool);
       else if (part.type === 'image') image += imageTokens(imageData(part));
-      else text += countTokens(jsonText(part));
+      else text += count(jsonText(part), 'toolResult', tool);
     }
   }
   return { text, image };
@@ -67,7 +72,7 @@ export interface RecordTokens {
 }
 
 /** Counts one sent record (user, assistant or local command output). */
-export function recordTokens(isAssistant: boolean, record: JsonObject, toolNames: ToolNames): RecordTokens {
+export function recordTokens(isAssistant: boolean, record: JsonObject, toolNames: ToolNames, count: TextCounter = exactly): RecordTokens {
   const counted: RecordTokens = { total: 0, byKind: emptyByKind(), byTool: {} };
   const add = (kind: TokenKind, n: number) => {
     counted.byKind[kind] += n;
@@ -78,23 +83,23 @@ export function recordTokens(isAssistant: boolean, record: JsonObject, toolNames
   for (const block of blocks) {
     switch (block.type) {
       case 'text':
-        add(isAssistant ? 'assistantText' : 'userText', countTokens(typeof block.text === 'string' ? block.text : ''));
+        add(isAssistant ? 'assistantText' : 'userText', count(typeof block.text === 'string' ? block.text : '', isAssistant ? 'assistantText' : 'userText'));
         break;
       case 'thinking':
-        add('thinking', countTokens(typeof block.thinking === 'string' ? block.thinking : ''));
+        add('thinking', count(typeof block.thinking === 'string' ? block.thinking : '', 'thinking'));
         break;
       case 'redacted_thinking':
-        add('thinking', countTokens(typeof block.data === 'string' ? block.data : ''));
+        add('thinking', count(typeof block.data === 'string' ? block.data : '', 'thinking'));
         break;
       case 'tool_use':
       case 'server_tool_use':
-        add('toolUseInput', countTokens(jsonText(block.input ?? {})));
+        add('toolUseInput', count(jsonText(block.input ?? {}), 'toolUseInput'));
         break;
       case 'tool_result': {
-        const { text, image } = toolResultTokens(block.content);
+        const name = toolNames.get(String(block.tool_use_id)) ?? 'unknown';
+        const { text, image } = toolResultTokens(block.content, count, name);
         add('toolResult', text);
         add('image', image);
-        const name = toolNames.get(String(block.tool_use_id)) ?? 'unknown';
         counted.byTool[name] = (counted.byTool[name] ?? 0) + text + image;
         break;
       }
@@ -102,7 +107,7 @@ export function recordTokens(isAssistant: boolean, record: JsonObject, toolNames
         add('image', imageTokens(imageData(block)));
         break;
       default:
-        add(isAssistant ? 'assistantText' : 'userText', countTokens(jsonText(block)));
+        add(isAssistant ? 'assistantText' : 'userText', count(jsonText(block), isAssistant ? 'assistantText' : 'userText'));
     }
   }
   return counted;

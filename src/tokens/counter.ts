@@ -105,6 +105,11 @@ function memoKey(text: string): string {
   return text.length <= 512 ? text : createHash('sha1').update(text).digest('base64');
 }
 
+/** o200k_base tokens in `text`, not memoised as a whole (its pieces are): for texts seen once, such as samples. */
+export function countTokensOnce(text: string): number {
+  return text.length === 0 ? 0 : countUncached(text);
+}
+
 /** o200k_base tokens in `text`. Memoised by content. */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;

@@ -21,6 +21,7 @@ import { noteSupersedableCalls, type SupersedableCall } from './superseded.js';
 import { SupersededInputs } from './superseded-inputs.js';
 import { recordTokens, type RecordTokens } from '../tokens/breakdown.js';
 import { jsonText } from '../tokens/json-text.js';
+import { StrippedRecordCounter } from '../tokens/estimate.js';
 
 /**
  * Line types Claude Code never sends on resume, dropped whole. The client reads none of them back
@@ -333,16 +334,22 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     const isAssistant = entry.type === 'assistant';
     // A result of a call not seen yet is counted later, when the whole log names its tool.
     const counted = raw.offset >= countFrom && !entry.blocks.some((b) => b.type === 'tool_result' && !(b.toolId && calls.has(b.toolId)));
-    const before = counted ? recordTokens(isAssistant, record, toolNames) : undefined;
     if (!needsStripping(entry)) {
-      if (before) result.tokens.set(entry, { before, after: before });
+      if (counted) {
+        const before = recordTokens(isAssistant, record, toolNames);
+        result.tokens.set(entry, { before, after: before });
+      }
       result.spilled.push({ entry, changed: false });
       await spill.append(raw.bytes);
       continue;
     }
+    // Counting only, the long texts the strip removes are estimated, not counted (estimate.ts).
+    const counter = counted && setup.countOnly ? new StrippedRecordCounter(isAssistant, toolNames) : undefined;
+    const before = counter ? counter.before(record) : counted ? recordTokens(isAssistant, record, toolNames) : undefined;
     const stripped = stripRecord(record, raw.bytes, setup, calls, written);
     if (entry.blocks.some((b) => b.type === 'tool_use')) result.superseded.noteStripped(record, entry);
-    if (before) result.tokens.set(entry, { before, after: !stripped.bytes ? null : stripped.changed ? recordTokens(isAssistant, record, toolNames) : before });
+    if (counter && before) result.tokens.set(entry, counter.after(stripped.bytes ? record : null, before));
+    else if (before) result.tokens.set(entry, { before, after: !stripped.bytes ? null : stripped.changed ? recordTokens(isAssistant, record, toolNames) : before });
     if (!stripped.bytes) {
       result.emptied.set(entry, stripped.removed);
       continue;

@@ -33,6 +33,7 @@ import { fileSpill, memorySpill, type Spill } from './spill.js';
 import { SHORTENED_TODO_NOTE, planTodoChanges } from './todo-lists.js';
 import { supersededRewrites } from './superseded.js';
 import { jsonText } from '../tokens/json-text.js';
+import { StrippedRecordCounter } from '../tokens/estimate.js';
 import { appliedEditRewrites } from './applied-edits.js';
 
 export interface TrimResult {
@@ -462,15 +463,27 @@ async function finishTrim(
     for (const entry of sentOrder) {
       let counted = pass1.tokens.get(entry);
       const again = rewritten.get(entry);
+      const isAssistant = entry.type === 'assistant';
       if (again) {
-        const isAssistant = entry.type === 'assistant';
-        const original = counted?.before ?? recordTokens(isAssistant, reader.record(lineAt(entry.line), entry.record), toolNames);
-        counted = { before: original, after: recordTokens(isAssistant, again, toolNames) };
+        if (countOnly) {
+          // Counting only, the long texts this rewrite removes are estimated (estimate.ts).
+          const counter = new StrippedRecordCounter(isAssistant, toolNames);
+          counted = counter.after(again, counted?.before ?? counter.before(reader.record(lineAt(entry.line), entry.record)));
+        } else {
+          const original = counted?.before ?? recordTokens(isAssistant, reader.record(lineAt(entry.line), entry.record), toolNames);
+          counted = { before: original, after: recordTokens(isAssistant, again, toolNames) };
+        }
       } else if (!counted) {
-        const isAssistant = entry.type === 'assistant';
-        const original = recordTokens(isAssistant, reader.record(lineAt(entry.line), entry.record), toolNames);
         const stripped = strippedBytes(entry);
-        counted = { before: original, after: emptied.has(entry) ? null : stripped ? recordTokens(isAssistant, JSON.parse(stripped.toString('utf8')) as JsonObject, toolNames) : original };
+        const record = reader.record(lineAt(entry.line), entry.record);
+        if (countOnly && (stripped || emptied.has(entry))) {
+          const counter = new StrippedRecordCounter(isAssistant, toolNames);
+          const original = counter.before(record);
+          counted = counter.after(emptied.has(entry) ? null : (JSON.parse(stripped!.toString('utf8')) as JsonObject), original);
+        } else {
+          const original = recordTokens(isAssistant, record, toolNames);
+          counted = { before: original, after: emptied.has(entry) ? null : stripped ? recordTokens(isAssistant, JSON.parse(stripped.toString('utf8')) as JsonObject, toolNames) : original };
+        }
       }
       addCounted(before, entry, counted.before);
       if (counted.after) addCounted(after, entry, counted.after);
