@@ -159,6 +159,9 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       // Read from the backup, reported as the log it stands for.
       result.input.path = path;
       refuseUnwritable(result);
+      // The history the trim copies is the same bytes in the log before and after it: its chain
+      // serves the next trim either way, and is written while the log is replaced.
+      const chainSaved = result.historyChain ? saveHistoryChain(dir, result.historyChain) : Promise.resolve();
       if (!streamed) {
         for (const line of result.lines ?? []) {
           await writer.write(line);
@@ -173,7 +176,7 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
         await writer.abort();
         await dropBackup(dir, record);
         done = true;
-        if (result.historyChain) await saveHistoryChain(dir, result.historyChain);
+        await chainSaved;
         return { status: 'unchanged', result, warnings };
       }
       const temp = await open(writer.tempPath, 'r+');
@@ -198,8 +201,7 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       record.carried = { before: carried.carried, late: carried.late, lines: carried.lines };
       if (Object.keys(relinked).length) record.relinked = relinked;
       await saveRecord(dir, record).catch(() => {});
-      // The log now starts with the history the trim copied: its chain serves the next trim.
-      if (result.historyChain) await saveHistoryChain(dir, result.historyChain);
+      await chainSaved;
       return { status: 'trimmed', result, backup, record, carried, warnings };
     } finally {
       if (!done) {

@@ -559,8 +559,11 @@ async function finishTrim(
     // After an eviction the texts are read again from the evicted lines.
     verify = evicted ? verifyAll() : verifyAll(trimmedTexts);
   } else {
-    await target.writer!.finish();
+    // The output is synced while it is verified (from the bytes written, not the file).
+    const finishing = target.writer!.finish();
+    finishing.catch(() => {}); // awaited below
     verify = verifyAll(trimmedTexts);
+    await finishing;
     const written = (await stat(target.writer!.tempPath)).size;
     if (written !== outBytes) verify = { ...verify, ok: false, faults: [...verify.faults, { kind: 'malformed-line', message: `wrote ${written} bytes, expected ${outBytes}` }] };
   }
