@@ -186,7 +186,7 @@ export async function benchHook(files = []) {
       console.log(`    whole hook process (cmv hook run pre-compact): ${f(whole)}   [target <= 1.5 s]; it said: ${whole[0].stdout || '(nothing)'}`);
       const snap = last.snapshot.value;
       console.log(
-        `    snapshot: ${f(parts.map((p) => p.snapshot))}, ${snap.growth}, ${(snap.newBytes / MB).toFixed(1)} MB new of ${(snap.bytes / MB).toFixed(1)} MB (${snap.newPages} of ${snap.pages} pages), ${(snap.modelledBytes / MB).toFixed(1)} MB modelled`,
+        `    snapshot: ${f(parts.map((p) => p.snapshot))}, ${snap.growth}, ${(snap.newBytes / MB).toFixed(1)} MB new of ${(snap.bytes / MB).toFixed(1)} MB (${snap.newPages} of ${snap.pages} pages), ${(snap.modelledBytes / MB).toFixed(1)} MB modelled${snap.modelledInWorker ? ' in a worker thread' : ''}`,
       );
       const r = last.trim.value.result;
       console.log(

@@ -1,0 +1,8 @@
+// A worker thread of the trim: the chain of a long history (the lines a hook trim copies as they
+// are), read from the backup while pass 1 reads what follows it in the main thread.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { readHistoryChain } from './history-chain.js';
+
+const job = workerData as { path: string; bytes: number };
+parentPort!.postMessage(await readHistoryChain(job.path, job.bytes));
