@@ -113,16 +113,25 @@ export function historyChainInWorker(path: string, bytes: number): Promise<Histo
   if (!existsSync(fileURLToPath(HISTORY_WORKER))) return undefined;
   return new Promise((resolve) => {
     const worker = new Worker(HISTORY_WORKER, { workerData: { path, bytes } });
-    worker.once('message', (chain: HistoryChain | undefined) => resolve(chain ? interned(chain) : undefined));
+    // As JSON text: a structured clone of ~17,000 lines took 0.2 s (both threads), the text 0.06.
+    worker.once('message', (text: string | undefined) => {
+      if (!text) return resolve(undefined);
+      const chain = interned(JSON.parse(text) as HistoryChain);
+      asText.set(chain, text);
+      resolve(chain);
+    });
     worker.once('error', () => resolve(undefined));
     worker.once('exit', () => resolve(undefined));
   });
 }
 
+/** Chains that came as JSON text (from a worker thread): kept as that text, not serialised again. */
+const asText = new WeakMap<HistoryChain, string>();
+
 /** Keeps the chain of a log's history for the next trim (best effort: a failure only costs a read). */
 export async function saveHistoryChain(dir: string, chain: HistoryChain): Promise<void> {
   try {
-    await writeFileAtomic(join(dir, HISTORY_CHAIN_FILE), [JSON.stringify(chain)], 0o600);
+    await writeFileAtomic(join(dir, HISTORY_CHAIN_FILE), [asText.get(chain) ?? JSON.stringify(chain)], 0o600);
   } catch {
     // the next trim reads the history again
   }

@@ -5,4 +5,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { readHistoryChain } from './history-chain.js';
 
 const job = workerData as { path: string; bytes: number };
-parentPort!.postMessage(await readHistoryChain(job.path, job.bytes));
+const chain = await readHistoryChain(job.path, job.bytes);
+// As JSON text, which the main thread parses and keeps as the chain's file (see historyChainInWorker).
+parentPort!.postMessage(chain ? JSON.stringify(chain) : undefined);
