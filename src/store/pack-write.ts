@@ -78,16 +78,7 @@ function packIndex(objects: { id: Buffer; offset: number; crc: number }[], packS
   });
   const largeOffsets = Buffer.alloc(large.length * 8);
   large.forEach((offset, i) => largeOffsets.writeBigUInt64BE(BigInt(offset), i * 8));
-  const body = Buffer.concat([
-    Buffer.from([0xff, 0x74, 0x4f, 0x63]),
-    uint32(2),
-    fanout,
-    ...sorted.map((o) => o.id),
-    ...sorted.map((o) => uint32(o.crc)),
-    offsets,
-    largeOffsets,
-    packSha,
-  ]);
+  const body = Buffer.concat([Buffer.from([0xff, 0x74, 0x4f, 0x63]), uint32(2), fanout, ...sorted.map((o) => o.id), ...sorted.map((o) => uint32(o.crc)), offsets, largeOffsets, packSha]);
   return Buffer.concat([body, createHash('sha1').update(body).digest()]);
 }
 

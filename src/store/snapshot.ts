@@ -173,8 +173,7 @@ function factsPlan(data: Buffer, parent: ParentState | undefined, appended: bool
   let historyPages = 0;
   while (historyPages < pages.length && pages[historyPages].offset + pages[historyPages].bytes <= boundary) historyPages++;
   const historyBytes = historyPages > 0 ? pages[historyPages - 1].offset + pages[historyPages - 1].bytes : 0;
-  const parts: [number, number][] =
-    historyBytes > from ? [[from, historyBytes], ...(historyBytes < data.length ? [[historyBytes, data.length] as [number, number]] : [])] : [[from, data.length]];
+  const parts: [number, number][] = historyBytes > from ? [[from, historyBytes], ...(historyBytes < data.length ? [[historyBytes, data.length] as [number, number]] : [])] : [[from, data.length]];
   return { known, parts, historyPages, historyBytes };
 }
 

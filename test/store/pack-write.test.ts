@@ -25,7 +25,12 @@ describe('a pack written by cmv', () => {
     // Sizes whose pack headers take one, two, three and four bytes; random bytes that do not compress.
     const blobs = [Buffer.alloc(0), Buffer.from('short\n'), text.subarray(0, 1000), text, randomBytes(3 * 1024 * 1024)].map(blob);
     await writePack(box.store.git.dir, blobs, 1);
-    expect([...(await missingObjects(box.store.git, blobs.map((b) => b.id)))]).toEqual([]);
+    expect([
+      ...(await missingObjects(
+        box.store.git,
+        blobs.map((b) => b.id),
+      )),
+    ]).toEqual([]);
     const read = await readObjects(
       box.store.git,
       blobs.map((b) => b.id),
@@ -43,7 +48,12 @@ describe('a pack written by cmv', () => {
     const pages = Array.from({ length: 5 }, (_, i) => blob(Buffer.from(`{"page":${i},"text":"${'x'.repeat(BULK_WRITE_BYTES / 4)}"}\n`)));
     const done = await startWritingBlobs(box.store.git, pages, box.store.tmpDir);
     await done();
-    expect([...(await missingObjects(box.store.git, pages.map((p) => p.id)))]).toEqual([]);
+    expect([
+      ...(await missingObjects(
+        box.store.git,
+        pages.map((p) => p.id),
+      )),
+    ]).toEqual([]);
     git(box.store.dir, 'fsck', '--strict', '--no-dangling');
   });
 
