@@ -1,6 +1,8 @@
 // The PreCompact hook on a ~50 MB session (`npm run bench -- trim`, or `npm run bench -- hook [file]`):
-// the whole `cmv hook run pre-compact` process (snapshot, then the in-place trim), and its two
-// steps timed apart in this process, wall and CPU seconds. Two moments of a long session:
+// the whole `cmv hook run pre-compact` process (the snapshot, and the in-place trim once the
+// snapshot holds the log, both at once), and its two steps timed apart in this process (the trim
+// as the hook runs it; at the first compaction also `trim --in-place` alone, which reads a long
+// history in a worker thread), wall and CPU seconds (worker threads' CPU included). Two moments of a long session:
 //   first: the first compaction cmv sees (nothing snapshotted or trimmed before);
 //   later: the next compaction, after the hook ran at the previous one and the session grew since
 //          (what before the previous boundary was trimmed then; the store holds its snapshot).
@@ -128,8 +130,15 @@ async function steps(place, file, dist) {
   process.env.CMV_HOME = place.env.CMV_HOME;
   const store = await dist.openStore(place.env);
   const snapshot = await timed(() => dist.takeSnapshot(store, place.log, { message: 'bench', tags: ['pre-compact'] }));
-  const trim = await timed(() => dist.trimToDestination(place.log, { keepHistory: true, historyAsIs: true }, { kind: 'in-place' }));
+  // As the hook trims beside its snapshot: the history (without a kept chain) read in this thread.
+  const trim = await timed(() => dist.trimInPlace(place.log, { options: { keepHistory: true, historyAsIs: true }, by: 'pre-compact', lockWaitMs: 5_000, historyWorker: false }));
   return { snapshot, trim };
+}
+
+/** `cmv trim --in-place --keep-history` alone: a long history without a kept chain is read in a worker thread. */
+async function cliTrim(place, dist) {
+  process.env.CMV_HOME = place.env.CMV_HOME;
+  return timed(() => dist.trimToDestination(place.log, { keepHistory: true, historyAsIs: true }, { kind: 'in-place' }));
 }
 
 /** Prepares `place` as the session stood at `moment`. */
@@ -154,6 +163,7 @@ export async function benchHook(files = []) {
     ...(await import('../dist/store/store.js')),
     ...(await import('../dist/store/snapshot.js')),
     ...(await import('../dist/trim/apply.js')),
+    ...(await import('../dist/trim/in-place.js')),
   };
   const loads = [loadavg()[0]];
   console.log(
@@ -165,6 +175,7 @@ export async function benchHook(files = []) {
       const whole = [];
       const parts = [];
       const floors = [];
+      const alone = [];
       for (let run = 0; run < RUNS; run++) {
         const a = scratch(work, `${moment}-process-${run}`);
         await prepare(a, data, moment, dist);
@@ -173,6 +184,11 @@ export async function benchHook(files = []) {
         const b = scratch(work, `${moment}-steps-${run}`);
         await prepare(b, data, moment, dist);
         parts.push(await steps(b, b.log, dist));
+        if (moment === 'first') {
+          const c = scratch(work, `${moment}-alone-${run}`);
+          await prepare(c, data, moment, dist);
+          alone.push(await cliTrim(c, dist));
+        }
         loads.push(loadavg()[0]);
       }
       const last = parts[parts.length - 1];
@@ -186,12 +202,16 @@ export async function benchHook(files = []) {
       console.log(`    whole hook process (cmv hook run pre-compact): ${f(whole)}   [target <= 1.5 s]; it said: ${whole[0].stdout || '(nothing)'}`);
       const snap = last.snapshot.value;
       console.log(
-        `    snapshot: ${f(parts.map((p) => p.snapshot))}, ${snap.growth}, ${(snap.newBytes / MB).toFixed(1)} MB new of ${(snap.bytes / MB).toFixed(1)} MB (${snap.newPages} of ${snap.pages} pages), ${(snap.modelledBytes / MB).toFixed(1)} MB modelled`,
+        `    snapshot: ${f(parts.map((p) => p.snapshot))}, ${snap.growth}, ${(snap.newBytes / MB).toFixed(1)} MB new of ${(snap.bytes / MB).toFixed(1)} MB (${snap.newPages} of ${snap.pages} pages), ${(snap.modelledBytes / MB).toFixed(1)} MB modelled${snap.modelledInWorker ? ' in a worker thread' : ''}`,
       );
       const r = last.trim.value.result;
       console.log(
-        `    in-place trim: ${f(parts.map((p) => p.trim))}   [target <= 1 s]; ${(r.input.bytes / MB).toFixed(1)} -> ${(r.output.bytes / MB).toFixed(1)} MB, tokens sent ${r.input.tokens} -> ${r.output.tokens}, verify ${r.verify.ok ? 'ok' : 'FAILED'}`,
+        `    in-place trim, as the hook runs it: ${f(parts.map((p) => p.trim))}   [target <= 1 s]; ${(r.input.bytes / MB).toFixed(1)} -> ${(r.output.bytes / MB).toFixed(1)} MB, tokens sent ${r.input.tokens} -> ${r.output.tokens}, verify ${r.verify.ok ? 'ok' : 'FAILED'}`,
       );
+      if (alone.length) {
+        const a = alone[alone.length - 1].value.result;
+        console.log(`    trim --in-place alone (history chain read in a worker thread: ${a.historyInWorker ? 'yes' : 'no'}): ${f(alone)}`);
+      }
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

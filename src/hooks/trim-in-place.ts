@@ -13,6 +13,8 @@ export interface InPlaceOptions {
   /** Give up before replacing the log after this time (ms since the epoch): the hook's deadline. */
   deadline?: number;
   now?: () => Date;
+  /** See InPlaceRequest.historyWorker. */
+  historyWorker?: boolean;
 }
 
 export type InPlaceOutcome =
@@ -30,6 +32,7 @@ export async function trimLogInPlace(path: string, options: InPlaceOptions): Pro
     lockWaitMs: options.lockWaitMs,
     deadline: options.deadline,
     now: options.now,
+    historyWorker: options.historyWorker,
   });
   if (outcome.status === 'busy') return outcome;
   const r = outcome.result;

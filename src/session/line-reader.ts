@@ -34,6 +34,8 @@ export interface ReadOptions {
   recycle?: boolean;
   /** Longest line accepted (MAX_LINE_BYTES); a longer one is refused with a clear error. */
   maxLineBytes?: number;
+  /** Start at this byte offset, the start of line `index` (the caller knows the lines before it). */
+  from?: { offset: number; index: number };
 }
 
 function lineTooLong(path: string, line: number, limit: number): CmvError {
@@ -65,12 +67,12 @@ export async function* readRawLines(path: string, options: ReadOptions = {}): As
   try {
     const refused = notRegularFile(await handle.stat(), path);
     if (refused) throw refused; // replaced between the check and the open
-    let index = 0;
-    let fileOffset = 0; // offset of the first byte of `pending`
+    let index = options.from?.index ?? 0;
+    let fileOffset = options.from?.offset ?? 0; // offset of the first byte of `pending`
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     // The next chunk is read while the caller works through this one's lines.
-    let position = 0;
+    let position = fileOffset;
     const readChunk = (): Promise<{ chunk: Buffer; bytesRead: number }> => {
       const chunk = buffers ? buffers[reads++ % 2] : Buffer.allocUnsafe(chunkBytes);
       const at = position;

@@ -29,26 +29,30 @@ const NULL = Buffer.from('null');
 const MAX_CACHED_KEY = 40;
 const KEYS = new Map<number, string[]>();
 
-/**
- * What JSON.parse refuses in the bytes of a line that the structural walk does not look at: a raw
- * control character (JSON.stringify never writes one, in or out of a string) or a backslash not
- * followed by a valid escape. A `\\x` pair also matches (its second backslash is an escaped one):
- * `lineHasBadBytes` tells the two apart.
- */
-const SUSPECT_BYTES = /[\x00-\x1f]|\\(?:[^"\\/bfnrtu]|u(?![0-9a-fA-F]{4}))/g;
+/** Bytes JSON allows after a backslash (`u` is checked apart: four hex digits must follow). */
+const ESCAPED = new Uint8Array(256);
+for (const c of '"\\/bfnrt') ESCAPED[c.charCodeAt(0)] = 1;
+const HEX = new Uint8Array(256);
+for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
 
-/** True when JSON.parse would refuse the line for a byte inside a string (see SUSPECT_BYTES). */
+/**
+ * True when JSON.parse may refuse the line for a byte the structural walk does not look at: a raw
+ * control character (JSON.stringify never writes one, in or out of a string) or a backslash not
+ * followed by a valid escape (a backslash last on the line counts as one: JSON.parse decides). One
+ * pass over the bytes, escapes consumed as they come: a regular expression over the line as a
+ * latin1 string took as long and left that string (the whole log, over a read) to the GC.
+ */
 function lineHasBadBytes(b: Buffer): boolean {
-  const text = (b as unknown as FastSlices).latin1Slice(0, b.length);
-  SUSPECT_BYTES.lastIndex = 0;
-  for (let m = SUSPECT_BYTES.exec(text); m; m = SUSPECT_BYTES.exec(text)) {
-    const at = m.index;
-    if (b[at] !== BACKSLASH) return true;
-    // Backslashes just before this one: an odd run means this one is itself escaped.
-    let k = at - 1;
-    while (k >= 0 && b[k] === BACKSLASH) k--;
-    if ((at - 1 - k) % 2 === 0) return true;
-    SUSPECT_BYTES.lastIndex = at + 1;
+  const n = b.length;
+  for (let i = 0; i < n; i++) {
+    const c = b[i];
+    if (c >= 0x20 && c !== BACKSLASH) continue;
+    if (c < 0x20 || i + 1 >= n) return true;
+    const e = b[++i];
+    if (e === 0x75) {
+      if (i + 4 >= n || !HEX[b[i + 1]] || !HEX[b[i + 2]] || !HEX[b[i + 3]] || !HEX[b[i + 4]]) return true;
+      i += 4;
+    } else if (!ESCAPED[e]) return true;
   }
   return false;
 }

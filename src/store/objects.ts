@@ -9,6 +9,7 @@ import { deflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { Git } from './git.js';
 import { pagePath, PAGES_PER_GROUP } from './pages.js';
+import { writePack } from './pack-write.js';
 import { CmvError } from '../errors.js';
 
 /** Writes larger than this trade compression for speed. */
@@ -32,27 +33,29 @@ export async function missingObjects(git: Git, ids: string[]): Promise<Set<strin
 }
 
 /**
- * Writes blobs the store lacks as one pack with `git fast-import`. The stream is first written to
- * a file that becomes git's stdin, so git compresses while this process goes on with other work;
- * call the returned function to wait for it.
+ * Writes blobs the store lacks as one pack; call the returned function to wait for it. A large
+ * write (a long session's first snapshot) is compressed fast and without deltas, to stay within
+ * seconds, by cmv itself (pack-write.ts) while this process goes on with other work; `cmv gc`
+ * recompresses it properly later. Smaller writes (appends) go through `git fast-import`, compressed
+ * hardest, with deltas: the pack keeps them so, repacks included. Its stream is first written to a
+ * file that becomes git's stdin, so git compresses while this process goes on.
  */
 export async function startWritingBlobs(git: Git, blobs: Blob[], tmpDir: string): Promise<() => Promise<void>> {
   const unique = [...new Map(blobs.map((b) => [b.id, b])).values()];
   if (unique.length === 0) return async () => {};
+  const total = unique.reduce((n, b) => n + b.data.length, 0);
+  if (total > BULK_WRITE_BYTES) {
+    const writing = writePack(git.dir, unique, 1);
+    writing.catch(() => {}); // awaited by the caller
+    return () => writing;
+  }
   await mkdir(tmpDir, { recursive: true, mode: 0o700 });
   const streamFile = join(tmpDir, `import-${process.pid}-${randomBytes(4).toString('hex')}`);
   const parts: Buffer[] = [];
   for (const blob of unique) parts.push(Buffer.from(`blob\ndata ${blob.data.length}\n`), blob.data, Buffer.from('\n'));
   parts.push(Buffer.from('done\n'));
   await writeFile(streamFile, Buffer.concat(parts), { flag: 'wx', mode: 0o600 });
-  // A large first write (a long session's first snapshot) is compressed fast and without delta
-  // search, to stay within seconds; `cmv gc` recompresses it properly later.
-  const total = unique.reduce((n, b) => n + b.data.length, 0);
-  // Smaller writes (appends) are compressed hardest: the pack keeps them so, repacks included.
-  const bulk = total > BULK_WRITE_BYTES;
-  const compression = ['-c', `pack.compression=${bulk ? 1 : 9}`];
-  const depth = bulk ? ['--depth=0'] : [];
-  const running = git.stream([...compression, 'fast-import', '--quiet', '--done', ...depth], { input: { file: streamFile } });
+  const running = git.stream(['-c', 'pack.compression=9', 'fast-import', '--quiet', '--done'], { input: { file: streamFile } });
   running.catch(() => {}); // awaited by the caller
   return async () => {
     try {

@@ -31,6 +31,12 @@ export interface InPlaceRequest {
   now?: () => Date;
   /** The session's project lives here now (`--project-dir`): the disk checks read its files there. */
   projectDir?: string;
+  /**
+   * A long history with no kept chain may be read in a worker thread (HISTORY_WORKER_BYTES); false
+   * when the other core is busy anyway (the PreCompact hook's snapshot models and compresses the log
+   * meanwhile): the worker's start and its answer then cost more than they save.
+   */
+  historyWorker?: boolean;
 }
 
 export type InPlaceOutcome =
@@ -154,11 +160,14 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       writer = await AtomicWriter.open(path, record.mode);
       const streamed = request.options.budget === undefined;
       // The history copied as it is was read at the previous trim: its chain is taken as kept then.
-      const history = request.options.historyAsIs ? { kept: await loadHistoryChain(dir) } : undefined;
+      const history = request.options.historyAsIs ? { kept: await loadHistoryChain(dir), ...(request.historyWorker === false ? { workerBytes: Infinity } : {}) } : undefined;
       const result = await trimSession(backup, request.options, { fileHoldsOnDisk: true, projectDir: request.projectDir, writer: streamed ? writer : undefined, history });
       // Read from the backup, reported as the log it stands for.
       result.input.path = path;
       refuseUnwritable(result);
+      // The history the trim copies is the same bytes in the log before and after it: its chain
+      // serves the next trim either way, and is written while the log is replaced.
+      const chainSaved = result.historyChain ? saveHistoryChain(dir, result.historyChain) : Promise.resolve();
       if (!streamed) {
         for (const line of result.lines ?? []) {
           await writer.write(line);
@@ -173,7 +182,7 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
         await writer.abort();
         await dropBackup(dir, record);
         done = true;
-        if (result.historyChain) await saveHistoryChain(dir, result.historyChain);
+        await chainSaved;
         return { status: 'unchanged', result, warnings };
       }
       const temp = await open(writer.tempPath, 'r+');
@@ -198,8 +207,7 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       record.carried = { before: carried.carried, late: carried.late, lines: carried.lines };
       if (Object.keys(relinked).length) record.relinked = relinked;
       await saveRecord(dir, record).catch(() => {});
-      // The log now starts with the history the trim copied: its chain serves the next trim.
-      if (result.historyChain) await saveHistoryChain(dir, result.historyChain);
+      await chainSaved;
       return { status: 'trimmed', result, backup, record, carried, warnings };
     } finally {
       if (!done) {

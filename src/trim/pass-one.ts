@@ -15,7 +15,7 @@ import { WrittenTexts } from './written-texts.js';
 import { SHORTENED_TODO_MARK, todosOf } from './todo-lists.js';
 import type { Spill } from './spill.js';
 import { DroppedHistory } from './dropped-history.js';
-import type { HistoryReader } from './history-chain.js';
+import { HistoryChanged, historyLine, type HistoryChain, type HistoryReader } from './history-chain.js';
 import { noteEditCalls, type EditCallSeen } from './applied-edits.js';
 import { noteSupersedableCalls, type SupersedableCall } from './superseded.js';
 import { SupersededInputs } from './superseded-inputs.js';
@@ -89,6 +89,8 @@ export interface PassOneResult {
   supersedableCalls: SupersedableCall[];
   /** Written texts and plans as read, for what later calls supersede (decided in pass 2). */
   superseded: SupersededInputs;
+  /** With `historyElsewhere`: the chain read there, to keep for the next trim. */
+  historyChain?: HistoryChain;
 }
 
 export interface TodoCallSeen {
@@ -149,6 +151,11 @@ export interface PassOneSetup {
   asIsBefore?: number;
   /** With `asIsBefore`: the lines copied as they are, as a previous trim read them (history-chain.ts). */
   history?: HistoryReader;
+  /**
+   * With `asIsBefore`: the chain of the lines before it, being read elsewhere (a worker thread),
+   * and how many lines they are. Pass 1 then reads only what follows, and puts those lines first.
+   */
+  historyElsewhere?: { lines: number; chain: Promise<HistoryChain | undefined> };
   /**
    * Count the tokens of messages from this byte offset on while their records are parsed anyway:
    * set when what follows the last boundary (what Claude Code sends) is known and small.
@@ -270,8 +277,10 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
   const countFrom = setup.countFrom ?? Infinity;
   const toolNames = { get: (id: string) => calls.get(id)?.name };
   const dropBefore = setup.dropBefore ?? -1;
+  const elsewhere = setup.asIsBefore !== undefined ? setup.historyElsewhere : undefined;
+  const from = elsewhere ? { offset: setup.asIsBefore!, index: elsewhere.lines } : undefined;
   // A spill that copies what it is given lets the reader reuse its two read buffers: no line's bytes outlive its turn.
-  for await (const raw of readRawLines(path, { recycle: spill.copies })) {
+  for await (const raw of readRawLines(path, { recycle: spill.copies, from })) {
     result.lineCount++;
     if (raw.offset < asIsBefore) {
       // Copied as it is, never stripped: only its place in the chain is read (or taken as kept).
@@ -282,9 +291,9 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
         result.asIsLines++;
         continue;
       }
-      const parsed = skimChain(raw.bytes, raw.index, true);
-      result.lines.push({ index: raw.index, offset: raw.offset, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error });
-      if (parsed.status === 'malformed' || parsed.status === 'glued') result.malformedLines.push(raw.index + 1);
+      const line = historyLine(raw);
+      result.lines.push(line);
+      if (line.status === 'malformed' || line.status === 'glued') result.malformedLines.push(raw.index + 1);
       result.asIsLines++;
       continue;
     }
@@ -359,6 +368,18 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     await spill.append(stripped.bytes);
   }
   setup.history?.finish();
+  if (elsewhere) {
+    // The history read elsewhere goes first; a chain that does not end where this read began
+    // (the worker failed, or the file is not what was counted) reads everything here again.
+    const chain = await elsewhere.chain;
+    if (!chain || chain.lines.length !== elsewhere.lines || chain.bytes !== setup.asIsBefore) throw new HistoryChanged();
+    const malformed = chain.lines.filter((l) => l.status === 'malformed' || l.status === 'glued').map((l) => l.index + 1);
+    result.lines = chain.lines.concat(result.lines);
+    result.malformedLines = malformed.concat(result.malformedLines);
+    result.lineCount += chain.lines.length;
+    result.asIsLines = chain.lines.length;
+    result.historyChain = chain;
+  }
   await spill.finish();
   return result;
 }

@@ -18,7 +18,7 @@ import { lineReader } from '../session/line-at.js';
 import { open } from 'node:fs/promises';
 import { promptTokens } from '../tokens/usage.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
-import { HistoryChanged, HistoryReader, type HistoryChain } from './history-chain.js';
+import { countLinesBefore, HistoryChanged, historyChainInWorker, HistoryReader, HISTORY_WORKER_BYTES, type HistoryChain } from './history-chain.js';
 import { chainStartsOf, clientTexts, preservedOf, digestText, mergeClientReports, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
 import { buildConversation } from '../session/conversation.js';
 import { CLIENT_MODELS, type ClientModel } from '../session/clients.js';
@@ -63,6 +63,8 @@ export interface TrimResult {
   tokens: { before: TokenBreakdown; after: TokenBreakdown };
   /** With `target.history`, a verified historyAsIs trim: the chain of the history it copied, to keep for the next trim. */
   historyChain?: HistoryChain;
+  /** That chain was read in a worker thread while pass 1 read what follows the history. */
+  historyInWorker?: boolean;
 }
 
 /** What a trim removes, counted (countTrim): a TrimResult without the output, its model or its check (no usage rewritten; output bytes as before chain links are rewritten). */
@@ -93,7 +95,7 @@ export interface TrimTarget {
    * The caller keeps the chain of the history a historyAsIs trim copies (history-chain.ts): the
    * one a previous trim of this log kept, if any; the result carries the one to keep next.
    */
-  history?: { kept?: HistoryChain };
+  history?: { kept?: HistoryChain; /** Read a history at least this long in a worker thread (HISTORY_WORKER_BYTES). */ workerBytes?: number };
 }
 
 const NEWLINE = Buffer.from('\n');
@@ -152,9 +154,12 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
   // The history's chain as a previous trim read it, when it can stand for a prefix of what is copied.
   const kept = target.history?.kept;
   const usable = kept && asIsBefore !== undefined && kept.bytes <= asIsBefore ? kept : undefined;
+  // Without one, a long history's chain is read in a worker thread while pass 1 reads what follows.
+  const inWorker = target.history && !usable && asIsBefore !== undefined && asIsBefore >= (target.history.workerBytes ?? HISTORY_WORKER_BYTES) ? historyChainInWorker(path, asIsBefore) : undefined;
+  const historyElsewhere = inWorker ? { lines: await countLinesBefore(path, asIsBefore!), chain: inWorker } : undefined;
   let trimmed: TrimCounts | TrimResult | undefined;
   try {
-    trimmed = await trimOnce(path, size, options, target, countOnly, { ...setup, history: target.history && asIsBefore !== undefined ? new HistoryReader(usable) : undefined });
+    trimmed = await trimOnce(path, size, options, target, countOnly, { ...setup, history: target.history && asIsBefore !== undefined ? new HistoryReader(usable) : undefined, historyElsewhere });
   } catch (error) {
     if (!(error instanceof HistoryChanged)) throw error;
     // The log no longer starts with the bytes kept: read all of it.
@@ -170,7 +175,10 @@ async function trimOnce(path: string, size: number, options: TrimOptions, target
   try {
     const first = await passOne(path, { ...setup, countOnly }, spill);
     const done = await finishTrim(path, size, options, target, countOnly, first, spill, setup.dropBefore, setup.asIsBefore);
-    if (done && 'verify' in done && done.verify.ok && setup.history) done.historyChain = setup.history.chain(first.lines, first.asIsLines);
+    if (done && 'verify' in done && done.verify.ok && setup.history) {
+      done.historyChain = first.historyChain ?? setup.history.chain(first.lines, first.asIsLines);
+      if (first.historyChain) done.historyInWorker = true;
+    }
     return done;
   } finally {
     await spill.dispose();
@@ -572,8 +580,11 @@ async function finishTrim(
     // After an eviction the texts are read again from the evicted lines.
     verify = evicted ? verifyAll() : verifyAll(trimmedTexts);
   } else {
-    await target.writer!.finish();
+    // The output is synced while it is verified (from the bytes written, not the file).
+    const finishing = target.writer!.finish();
+    finishing.catch(() => {}); // awaited below
     verify = verifyAll(trimmedTexts);
+    await finishing;
     const written = (await stat(target.writer!.tempPath)).size;
     if (written !== outBytes) verify = { ...verify, ok: false, faults: [...verify.faults, { kind: 'malformed-line', message: `wrote ${written} bytes, expected ${outBytes}` }] };
   }

@@ -8,6 +8,9 @@ import { Readable, Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookMain } from '../../src/hooks/hook-main.js';
 import { readTrimRecords } from '../../src/hooks/trim-journal.js';
+import { openStore } from '../../src/store/store.js';
+import { readLog } from '../../src/store/objects.js';
+import { refOf } from '../../src/store/names.js';
 
 const SAMPLE = resolve(__dirname, '..', '..', 'sample-sessions', 'coding.jsonl');
 let scratch: string;
@@ -63,6 +66,22 @@ describe('cmv hook run', () => {
     expect(record.bytesAfter).toBeLessThan(record.bytesBefore);
     expect(readFileSync(record.backup!).equals(before)).toBe(true);
     expect(out.text).toMatch(/^cmv: trimmed the log .* backup kept, `cmv hook restore \w+` undoes it\n$/);
+    expect(hookLog()).toBe('');
+  });
+
+  it('pre-compact with a snapshot stores the log as it was before the trim, and trims it', async () => {
+    writeFileSync(process.env.CMV_CONFIG!, JSON.stringify({ 'hook.snapshot': true }));
+    const before = readFileSync(log);
+    const out = sink();
+    await hookMain('pre-compact', { stdin: input({ transcript_path: log, session_id: 's1', hook_event_name: 'PreCompact', trigger: 'auto' }), stdout: out });
+    const [record] = await readTrimRecords();
+    expect(record.snapshot).toMatch(/\S/);
+    expect(statSync(log).size).toBeLessThan(before.length);
+    // The trim ran while the snapshot was still being stored: the snapshot holds the untrimmed bytes.
+    const store = await openStore();
+    const id = (await store.git.run(['rev-parse', refOf('snapshot', record.snapshot!)], 'rev-parse')).trim();
+    expect((await readLog(store.git, id)).equals(before)).toBe(true);
+    expect(out.text).toContain(`; snapshot ${record.snapshot}`);
     expect(hookLog()).toBe('');
   });
 

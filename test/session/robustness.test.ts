@@ -169,6 +169,20 @@ describe('reading damaged logs', () => {
     }
   }, 90_000);
 
+  it('reads from a line start on as the lines from there, numbered and placed as in the whole file', async () => {
+    const random = prng(12);
+    for (let round = 0; round < 20; round++) {
+      const pieces = Array.from({ length: 3 + intBelow(random, 10) }, () => randomPiece(random, lines).bytes);
+      const data = Buffer.concat(pieces.flatMap((p) => [p, Buffer.from('\n')]));
+      const path = await write(data);
+      const all = splitRawLines(data).map((l) => ({ ...l, bytes: Buffer.from(l.bytes) }));
+      const first = intBelow(random, all.length);
+      const chunk = pick(random, [1, 7, 64, 4096]);
+      const from = { offset: all[first].offset, index: first };
+      expect(await collect(readRawLines(path, { chunkBytes: chunk, from })), `round ${round}, from line ${first}`).toEqual(all.slice(first));
+    }
+  });
+
   it('splits real logs the same with 7-byte chunks as in memory', async () => {
     const files = [...corpusFiles(), ...sampleFiles()].filter((f) => readFileSync(f).length < 40_000).slice(0, 5);
     for (const file of files) {

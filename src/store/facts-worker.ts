@@ -1,0 +1,18 @@
+// A worker thread of a snapshot: the facts of parts of a long log, modelled on another core while
+// the caller goes on (the PreCompact hook trims the log meanwhile). The log's bytes are shared,
+// not copied; the answer is the facts of each part, in order (small, plain data).
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { factsModelOf, factsOf } from './session-facts.js';
+
+export interface FactsJob {
+  /** The log, in memory the caller shares (a SharedArrayBuffer). */
+  data: SharedArrayBuffer;
+  length: number;
+  /** [start, end) byte ranges, each modelled apart. */
+  parts: [number, number][];
+}
+
+const job = workerData as FactsJob;
+const data = Buffer.from(job.data, 0, job.length);
+parentPort!.postMessage(job.parts.map(([start, end]) => factsOf(factsModelOf(data.subarray(start, end)))));

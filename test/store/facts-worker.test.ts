@@ -1,0 +1,51 @@
+// A long log's facts modelled in a worker thread (the built cmv: the TypeScript sources have no
+// compiled worker) are those modelled in this thread, part by part, history included.
+
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { takeSnapshot } from '../../src/store/snapshot.js';
+import { BUILD, buildIfStale } from '../helpers/built-cli.js';
+import { SessionBuilder, CWD, readOutput, commandOutput } from '../trim/session-builder.js';
+import { installSession, sandbox, type Sandbox } from './helpers.js';
+
+const boxes: Sandbox[] = [];
+afterEach(() => boxes.splice(0).forEach((b) => b.cleanup()));
+
+beforeAll(async () => {
+  await buildIfStale();
+}, 300_000);
+
+function session(): SessionBuilder {
+  const b = new SessionBuilder();
+  for (let n = 0; n < 3; n++) {
+    for (let i = 0; i < 4; i++) {
+      b.user(`Part ${n}.${i}: read the next file and run the tests.`);
+      b.toolCall('Read', { file_path: `${CWD}/src/part${n}-${i}.ts` }, readOutput(60));
+      b.toolCall('Bash', { command: 'npm test' }, commandOutput(40));
+      b.assistant([{ type: 'text', text: `Part ${n}.${i} is read and its tests pass.` }]);
+    }
+    if (n < 2) b.compact(`1. Parts ${n} read.`);
+  }
+  return b;
+}
+
+describe('facts of a long log modelled in a worker thread', () => {
+  it('are the facts modelled in this thread, history included', async () => {
+    const built = (await import(pathToFileURL(join(BUILD, 'dist', 'store', 'snapshot.js')).href)) as typeof import('../../src/store/snapshot.js');
+    const b = session();
+    const options = { graphMaxBytes: 0, factsWorkerBytes: 0, pageRule: { minBytes: 2 * 1024, spreadBytes: 4 * 1024, maxBytes: 16 * 1024 }, now: new Date('2026-01-01T00:00:00Z') };
+    const here = await sandbox();
+    boxes.push(here);
+    const a = await takeSnapshot(here.store, installSession(here, CWD, b.sessionId, b.text()), options);
+    const there = await sandbox();
+    boxes.push(there);
+    const w = await built.takeSnapshot(there.store, installSession(there, CWD, b.sessionId, b.text()), options);
+    expect(a.modelledInWorker).toBe(false);
+    expect(w.modelledInWorker).toBe(true);
+    expect(w.meta.history?.pages).toBeGreaterThan(0);
+    expect(w.meta.facts).toEqual(a.meta.facts);
+    expect(w.meta.history).toEqual(a.meta.history);
+    expect(w.modelledBytes).toBe(a.modelledBytes);
+  });
+});
