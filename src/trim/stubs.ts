@@ -219,6 +219,15 @@ export function stubRepeatedText(value: string, earlier: { toolId: string; tool:
   return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} elided; ${earlier.whole ? `the same text as the ${where}` : `a passage of the ${where}`}]`;
 }
 
+/**
+ * The stub for a run of lines of a written text that a later applied edit of the same file
+ * replaced (its old_string holds the run): those lines are gone from the file, and the later
+ * call's new_string shows what stands there now.
+ */
+export function stubReplacedRun(value: string, later: { toolId: string; tool: string }): string {
+  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} elided; the later ${later.tool} ${later.toolId} replaced them]`;
+}
+
 /** Long error results keep their head and tail: the message is the part that carries meaning. */
 export function clipError(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;

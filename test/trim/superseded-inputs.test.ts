@@ -160,6 +160,63 @@ describe('written texts a later call supersedes, files absent', () => {
     }
   });
 
+  it('a run of lines a later applied edit replaced goes from the earlier text; the rest stays', async () => {
+    const content = [block(10, 'head'), block(20, 'middle'), block(10, 'tail')].join('\n');
+    // The later edit's old_string holds the middle run and one line of the tail (context it keeps).
+    const old = `${block(20, 'middle')}\n${block(10, 'tail').split('\n')[0]}`;
+    const fresh = `  const middle = steps();\n${block(10, 'tail').split('\n')[0]}`;
+    for (const laterFailed of [false, true]) {
+      const b = new SessionBuilder();
+      b.user('Add the steps, then shorten the middle.');
+      const first = b.toolCall('Edit', { file_path: FILE, old_string: '// steps', new_string: content }, UPDATED);
+      const later = b.toolCall('Edit', { file_path: FILE, old_string: old, new_string: fresh }, laterFailed ? 'String to replace not found in file.' : UPDATED, { isError: laterFailed });
+      b.assistant([{ type: 'text', text: 'Done.' }]);
+      const { path, result, records } = await trimmed(b);
+      if (laterFailed) {
+        expect(inputOf(records, first.id).new_string).toBe(content);
+        continue;
+      }
+      const run = `${block(20, 'middle')}\n${block(10, 'tail').split('\n')[0]}`;
+      expect(inputOf(records, first.id).new_string).toBe(
+        `${block(10, 'head')}\n[cmv: 21 lines / ${run.length} chars elided; the later Edit ${later.id} replaced them]\n${block(10, 'tail').split('\n').slice(1).join('\n')}`,
+      );
+      expect(inputOf(records, later.id).old_string).toMatch(/^\[cmv: 21 lines \/ .* replaced; the edit applied\]$/);
+      expect(inputOf(records, later.id).new_string).toBe(fresh);
+      expect(result.removed.supersededTextsStubbed).toBe(1);
+      writeFileSync(`${path}.once.jsonl`, result.lines.map((l) => `${l}\n`).join(''));
+      const twice = await trimSession(`${path}.once.jsonl`, {}, absent);
+      expect(twice.lines.map(String)).toEqual(result.lines.map(String));
+    }
+  });
+
+  it('a text whose own call failed, or that another file holds, keeps the runs a later edit replaced', async () => {
+    const content = [block(10, 'head'), block(20, 'middle')].join('\n');
+    for (const shape of ['failed', 'other file'] as const) {
+      const b = new SessionBuilder();
+      b.user('Add the steps, then shorten the middle.');
+      const first = b.toolCall('Edit', { file_path: shape === 'other file' ? OTHER : FILE, old_string: '// steps', new_string: content }, shape === 'failed' ? 'String to replace not found in file.' : UPDATED, {
+        isError: shape === 'failed',
+      });
+      b.toolCall('Edit', { file_path: FILE, old_string: block(20, 'middle'), new_string: '  const middle = steps();' }, UPDATED);
+      const { records } = await trimmed(b);
+      expect(inputOf(records, first.id).new_string).toBe(content);
+    }
+  });
+
+  it('with the files present, of a text the disk holds in part the runs a later edit replaced go too', async () => {
+    const content = [block(10, 'head'), block(20, 'middle'), block(10, 'tail')].join('\n');
+    const b = new SessionBuilder();
+    b.user('Write the steps, then shorten the middle.');
+    const write = b.toolCall('Write', { file_path: FILE, content }, CREATED);
+    const later = b.toolCall('Edit', { file_path: FILE, old_string: block(20, 'middle'), new_string: '  const middle = steps();' }, UPDATED);
+    const disk = [block(10, 'head'), '  const middle = steps();', block(10, 'tail')].join('\n');
+    const result = await trimSession(b.write(), {}, { fileHolds: (path, text) => path === FILE && disk.includes(text), fileLines: (path) => (path === FILE ? new Set(disk.split('\n')) : undefined) });
+    expect(result.verify.ok, JSON.stringify(result.verify.faults)).toBe(true);
+    const written = inputOf(recordsOf(result.lines), write.id).content as string;
+    expect(written).toContain(`[cmv: 20 lines / ${block(20, 'middle').length} chars elided; the later Edit ${later.id} replaced them]`);
+    expect(written).not.toContain('middle0');
+  });
+
   it('a second trim changes nothing', async () => {
     const b = new SessionBuilder();
     b.user('Write the steps, then redo them.');

@@ -485,15 +485,26 @@ describe('edit texts an earlier call wrote', () => {
     expect(result.verify.ok).toBe(true);
   });
 
-  it('says when the old_string is a passage of what an earlier Write wrote', async () => {
-    const b = conversation();
-    const content = [lines(10, 'head'), lines(20, 'middle'), lines(10, 'tail')].join('\n');
-    const write = b.toolCall('Write', { file_path: P('src/steps.ts'), content }, `File created successfully at: ${P('src/steps.ts')}`);
-    const edit = b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: lines(20, 'middle'), new_string: 'const middle = steps();' }, done);
-    const result = await trimSession(b.write(), {}, { fileHolds: () => false });
-    const records = recordsOf(result.lines);
-    expect(inputOf(records, write.id).content).toBe(content);
-    expect(inputOf(records, edit.id).old_string).toMatch(new RegExp(`; a passage of the content of the earlier Write ${write.id}\\]$`));
+  it('says when the old_string is a passage of what an earlier Write wrote; once the edit applied, the passage goes from the Write', async () => {
+    for (const failed of [true, false]) {
+      const b = conversation();
+      const content = [lines(10, 'head'), lines(20, 'middle'), lines(10, 'tail')].join('\n');
+      const write = b.toolCall('Write', { file_path: P('src/steps.ts'), content }, `File created successfully at: ${P('src/steps.ts')}`);
+      const edit = b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: lines(20, 'middle'), new_string: 'const middle = steps();' }, failed ? 'String to replace not found in file.' : done, { isError: failed });
+      const result = await trimSession(b.write(), {}, { fileHolds: () => false });
+      const records = recordsOf(result.lines);
+      expect(result.verify.ok).toBe(true);
+      if (failed) {
+        // The failed edit's old_string points back to the Write, which keeps it.
+        expect(inputOf(records, write.id).content).toBe(content);
+        expect(inputOf(records, edit.id).old_string).toMatch(new RegExp(`; a passage of the content of the earlier Write ${write.id}\\]$`));
+      } else {
+        expect(inputOf(records, write.id).content).toBe(
+          `${lines(10, 'head')}\n[cmv: 20 lines / ${lines(20, 'middle').length} chars elided; the later Edit ${edit.id} replaced them]\n${lines(10, 'tail')}`,
+        );
+        expect(inputOf(records, edit.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied\]$/);
+      }
+    }
   });
 
   it('keeps the old_string whole when the text it repeats is in another file, on another branch, stubbed, or small', async () => {
