@@ -138,8 +138,8 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
   switch (name) {
     case 'Read':
     case 'NotebookRead':
-      // Not the path nor the offset: the call, sent right before its result, shows them.
-      return `[cmv: ${name} of ${size} elided; re-read if needed]`;
+      // Not the tool, the path nor the offset: the call, sent right before its result, shows them.
+      return `[cmv: ${size} elided; re-read if needed]`;
     case 'Bash':
     case 'BashOutput':
     case 'KillShell':
@@ -203,9 +203,13 @@ export function stubReplacedText(value: string, held: 'whole' | 'in part' | 'bes
   return held === 'beside' ? `[cmv: ${size}]` : `[cmv: ${size}; the file on disk holds the new text${held === 'in part' ? ' in part' : ''}]`;
 }
 
-/** The stub for the old_string of an edit its result says applied: the file then held the new text. */
+/**
+ * The stub for the old_string of an edit its result says applied: the file then held the new text.
+ * It does not say so: the result, sent right after the call, does (as the `beside` stub leaves it
+ * to the new_string's stub; 4 tokens an edit).
+ */
 export function stubAppliedReplacedText(value: string): string {
-  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced; the edit applied]`;
+  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced]`;
 }
 
 /**

@@ -153,7 +153,7 @@ describe('written texts a later call supersedes, files absent', () => {
         expect(result.removed.supersededTextsStubbed).toBe(0);
       } else {
         expect(inputOf(records, write.id).content).toMatch(/the whole file\]$/);
-        expect(inputOf(records, edit.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied\]$/);
+        expect(inputOf(records, edit.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced\]$/);
         expect(result.removed.repeatedTextsStubbed).toBe(0);
         expect(result.removed.supersededTextsStubbed).toBe(1);
       }
@@ -180,7 +180,7 @@ describe('written texts a later call supersedes, files absent', () => {
       expect(inputOf(records, first.id).new_string).toBe(
         `${block(10, 'head')}\n[cmv: 21 lines / ${run.length} chars elided; the later Edit ${later.id} replaced them]\n${block(10, 'tail').split('\n').slice(1).join('\n')}`,
       );
-      expect(inputOf(records, later.id).old_string).toMatch(/^\[cmv: 21 lines \/ .* replaced; the edit applied\]$/);
+      expect(inputOf(records, later.id).old_string).toMatch(/^\[cmv: 21 lines \/ .* replaced\]$/);
       expect(inputOf(records, later.id).new_string).toBe(fresh);
       expect(result.removed.supersededTextsStubbed).toBe(1);
       writeFileSync(`${path}.once.jsonl`, result.lines.map((l) => `${l}\n`).join(''));
