@@ -99,8 +99,8 @@ describe('tool result stubs', () => {
     expect(stub).not.toContain('\u001b');
     expect(stub).toContain('exit 0');
     expect(stub).toContain('120 lines');
-    for (const kept of [1, 2, 118, 119, 120]) expect(stub).toContain(`output line ${kept}:`);
-    for (const elided of [3, 60, 117]) expect(stub).not.toContain(`output line ${elided}:`);
+    for (const kept of [1, 118, 119, 120]) expect(stub).toContain(`output line ${kept}:`);
+    for (const elided of [2, 3, 60, 117]) expect(stub).not.toContain(`output line ${elided}:`);
   });
 
   it('keeps the match count and the first paths in Grep and Glob stubs, not the pattern their call shows', async () => {
