@@ -115,6 +115,15 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * An edit's or write's confirmation without its file snippet (`cat -n` of the file around the
+ * change): the snippet's size says nothing the model needs (the call shows the change; the file,
+ * or a Read, the rest), so the stub does not give it (7 tokens a confirmation).
+ */
+function stubSnippet(sentence: string): string {
+  return `[cmv: ${sentence.replace(/[.:]$/, '')}; its file snippet elided]`;
+}
+
 /** Tools whose result confirms a change to the file their call names. */
 export const CONFIRMING_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
 
@@ -129,7 +138,7 @@ export function shortConfirmation(call: ToolCall, text: string, cwd?: string): s
   const snippet = first !== text && /\b(?:Here's|Here is)\b/.test(first);
   if (!snippet && (first !== text || !path || !text.includes(path))) return undefined;
   const sentence = confirmationOf(text, path, cwd);
-  const short = snippet ? `[cmv: ${sentence} ${lineCount(text)} lines / ${formatSize(text.length)} of file snippet elided]` : sentence;
+  const short = snippet ? stubSnippet(sentence) : sentence;
   return short.length < text.length ? short : undefined;
 }
 
@@ -171,7 +180,7 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
     case 'Write':
     case 'NotebookEdit': {
       // The confirmation says what happened; the rest is a snippet of the file as it now is.
-      return `[cmv: ${confirmationOf(text, fullPath, cwd)} ${size} of file snippet elided]`;
+      return stubSnippet(confirmationOf(text, fullPath, cwd));
     }
     case 'WebFetch':
       return `[cmv: WebFetch, ${size} elided; fetch again if needed]`;

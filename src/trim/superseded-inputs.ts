@@ -49,6 +49,11 @@ export const SUPERSEDED_INPUT_RULES: readonly SupersededRule[] = [
     why: 'a later applied edit of the same file replaced a run of whole lines (200 chars or more) of the text, which its old_string holds (an edit applies only where its old_string is found): those lines are gone from the file, or stand again in the later new_string, which shows what the file holds there now; the run goes from the earlier text, the rest stays (the same reason as the replaced text of an applied edit)',
   },
   {
+    id: 'command.held-later',
+    applies: 'held',
+    why: 'a Bash command over the threshold (a commit or pull-request message in a heredoc) that a later Bash command Claude Code sends holds verbatim, whatever either one\u2019s outcome (a commit the pre-commit hook refused, run again alike): the model finds the text there, by the call id; the earlier call keeps its result',
+  },
+  {
     id: 'written.in-approved-plan',
     applies: 'plan',
     why: 'a plan file written in plan mode: the result of the later approved ExitPlanMode repeats the plan whole, and tool results of ExitPlanMode are never stubbed',
@@ -85,6 +90,10 @@ const MAX_PROMPT_SOURCES = 64;
 /** The edit index of a subagent prompt (Task, Agent), which only quotes earlier texts. */
 const PROMPT = -2;
 const PROMPT_TOOLS = new Set(['Task', 'Agent']);
+/** The edit index of a Bash command, which only a later command holding it whole answers for. */
+const COMMAND = -3;
+/** Earlier commands a later one is checked against for holding them: the latest. */
+const MAX_PENDING_COMMANDS = 32;
 
 interface Answer {
   toolId: string;
@@ -154,6 +163,7 @@ export class SupersededInputs {
   private readonly pending = new Map<string, Candidate[]>();
   private readonly candidates: Candidate[] = [];
   private readonly byTool = new Map<string, Candidate[]>();
+  private readonly commands: Candidate[] = [];
   private pendingChars = 0;
 
   constructor(private readonly threshold: number) {}
@@ -173,9 +183,9 @@ export class SupersededInputs {
       const input = block.input as Json;
       for (const candidate of this.byTool.get(block.id) ?? []) {
         const target = candidate.edit >= 0 && block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? (input.edits[candidate.edit] as Json | undefined) : undefined) : input;
-        const field = candidate.edit === -1 ? 'content' : candidate.edit === PROMPT ? 'prompt' : 'new_string';
+        const field = candidate.edit === -1 ? 'content' : candidate.edit === PROMPT ? 'prompt' : candidate.edit === COMMAND ? 'command' : 'new_string';
         candidate.kept = target?.[field] === candidate.text;
-        candidate.onDisk = candidate.edit !== PROMPT && target?.[field] === stubToolInput(candidate.text);
+        candidate.onDisk = candidate.edit !== PROMPT && candidate.edit !== COMMAND && target?.[field] === stubToolInput(candidate.text);
       }
       const edits = block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? input.edits : []) : [input];
       for (const edit of edits as (Json | null)[]) {
@@ -188,6 +198,18 @@ export class SupersededInputs {
   private noteCall(toolId: string, tool: string, input: Json, entry: SessionEntry): void {
     if (tool === 'ExitPlanMode') {
       this.calls.set(toolId, { use: entry, tool, plan: typeof input.plan === 'string' ? input.plan : undefined });
+      return;
+    }
+    if (tool === 'Bash') {
+      const command = input.command;
+      if (typeof command !== 'string') return;
+      this.calls.set(toolId, { use: entry, tool });
+      for (const earlier of this.commands) if (earlier.answers.length < MAX_ANSWERS && command.includes(earlier.text)) earlier.answers.push({ toolId, kind: 'held' });
+      const candidate: Candidate = { toolId, tool, path: '', edit: COMMAND, text: command, answers: [], partial: [] };
+      if (command.length > this.threshold && !isStub(command) && this.remember(candidate)) {
+        this.commands.push(candidate);
+        if (this.commands.length > MAX_PENDING_COMMANDS) this.commands.shift();
+      }
       return;
     }
     if (PROMPT_TOOLS.has(tool)) {
@@ -284,8 +306,9 @@ export class SupersededInputs {
       if (!own || from === undefined || own.use.record !== 0 || pointedByFailed.has(candidate.toolId)) continue;
       const answer = candidate.answers.find((a) => {
         const later = this.calls.get(a.toolId);
-        // The later call applied, and Claude Code sends it (with its result) after the earlier one.
-        if (!later?.applied || (at(later.use) ?? -1) <= from || at(later.result) === undefined) return false;
+        // The later call applied (a command holds its text whatever its outcome), and Claude Code
+        // sends it (with its result) after the earlier one.
+        if (!later || !(later.applied || candidate.edit === COMMAND) || (at(later.use) ?? -1) <= from || at(later.result) === undefined) return false;
         // A text an earlier call failed to write was never in the file: only a later copy answers for it.
         return a.kind === 'held' || a.kind === 'plan' || own.applied === true;
       });
@@ -306,7 +329,7 @@ export class SupersededInputs {
     for (const candidate of this.candidates) {
       const own = this.calls.get(candidate.toolId);
       const position = at(own?.use);
-      if (!own || position === undefined || going.has(candidate)) continue;
+      if (!own || position === undefined || going.has(candidate) || candidate.edit === COMMAND) continue;
       // A text the file on disk holds whole (files present) is a stub in the trimmed log: quoted
       // from, the passage is on disk, in the file its call names.
       if (candidate.onDisk === true && candidate.kept !== true) {
@@ -428,8 +451,8 @@ function applyStubs(record: JsonObject, { stubs, plans, repoints, quoted, replac
     if (plans.has(block.id) && typeof input.plan === 'string' && stubField(input, 'plan', stubPlan(input.plan))) done.plans++;
     for (const [edit, stub] of stubs.get(block.id) ?? []) {
       const count = quoted.has(`${block.id} ${edit}`) ? 'quoted' : 'texts';
-      if (edit === -1 || edit === PROMPT) {
-        if (stubField(input, edit === -1 ? 'content' : 'prompt', stub)) done[count]++;
+      if (edit === -1 || edit === PROMPT || edit === COMMAND) {
+        if (stubField(input, edit === -1 ? 'content' : edit === PROMPT ? 'prompt' : 'command', stub)) done[count]++;
         continue;
       }
       const target = block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? (input.edits[edit] as Json | undefined) : undefined) : input;
@@ -470,7 +493,7 @@ function lines(text: string): number {
   return text.endsWith('\n') ? n - 1 : n;
 }
 
-const FIELD_OF: Record<string, string> = { Write: 'content', Edit: 'new_string', MultiEdit: 'new_string' };
+const FIELD_OF: Record<string, string> = { Write: 'content', Edit: 'new_string', MultiEdit: 'new_string', Bash: 'command' };
 
 /** The stub of a written text a later call answers for (it does not repeat the call's own file_path). */
 export function stubSuperseded(text: string, answer: { toolId: string; kind: Supersession }, laterTool: string, ownTool: string): string {

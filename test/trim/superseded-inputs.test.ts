@@ -302,6 +302,30 @@ describe('passages quoted from an earlier text that stays', () => {
   });
 });
 
+describe('Bash commands a later command holds', () => {
+  const commit = (subject: string) => `git add -A && git commit -m "$(cat <<'EOF'\n${subject}\n\n${block(8, 'why')}\nEOF\n)"`;
+
+  it('a commit the hook refused, run again alike, points to the later command; the last stays, and so do others', async () => {
+    const b = new SessionBuilder();
+    b.user('Commit it.');
+    const refused = b.toolCall('Bash', { command: commit('feat: steps'), description: 'Commit' }, 'Exit code 1\nPre-commit validation failed: format', { isError: true });
+    const other = b.toolCall('Bash', { command: commit('feat: other steps'), description: 'Commit' }, 'Exit code 1\nPre-commit validation failed: format', { isError: true });
+    const fix = b.toolCall('Bash', { command: 'mix format', description: 'Format' }, '');
+    const again = b.toolCall('Bash', { command: `cd ${CWD} && ${commit('feat: steps')}`, description: 'Commit again' }, '[main 1a2b3c4] feat: steps');
+    b.assistant([{ type: 'text', text: 'Committed.' }]);
+    const { path, result, records } = await trimmed(b);
+    expect(inputOf(records, refused.id).command).toMatch(new RegExp(`^\\[cmv: 13 lines / .* elided; the same text is in the command of the later Bash ${again.id}\\]$`));
+    expect(inputOf(records, refused.id).description).toBe('Commit');
+    expect(inputOf(records, other.id).command).toBe(commit('feat: other steps'));
+    expect(inputOf(records, fix.id).command).toBe('mix format');
+    expect(inputOf(records, again.id).command).toBe(`cd ${CWD} && ${commit('feat: steps')}`);
+    expect(result.removed.supersededTextsStubbed).toBe(1);
+    writeFileSync(`${path}.once.jsonl`, result.lines.map((l) => `${l}\n`).join(''));
+    const twice = await trimSession(`${path}.once.jsonl`, {}, absent);
+    expect(twice.lines.map(String)).toEqual(result.lines.map(String));
+  });
+});
+
 describe('plans', () => {
   const PLAN = `# Plan\n\n${block(15, 'plan')}`;
   const approved = (plan: string) =>
