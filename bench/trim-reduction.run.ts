@@ -230,6 +230,7 @@ it.skipIf(!client)(`trim reduction in the real client's request (Claude Code ${v
   console.log(
     `mean: absent ${pct(mean(col('absent')))} (target >= ${pct(TARGETS.absent)}), present ${pct(mean(col('present')))} (target >= ${pct(TARGETS.present)}), lossless limit ${pct(mean(col('limit')))}`,
   );
+  console.log(`means to two decimals: absent ${(100 * mean(col('absent'))).toFixed(2)}%, present ${(100 * mean(col('present'))).toFixed(2)}%, limit ${(100 * mean(col('limit'))).toFixed(2)}%`);
   console.log(`median: absent ${pct(median(col('absent')))}, present ${pct(median(col('present')))}, lossless limit ${pct(median(col('limit')))}`);
   console.log(`logs with a text lost or a pairing fault: ${rows.filter((r) => r.lost.length).length}`);
   if (withBreakdown) {

@@ -162,7 +162,9 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
       const shell = name === 'Bash' ? undefined : (str(input, 'bash_id') ?? str(input, 'shell_id'));
       const status = exitStatus(text, isError);
       const statusText = status === undefined ? 'failed' : `exit ${status}`;
-      return `[cmv: ${name}${shell ? ` ${clip(shell, MAX_INPUT_CHARS)}` : ''} ${statusText}, ${size}; first and last lines:]\n${headAndTail(text)}`;
+      // Not 'Bash' either (the call shows it), nor 'first and last lines' (the `… N lines …` line
+      // between them says what went; an output of 5 lines or fewer keeps them all): 3 tokens a stub.
+      return `[cmv: ${name === 'Bash' ? '' : `${name}${shell ? ` ${clip(shell, MAX_INPUT_CHARS)}` : ''} `}${statusText}, ${size}]\n${headAndTail(text)}`;
     }
     // Searches, listings and fetches: not the pattern, path, URL or query, which the call shows.
     case 'Grep': {

@@ -161,7 +161,7 @@ describe('tool result stubs', () => {
     const records = recordsOf((await trimSession(b.write())).lines);
     expect(resultContent(records, glob.id)).toMatch(/^\[cmv: Glob, 12 paths/);
     const stub = String(resultContent(records, run.id));
-    expect(stub).toMatch(/^\[cmv: Bash exit 0, 20 lines/);
+    expect(stub).toMatch(/^\[cmv: exit 0, 20 lines \/ [^\]]+\]\n/);
     expect(stub).toContain('Tests  21 passed (21)');
     expect(stub).toContain('Duration  2.04s');
   });
