@@ -99,7 +99,7 @@ export function displayPath(path: string, cwd: string | undefined): string {
  * from the working directory.
  */
 export function confirmationOf(text: string, path: string | undefined, cwd: string | undefined): string {
-  const line = text.split('\n', 1)[0];
+  const line = text.split('\n', 1)[0].replace(FILE_STATE_NOTE, '');
   const sentence = /^(.*?[.:])\s+(?:Here's|Here is)\b/.exec(line)?.[1] ?? line;
   const shown = path
     ? sentence
@@ -110,6 +110,15 @@ export function confirmationOf(text: string, path: string | undefined, cwd: stri
     : sentence;
   return clip(shown, 160);
 }
+
+/**
+ * The note 2.1.x clients add to an edit's or write's confirmation (`The file … has been updated
+ * successfully. (file state is current in your context — no need to Read it back)`, 11 logs of
+ * the recent corpus): a claim about the client's read-state cache when the call ran. A resumed
+ * client starts without that cache, and a trimmed log may show a stub where the text was (files
+ * present), so the note no longer holds; it goes with the path (~15 tokens a confirmation).
+ */
+const FILE_STATE_NOTE = / ?\(file state is current in your context[^)]*\)/;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
