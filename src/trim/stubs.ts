@@ -161,7 +161,8 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
     case 'Read':
     case 'NotebookRead':
       // Not the tool, the path nor the offset: the call, sent right before its result, shows them.
-      return `[cmv: ${size} elided; re-read if needed]`;
+      // Lines, not bytes: Read pages by lines (offset, limit), so the size says no more (3 tokens).
+      return `[cmv: ${lineCount(text)} lines elided; re-read if needed]`;
     case 'Bash':
     case 'BashOutput':
     case 'KillShell':
