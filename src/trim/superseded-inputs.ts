@@ -232,9 +232,7 @@ export class SupersededInputs {
       if (kind) earlier.answers.push({ toolId, kind });
       else if (tool !== 'Write' && earlier.partial.length < MAX_ANSWERS) {
         // Old strings that share a line with the earlier text may hold runs of it (decided in pass 2).
-        const olds = texts
-          .map(([, , old]) => old)
-          .filter((old): old is string => old !== undefined && old.length >= MIN_REPLACED_RUN_CHARS && sharesLine(old, earlier.text));
+        const olds = texts.map(([, , old]) => old).filter((old): old is string => old !== undefined && old.length >= MIN_REPLACED_RUN_CHARS && sharesLine(old, earlier.text));
         const chars = olds.reduce((n, old) => n + old.length, 0);
         if (olds.length > 0 && this.pendingChars + chars <= MAX_PENDING_CHARS) {
           earlier.partial.push({ toolId, tool, olds });

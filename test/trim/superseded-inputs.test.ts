@@ -194,9 +194,14 @@ describe('written texts a later call supersedes, files absent', () => {
     for (const shape of ['failed', 'other file'] as const) {
       const b = new SessionBuilder();
       b.user('Add the steps, then shorten the middle.');
-      const first = b.toolCall('Edit', { file_path: shape === 'other file' ? OTHER : FILE, old_string: '// steps', new_string: content }, shape === 'failed' ? 'String to replace not found in file.' : UPDATED, {
-        isError: shape === 'failed',
-      });
+      const first = b.toolCall(
+        'Edit',
+        { file_path: shape === 'other file' ? OTHER : FILE, old_string: '// steps', new_string: content },
+        shape === 'failed' ? 'String to replace not found in file.' : UPDATED,
+        {
+          isError: shape === 'failed',
+        },
+      );
       b.toolCall('Edit', { file_path: FILE, old_string: block(20, 'middle'), new_string: '  const middle = steps();' }, UPDATED);
       const { records } = await trimmed(b);
       expect(inputOf(records, first.id).new_string).toBe(content);

@@ -82,7 +82,7 @@ describe('tool result stubs', () => {
     const result = await trimSession(b.write());
     const stub = resultContent(recordsOf(result.lines), read.id);
     expect(typeof stub).toBe('string');
-    expect(stub).toBe("[cmv: 200 lines elided; re-read if needed]");
+    expect(stub).toBe('[cmv: 200 lines elided; re-read if needed]');
     expect(stub).not.toContain('report.ts');
     expect(stub).not.toContain('value150');
     expect((stub as string).length).toBeLessThan(300);
@@ -181,7 +181,7 @@ describe('tool result stubs', () => {
     const read = b.toolCall('Read', { file_path: P('src/small.ts') }, readOutput(8));
     b.assistant([{ type: 'text', text: 'Small file.' }]);
     const stub = resultContent(recordsOf((await trimSession(b.write(), { threshold: 100 })).lines), read.id);
-    expect(stub).toBe("[cmv: 8 lines elided; re-read if needed]");
+    expect(stub).toBe('[cmv: 8 lines elided; re-read if needed]');
   });
 
   it('keeps error results whole, and clips long ones to their head and tail', async () => {
@@ -490,7 +490,12 @@ describe('edit texts an earlier call wrote', () => {
       const b = conversation();
       const content = [lines(10, 'head'), lines(20, 'middle'), lines(10, 'tail')].join('\n');
       const write = b.toolCall('Write', { file_path: P('src/steps.ts'), content }, `File created successfully at: ${P('src/steps.ts')}`);
-      const edit = b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: lines(20, 'middle'), new_string: 'const middle = steps();' }, failed ? 'String to replace not found in file.' : done, { isError: failed });
+      const edit = b.toolCall(
+        'Edit',
+        { file_path: P('src/steps.ts'), old_string: lines(20, 'middle'), new_string: 'const middle = steps();' },
+        failed ? 'String to replace not found in file.' : done,
+        { isError: failed },
+      );
       const result = await trimSession(b.write(), {}, { fileHolds: () => false });
       const records = recordsOf(result.lines);
       expect(result.verify.ok).toBe(true);
