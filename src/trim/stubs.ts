@@ -213,9 +213,12 @@ export function stubImage(call: ToolCall | undefined, mediaType: string | undefi
 
 // Input stubs sit beside the call's own file_path, so they do not repeat it.
 
+// Input stubs of text a file holds or held give its lines, not its bytes: an edit, a write and a
+// Read of the file all work in lines (3 to 4 tokens a stub; issue 16).
+
 /** The stub for a large tool input (Write content, Edit strings) whose result the file on disk holds. */
 export function stubToolInput(value: string): string {
-  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} elided; the file on disk holds them]`;
+  return `[cmv: ${lineCount(value)} lines elided; the file on disk holds them]`;
 }
 
 /**
@@ -224,7 +227,7 @@ export function stubToolInput(value: string): string {
  * own stub, right beside it, says the file holds it (9 tokens a stubbed edit not said twice).
  */
 export function stubReplacedText(value: string, held: 'whole' | 'in part' | 'beside' = 'whole'): string {
-  const size = `${lineCount(value)} lines / ${formatSize(value.length)} replaced`;
+  const size = `${lineCount(value)} lines replaced`;
   return held === 'beside' ? `[cmv: ${size}]` : `[cmv: ${size}; the file on disk holds the new text${held === 'in part' ? ' in part' : ''}]`;
 }
 
@@ -234,7 +237,7 @@ export function stubReplacedText(value: string, held: 'whole' | 'in part' | 'bes
  * to the new_string's stub; 4 tokens an edit).
  */
 export function stubAppliedReplacedText(value: string): string {
-  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced]`;
+  return `[cmv: ${lineCount(value)} lines replaced]`;
 }
 
 /**

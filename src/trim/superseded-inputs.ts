@@ -190,7 +190,7 @@ export class SupersededInputs {
       const edits = block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? input.edits : []) : [input];
       for (const edit of edits as (Json | null)[]) {
         const match = typeof edit?.old_string === 'string' ? POINTER.exec(edit.old_string) : null;
-        if (match) this.pointers.push({ entry, toolId: block.id, target: match[2], applied: `[cmv: ${match[1]} replaced]` });
+        if (match) this.pointers.push({ entry, toolId: block.id, target: match[2], applied: `[cmv: ${match[1].split(' / ')[0]} replaced]` });
       }
     }
   }
