@@ -248,7 +248,7 @@ export function stubRepeatedText(value: string, earlier: { toolId: string; tool:
   const field = earlier.tool === 'Write' ? 'content' : 'new_string';
   // `onDisk`: that call's text is itself a stub, since the file on disk holds it whole.
   const where = `${field} of the earlier ${earlier.tool} ${earlier.toolId}${earlier.onDisk ? ', which the file on disk holds' : ''}`;
-  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} elided; ${earlier.whole ? `the same text as the ${where}` : `a passage of the ${where}`}]`;
+  return `[cmv: ${lineCount(value)} lines elided; ${earlier.whole ? `the same text as the ${where}` : `a passage of the ${where}`}]`;
 }
 
 /**
@@ -257,7 +257,7 @@ export function stubRepeatedText(value: string, earlier: { toolId: string; tool:
  * call's new_string shows what stands there now.
  */
 export function stubReplacedRun(value: string, later: { toolId: string; tool: string }): string {
-  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} elided; the later ${later.tool} ${later.toolId} replaced them]`;
+  return `[cmv: ${lineCount(value)} lines elided; the later ${later.tool} ${later.toolId} replaced them]`;
 }
 
 /** Long error results keep their head and tail: the message is the part that carries meaning. */

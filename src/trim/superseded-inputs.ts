@@ -155,7 +155,8 @@ interface Pointer {
 }
 
 /** A pointer stub of written-texts.ts: its size and the call it names. */
-const POINTER = /^\[cmv: (\d+ lines \/ [^;\]]+) elided; (?:the same text as|a passage of) the (?:content|new_string) of the earlier \w+ (\S+)\]$/;
+// (Before issue 16 the size was `N lines / S`: a log trimmed then is read alike.)
+const POINTER = /^\[cmv: (\d+ lines)(?: \/ [^;\]]+)? elided; (?:the same text as|a passage of) the (?:content|new_string) of the earlier \w+ (\S+)\]$/;
 
 export class SupersededInputs {
   private readonly calls = new Map<string, CallSeen>();
@@ -190,7 +191,7 @@ export class SupersededInputs {
       const edits = block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? input.edits : []) : [input];
       for (const edit of edits as (Json | null)[]) {
         const match = typeof edit?.old_string === 'string' ? POINTER.exec(edit.old_string) : null;
-        if (match) this.pointers.push({ entry, toolId: block.id, target: match[2], applied: `[cmv: ${match[1].split(' / ')[0]} replaced]` });
+        if (match) this.pointers.push({ entry, toolId: block.id, target: match[2], applied: `[cmv: ${match[1]} replaced]` });
       }
     }
   }
@@ -495,7 +496,7 @@ const FIELD_OF: Record<string, string> = { Write: 'content', Edit: 'new_string',
 
 /** The stub of a written text a later call answers for (it does not repeat the call's own file_path). */
 export function stubSuperseded(text: string, answer: { toolId: string; kind: Supersession }, laterTool: string, ownTool: string): string {
-  const size = `${lines(text)} lines / ${formatSize(text.length)}`;
+  const size = `${lines(text)} lines`;
   const written = ownTool === 'Write' ? 'written' : 'new text';
   switch (answer.kind) {
     case 'held':
