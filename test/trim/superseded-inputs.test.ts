@@ -246,9 +246,7 @@ describe('passages quoted from an earlier text that stays', () => {
     const second = b.toolCall('Edit', { file_path: FILE, old_string: tail, new_string: `${block(20, 'b').split('\n').slice(0, 15).join('\n')}\n  const extra = more(); // new` }, UPDATED);
     const { path, result, records } = await trimmed(b);
     expect(inputOf(records, first.id).new_string).toBe(block(20, 'b'));
-    expect(inputOf(records, second.id).new_string).toMatch(
-      new RegExp(`^\\[cmv: 15 lines elided; a passage of the new_string of the earlier Edit ${first.id}\\]\n  const extra = more\\(\\); // new$`),
-    );
+    expect(inputOf(records, second.id).new_string).toMatch(new RegExp(`^\\[cmv: 15 lines elided; a passage of the new_string of the earlier Edit ${first.id}\\]\n  const extra = more\\(\\); // new$`));
     expect(result.removed.repeatedTextsStubbed).toBe(1);
     writeFileSync(`${path}.once.jsonl`, result.lines.map((l) => `${l}\n`).join(''));
     const twice = await trimSession(`${path}.once.jsonl`, {}, absent);

@@ -504,9 +504,7 @@ describe('edit texts an earlier call wrote', () => {
         expect(inputOf(records, write.id).content).toBe(content);
         expect(inputOf(records, edit.id).old_string).toMatch(new RegExp(`; a passage of the content of the earlier Write ${write.id}\\]$`));
       } else {
-        expect(inputOf(records, write.id).content).toBe(
-          `${lines(10, 'head')}\n[cmv: 20 lines elided; the later Edit ${edit.id} replaced them]\n${lines(10, 'tail')}`,
-        );
+        expect(inputOf(records, write.id).content).toBe(`${lines(10, 'head')}\n[cmv: 20 lines elided; the later Edit ${edit.id} replaced them]\n${lines(10, 'tail')}`);
         expect(inputOf(records, edit.id).old_string).toMatch(/^\[cmv: 20 lines replaced\]$/);
       }
     }
