@@ -176,16 +176,17 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
       // between them says what went; an output of 5 lines or fewer keeps them all): 3 tokens a stub.
       return `[cmv: ${name === 'Bash' ? '' : `${name}${shell ? ` ${clip(shell, MAX_INPUT_CHARS)}` : ''} `}${statusText}, ${size}]\n${headAndTail(text)}`;
     }
-    // Searches, listings and fetches: not the pattern, path, URL or query, which the call shows.
+    // Searches, listings and fetches: not the pattern, path, URL or query, which the call shows;
+    // nor, for a search or a listing, the tool and the bytes: the count is what it found.
     case 'Grep': {
       const paths = listedPaths(text);
       const count = /^Found (\d+)/.exec(text)?.[1] ?? String(paths.length);
-      return `[cmv: Grep, ${count} matches / ${formatSize(text.length)} elided; first: ${firstPaths(paths, cwd)}; search again if needed]`;
+      return `[cmv: ${count} matches elided; first: ${firstPaths(paths, cwd)}; search again if needed]`;
     }
     case 'Glob':
     case 'LS': {
       const paths = listedPaths(text);
-      return `[cmv: ${name}, ${paths.length} paths / ${formatSize(text.length)} elided; first: ${firstPaths(paths, cwd)}; list again if needed]`;
+      return `[cmv: ${paths.length} paths elided; first: ${firstPaths(paths, cwd)}; list again if needed]`;
     }
     case 'Edit':
     case 'MultiEdit':

@@ -159,7 +159,7 @@ describe('tool result stubs', () => {
     const run = b.toolCall('Bash', { command: 'npx vitest run' }, `${tests}\n${tests.replace('1.92s', '2.04s')}`);
     b.assistant([{ type: 'text', text: 'All 21 tests pass.' }]);
     const records = recordsOf((await trimSession(b.write())).lines);
-    expect(resultContent(records, glob.id)).toMatch(/^\[cmv: Glob, 12 paths/);
+    expect(resultContent(records, glob.id)).toMatch(/^\[cmv: 12 paths elided; first: /);
     const stub = String(resultContent(records, run.id));
     expect(stub).toMatch(/^\[cmv: exit 0, 20 lines \/ [^\]]+\]\n/);
     expect(stub).toContain('Tests  21 passed (21)');
