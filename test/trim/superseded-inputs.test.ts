@@ -176,7 +176,7 @@ describe('written texts a later call supersedes, files absent', () => {
         expect(inputOf(records, first.id).new_string).toBe(content);
         continue;
       }
-      const run = `${block(20, 'middle')}\n${block(10, 'tail').split('\n')[0]}`;
+      // The run: the 20 middle lines and the first tail line, which the later old_string holds.
       expect(inputOf(records, first.id).new_string).toBe(
         `${block(10, 'head')}\n[cmv: 21 lines elided; the later Edit ${later.id} replaced them]\n${block(10, 'tail').split('\n').slice(1).join('\n')}`,
       );
