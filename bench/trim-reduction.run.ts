@@ -6,7 +6,8 @@
 // tool input and result replaced by a ~30-token placeholder), each resumed in the same client.
 // Environment: CMV_BENCH_CLIENT (version, default 2.1.332), CMV_BENCH_ONLY (regex on file names),
 // CMV_BENCH_BREAKDOWN=1 (where the trimmed request's tokens go, pooled), CMV_BENCH_THRESHOLD (the
-// trim's --threshold; default the trim's own).
+// trim's --threshold; default the trim's own), CMV_BENCH_DUMP (a folder: each trimmed request's body is
+// written there as JSON, to study what stays).
 
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,7 @@ const PROMPT = 'hi';
 const version = process.env.CMV_BENCH_CLIENT ?? '2.1.332';
 const only = process.env.CMV_BENCH_ONLY ? new RegExp(process.env.CMV_BENCH_ONLY) : undefined;
 const withBreakdown = process.env.CMV_BENCH_BREAKDOWN === '1';
+const dumpTo = process.env.CMV_BENCH_DUMP;
 const overrides = process.env.CMV_BENCH_THRESHOLD ? { threshold: Number(process.env.CMV_BENCH_THRESHOLD) } : {};
 const client: ClaudeClient | undefined = clientsUnderTest().find((c) => c.version === version);
 const scratch = mkdtempSync(join(tmpdir(), 'cmv-bench-reduction-'));
@@ -181,6 +183,7 @@ async function measure(file: string, figures: OriginalFigures): Promise<Row> {
   check('absent', absentRequest);
   if (absentRequest) row.absent = reduction(absentRequest);
   if (withBreakdown && absentRequest) breakdownOf(absentRequest, pooled.absent);
+  if (dumpTo && absentRequest) writeFileSync(join(dumpTo, `${row.file}.absent.json`), JSON.stringify(absentRequest));
 
   const replayed = replayedDisk(file);
   const present = await trimSession(file, overrides, { newSessionId: randomUUID(), fileHolds: replayed.holds, fileLines: replayed.lines });
@@ -189,6 +192,7 @@ async function measure(file: string, figures: OriginalFigures): Promise<Row> {
   check('present', presentRequest);
   if (presentRequest) row.present = reduction(presentRequest);
   if (withBreakdown && presentRequest) breakdownOf(presentRequest, pooled.present);
+  if (dumpTo && presentRequest) writeFileSync(join(dumpTo, `${row.file}.present.json`), JSON.stringify(presentRequest));
 
   const limitRequest = await trimmedRequest(file, limitLines(absent.lines));
   if (limitRequest) row.limit = reduction(limitRequest);
@@ -226,6 +230,7 @@ it.skipIf(!client)(`trim reduction in the real client's request (Claude Code ${v
   console.log(
     `mean: absent ${pct(mean(col('absent')))} (target >= ${pct(TARGETS.absent)}), present ${pct(mean(col('present')))} (target >= ${pct(TARGETS.present)}), lossless limit ${pct(mean(col('limit')))}`,
   );
+  console.log(`means to two decimals: absent ${(100 * mean(col('absent'))).toFixed(2)}%, present ${(100 * mean(col('present'))).toFixed(2)}%, limit ${(100 * mean(col('limit'))).toFixed(2)}%`);
   console.log(`median: absent ${pct(median(col('absent')))}, present ${pct(median(col('present')))}, lossless limit ${pct(median(col('limit')))}`);
   console.log(`logs with a text lost or a pairing fault: ${rows.filter((r) => r.lost.length).length}`);
   if (withBreakdown) {

@@ -49,6 +49,7 @@ export type RemovalRule =
   | 'supersededResults'
   | 'errorEchoesStubbed'
   | 'errorsClipped'
+  | 'defaultValuesDropped'
   | 'toolUseResultSidecars'
   | 'emptiedLines'
   | 'fileHistorySnapshots'
@@ -79,6 +80,7 @@ export function emptyCounts(): RemovalCounts {
     supersededResults: 0,
     errorEchoesStubbed: 0,
     errorsClipped: 0,
+    defaultValuesDropped: 0,
     toolUseResultSidecars: 0,
     emptiedLines: 0,
     fileHistorySnapshots: 0,

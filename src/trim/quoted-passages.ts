@@ -26,7 +26,13 @@ export interface QuotedSource {
  * `text` with each run of whole lines an earlier source holds (in one piece) replaced by a pointer
  * to that source; undefined when no run is worth one. `budget.chars` bounds the chars searched.
  */
-export function pointQuotedRuns(text: string, sources: readonly QuotedSource[], budget: { chars: number }): string | undefined {
+export function pointQuotedRuns(
+  text: string,
+  sources: readonly QuotedSource[],
+  budget: { chars: number },
+  stub: (run: string, source: QuotedSource) => string = (run, source) => stubRepeatedText(run, { toolId: source.toolId, tool: source.tool, whole: false, onDisk: source.onDisk }),
+  minRunChars = MIN_QUOTED_RUN_CHARS,
+): string | undefined {
   if (sources.length === 0) return undefined;
   const lines = text.split('\n');
   const held = (source: QuotedSource, from: number, to: number) => (budget.chars -= source.text.length) > 0 && source.text.includes(lines.slice(from, to + 1).join('\n'));
@@ -36,9 +42,9 @@ export function pointQuotedRuns(text: string, sources: readonly QuotedSource[], 
     // The shortest run from here worth a pointer.
     let end = i;
     let chars = lines[i].length;
-    while (chars < MIN_QUOTED_RUN_CHARS && end + 1 < lines.length) chars += lines[++end].length + 1;
+    while (chars < minRunChars && end + 1 < lines.length) chars += lines[++end].length + 1;
     // A run neither starts nor ends with a blank line: the text keeps its own spacing.
-    const source = lines[i].trim() === '' || chars < MIN_QUOTED_RUN_CHARS || budget.chars <= 0 ? undefined : sources.find((s) => s.lines().has(lines[i]) && held(s, i, end));
+    const source = lines[i].trim() === '' || chars < minRunChars || budget.chars <= 0 ? undefined : sources.find((s) => s.lines().has(lines[i]) && held(s, i, end));
     if (!source) {
       out.push(lines[i++]);
       continue;
@@ -51,7 +57,7 @@ export function pointQuotedRuns(text: string, sources: readonly QuotedSource[], 
       else hi = mid - 1;
     }
     while (lo > end && lines[lo].trim() === '') lo--;
-    out.push(stubRepeatedText(lines.slice(i, lo + 1).join('\n'), { toolId: source.toolId, tool: source.tool, whole: false, onDisk: source.onDisk }));
+    out.push(stub(lines.slice(i, lo + 1).join('\n'), source));
     pointed = true;
     i = lo + 1;
   }

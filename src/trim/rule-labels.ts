@@ -18,6 +18,7 @@ export const RULE_LABELS: Record<RemovalRule, string> = {
   supersededResults: 'results superseded by the same call later, pointing to it',
   errorEchoesStubbed: 'failed edits whose error repeats the old_string, pointing back to the call',
   errorsClipped: 'long error outputs clipped',
+  defaultValuesDropped: 'fields at their default value dropped (is_error false, replace_all false)',
   toolUseResultSidecars: 'toolUseResult sidecars dropped',
   emptiedLines: 'lines left empty, removed',
   fileHistorySnapshots: 'file-history snapshots dropped',

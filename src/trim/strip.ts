@@ -2,6 +2,7 @@
 // give back, drop what the API never sees. Pure apart from what the caller injects: `fileHolds`
 // (the disk) and `written` (what earlier records of the same pass kept).
 
+import { dropDefaultValues } from './defaults.js';
 import type { TrimOptions, RemovalCounts } from './options.js';
 import { stubToolText, shortConfirmation, CONFIRMING_TOOLS, stubImage, stubToolInput, stubReplacedText, stubRepeatedText, clipError, isStub, type ToolCall } from './stubs.js';
 import { digestOf, stubEditErrorEcho } from './error-echo.js';
@@ -330,11 +331,12 @@ export function stripMessageRecord(record: Json, ctx: StripContext): StripResult
         changed = true;
         continue;
       case 'tool_result':
-        changed = stripToolResult(block, ctx) || changed;
+      case 'tool_use': {
+        const dropped = dropDefaultValues(block);
+        ctx.counts.defaultValuesDropped += dropped;
+        changed = (block.type === 'tool_result' ? stripToolResult(block, ctx) : stripToolUse(block, ctx)) || dropped > 0 || changed;
         break;
-      case 'tool_use':
-        changed = stripToolUse(block, ctx) || changed;
-        break;
+      }
       case 'image':
       case 'document':
         // Images and PDFs Claude Code attached itself (isMeta lines after a Read) can be read again;

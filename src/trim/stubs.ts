@@ -11,8 +11,12 @@ const MAX_INPUT_CHARS = 160;
 // Command output: its last lines carry the outcome (a test summary, the error, the exit message),
 // its first ones what ran; measured on the 17 tool-heavy corpus logs (npm run bench -- trim
 // --reduction), a Bash stub's head and tail were ~96 of its ~132 tokens, a line ~16; the lines
-// past 120 chars were JSON and log records, the outcome lines shorter.
-const HEAD_LINES = 2;
+// past 120 chars were JSON and log records, the outcome lines shorter. One head line, not two
+// (issue 16): the first line of the 97 Bash stubs of the 17 logs said what started (`$ bun test
+// src/`, `[test] $ go test ./...`, `On branch main`, `=== RUN …`, `diff --git …`), and the second
+// mostly repeated it (`bun test v1.3.5`, a version banner, a package without tests); 2.1.332, the
+// 17, absent / present 74.3% / 79.2% -> 74.5% / 79.3%.
+const HEAD_LINES = 1;
 const TAIL_LINES = 3;
 const MAX_STUB_LINE = 120;
 
@@ -95,7 +99,7 @@ export function displayPath(path: string, cwd: string | undefined): string {
  * from the working directory.
  */
 export function confirmationOf(text: string, path: string | undefined, cwd: string | undefined): string {
-  const line = text.split('\n', 1)[0];
+  const line = text.split('\n', 1)[0].replace(FILE_STATE_NOTE, '');
   const sentence = /^(.*?[.:])\s+(?:Here's|Here is)\b/.exec(line)?.[1] ?? line;
   const shown = path
     ? sentence
@@ -107,8 +111,26 @@ export function confirmationOf(text: string, path: string | undefined, cwd: stri
   return clip(shown, 160);
 }
 
+/**
+ * The note 2.1.x clients add to an edit's or write's confirmation (`The file … has been updated
+ * successfully. (file state is current in your context — no need to Read it back)`, 11 logs of
+ * the recent corpus): a claim about the client's read-state cache when the call ran. A resumed
+ * client starts without that cache, and a trimmed log may show a stub where the text was (files
+ * present), so the note no longer holds; it goes with the path (~15 tokens a confirmation).
+ */
+const FILE_STATE_NOTE = / ?\(file state is current in your context[^)]*\)/;
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * An edit's or write's confirmation without its file snippet (`cat -n` of the file around the
+ * change): the snippet's size says nothing the model needs (the call shows the change; the file,
+ * or a Read, the rest), so the stub does not give it (7 tokens a confirmation).
+ */
+function stubSnippet(sentence: string): string {
+  return `[cmv: ${sentence.replace(/[.:]$/, '')}; its file snippet elided]`;
 }
 
 /** Tools whose result confirms a change to the file their call names. */
@@ -125,7 +147,7 @@ export function shortConfirmation(call: ToolCall, text: string, cwd?: string): s
   const snippet = first !== text && /\b(?:Here's|Here is)\b/.test(first);
   if (!snippet && (first !== text || !path || !text.includes(path))) return undefined;
   const sentence = confirmationOf(text, path, cwd);
-  const short = snippet ? `[cmv: ${sentence} ${lineCount(text)} lines / ${formatSize(text.length)} of file snippet elided]` : sentence;
+  const short = snippet ? stubSnippet(sentence) : sentence;
   return short.length < text.length ? short : undefined;
 }
 
@@ -138,8 +160,9 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
   switch (name) {
     case 'Read':
     case 'NotebookRead':
-      // Not the path nor the offset: the call, sent right before its result, shows them.
-      return `[cmv: ${name} of ${size} elided; re-read if needed]`;
+      // Not the tool, the path nor the offset: the call, sent right before its result, shows them.
+      // Lines, not bytes: Read pages by lines (offset, limit), so the size says no more (3 tokens).
+      return `[cmv: ${lineCount(text)} lines elided; re-read if needed]`;
     case 'Bash':
     case 'BashOutput':
     case 'KillShell':
@@ -149,25 +172,28 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
       const shell = name === 'Bash' ? undefined : (str(input, 'bash_id') ?? str(input, 'shell_id'));
       const status = exitStatus(text, isError);
       const statusText = status === undefined ? 'failed' : `exit ${status}`;
-      return `[cmv: ${name}${shell ? ` ${clip(shell, MAX_INPUT_CHARS)}` : ''} ${statusText}, ${size}; first and last lines:]\n${headAndTail(text)}`;
+      // Not 'Bash' either (the call shows it), nor 'first and last lines' (the `… N lines …` line
+      // between them says what went; an output of 5 lines or fewer keeps them all): 3 tokens a stub.
+      return `[cmv: ${name === 'Bash' ? '' : `${name}${shell ? ` ${clip(shell, MAX_INPUT_CHARS)}` : ''} `}${statusText}, ${size}]\n${headAndTail(text)}`;
     }
-    // Searches, listings and fetches: not the pattern, path, URL or query, which the call shows.
+    // Searches, listings and fetches: not the pattern, path, URL or query, which the call shows;
+    // nor, for a search or a listing, the tool and the bytes: the count is what it found.
     case 'Grep': {
       const paths = listedPaths(text);
       const count = /^Found (\d+)/.exec(text)?.[1] ?? String(paths.length);
-      return `[cmv: Grep, ${count} matches / ${formatSize(text.length)} elided; first: ${firstPaths(paths, cwd)}; search again if needed]`;
+      return `[cmv: ${count} matches elided; first: ${firstPaths(paths, cwd)}; search again if needed]`;
     }
     case 'Glob':
     case 'LS': {
       const paths = listedPaths(text);
-      return `[cmv: ${name}, ${paths.length} paths / ${formatSize(text.length)} elided; first: ${firstPaths(paths, cwd)}; list again if needed]`;
+      return `[cmv: ${paths.length} paths elided; first: ${firstPaths(paths, cwd)}; list again if needed]`;
     }
     case 'Edit':
     case 'MultiEdit':
     case 'Write':
     case 'NotebookEdit': {
       // The confirmation says what happened; the rest is a snippet of the file as it now is.
-      return `[cmv: ${confirmationOf(text, fullPath, cwd)} ${size} of file snippet elided]`;
+      return stubSnippet(confirmationOf(text, fullPath, cwd));
     }
     case 'WebFetch':
       return `[cmv: WebFetch, ${size} elided; fetch again if needed]`;
@@ -188,9 +214,12 @@ export function stubImage(call: ToolCall | undefined, mediaType: string | undefi
 
 // Input stubs sit beside the call's own file_path, so they do not repeat it.
 
+// Input stubs of text a file holds or held give its lines, not its bytes: an edit, a write and a
+// Read of the file all work in lines (3 to 4 tokens a stub; issue 16).
+
 /** The stub for a large tool input (Write content, Edit strings) whose result the file on disk holds. */
 export function stubToolInput(value: string): string {
-  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} elided; the file on disk holds them]`;
+  return `[cmv: ${lineCount(value)} lines elided; the file on disk holds them]`;
 }
 
 /**
@@ -199,13 +228,17 @@ export function stubToolInput(value: string): string {
  * own stub, right beside it, says the file holds it (9 tokens a stubbed edit not said twice).
  */
 export function stubReplacedText(value: string, held: 'whole' | 'in part' | 'beside' = 'whole'): string {
-  const size = `${lineCount(value)} lines / ${formatSize(value.length)} replaced`;
+  const size = `${lineCount(value)} lines replaced`;
   return held === 'beside' ? `[cmv: ${size}]` : `[cmv: ${size}; the file on disk holds the new text${held === 'in part' ? ' in part' : ''}]`;
 }
 
-/** The stub for the old_string of an edit its result says applied: the file then held the new text. */
+/**
+ * The stub for the old_string of an edit its result says applied: the file then held the new text.
+ * It does not say so: the result, sent right after the call, does (as the `beside` stub leaves it
+ * to the new_string's stub; 4 tokens an edit).
+ */
 export function stubAppliedReplacedText(value: string): string {
-  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} replaced; the edit applied]`;
+  return `[cmv: ${lineCount(value)} lines replaced]`;
 }
 
 /**
@@ -216,7 +249,16 @@ export function stubRepeatedText(value: string, earlier: { toolId: string; tool:
   const field = earlier.tool === 'Write' ? 'content' : 'new_string';
   // `onDisk`: that call's text is itself a stub, since the file on disk holds it whole.
   const where = `${field} of the earlier ${earlier.tool} ${earlier.toolId}${earlier.onDisk ? ', which the file on disk holds' : ''}`;
-  return `[cmv: ${lineCount(value)} lines / ${formatSize(value.length)} elided; ${earlier.whole ? `the same text as the ${where}` : `a passage of the ${where}`}]`;
+  return `[cmv: ${lineCount(value)} lines elided; ${earlier.whole ? `the same text as the ${where}` : `a passage of the ${where}`}]`;
+}
+
+/**
+ * The stub for a run of lines of a written text that a later applied edit of the same file
+ * replaced (its old_string holds the run): those lines are gone from the file, and the later
+ * call's new_string shows what stands there now.
+ */
+export function stubReplacedRun(value: string, later: { toolId: string; tool: string }): string {
+  return `[cmv: ${lineCount(value)} lines elided; the later ${later.tool} ${later.toolId} replaced them]`;
 }
 
 /** Long error results keep their head and tail: the message is the part that carries meaning. */

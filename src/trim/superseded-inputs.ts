@@ -6,8 +6,8 @@
 
 import type { SessionEntry } from '../session/entry.js';
 import { contentBlocks, contentText, type JsonObject } from '../session/payload.js';
-import { formatSize, isStub, stubToolInput } from './stubs.js';
-import { pointQuotedRuns } from './quoted-passages.js';
+import { formatSize, isStub, stubReplacedRun, stubToolInput } from './stubs.js';
+import { MIN_QUOTED_RUN_CHARS, pointQuotedRuns, type QuotedSource } from './quoted-passages.js';
 
 /** How a later call answers for an earlier written text. */
 export type Supersession =
@@ -23,7 +23,7 @@ export type Supersession =
 /** One judgement of what the trim may drop of a written text or a plan, as data (STYLE: rules kept as data). */
 export interface SupersededRule {
   id: string;
-  applies: Supersession | 'own-result' | 'quoted';
+  applies: Supersession | 'own-result' | 'quoted' | 'replaced-in-part';
   why: string;
 }
 
@@ -44,6 +44,16 @@ export const SUPERSEDED_INPUT_RULES: readonly SupersededRule[] = [
     why: 'a later applied edit of the same file replaced text holding all of it (an edit applies only where its old_string is found, once unless replace_all): what the earlier call wrote is gone from the file, the later new_string is there instead',
   },
   {
+    id: 'written.replaced-in-part-later',
+    applies: 'replaced-in-part',
+    why: 'a later applied edit of the same file replaced a run of whole lines (200 chars or more) of the text, which its old_string holds (an edit applies only where its old_string is found): those lines are gone from the file, or stand again in the later new_string, which shows what the file holds there now; the run goes from the earlier text, the rest stays (the same reason as the replaced text of an applied edit)',
+  },
+  {
+    id: 'command.held-later',
+    applies: 'held',
+    why: 'a Bash command over the threshold (a commit or pull-request message in a heredoc) that a later Bash command Claude Code sends holds verbatim, whatever either one\u2019s outcome (a commit the pre-commit hook refused, run again alike): the model finds the text there, by the call id; the earlier call keeps its result',
+  },
+  {
     id: 'written.in-approved-plan',
     applies: 'plan',
     why: 'a plan file written in plan mode: the result of the later approved ExitPlanMode repeats the plan whole, and tool results of ExitPlanMode are never stubbed',
@@ -62,6 +72,11 @@ export const SUPERSEDED_INPUT_RULES: readonly SupersededRule[] = [
 
 /** A text is a candidate only when the stub saves at least this much. */
 const MIN_SAVED_CHARS = 120;
+/**
+ * A run of an earlier text a later edit replaced goes when it is at least this long (as a quoted
+ * passage: its stub is ~25 tokens; 120 and 80 removed no more on the 17 long tool-heavy logs).
+ */
+const MIN_REPLACED_RUN_CHARS = MIN_QUOTED_RUN_CHARS;
 /** Later calls that may answer for one text, checked in order in pass 2 (the first valid one wins). */
 const MAX_ANSWERS = 4;
 /** Chars of candidate texts remembered at most: memory stays bounded whatever the size of the log. */
@@ -75,6 +90,10 @@ const MAX_PROMPT_SOURCES = 64;
 /** The edit index of a subagent prompt (Task, Agent), which only quotes earlier texts. */
 const PROMPT = -2;
 const PROMPT_TOOLS = new Set(['Task', 'Agent']);
+/** The edit index of a Bash command, which only a later command holding it whole answers for. */
+const COMMAND = -3;
+/** Earlier commands a later one is checked against for holding them: the latest. */
+const MAX_PENDING_COMMANDS = 32;
 
 interface Answer {
   toolId: string;
@@ -89,6 +108,8 @@ interface Candidate {
   edit: number;
   text: string;
   answers: Answer[];
+  /** Later edits of the same file whose old_strings may hold runs of the text (not all of it). */
+  partial: { toolId: string; tool: string; olds: string[] }[];
   /** Pass 1 left the text as it was (it stubbed nothing of it for the disk's sake). */
   kept?: boolean;
   /** Pass 1 stubbed the whole text: the file on disk holds it (files present). */
@@ -134,7 +155,8 @@ interface Pointer {
 }
 
 /** A pointer stub of written-texts.ts: its size and the call it names. */
-const POINTER = /^\[cmv: (\d+ lines \/ [^;\]]+) elided; (?:the same text as|a passage of) the (?:content|new_string) of the earlier \w+ (\S+)\]$/;
+// (Before issue 16 the size was `N lines / S`: a log trimmed then is read alike.)
+const POINTER = /^\[cmv: (\d+ lines)(?: \/ [^;\]]+)? elided; (?:the same text as|a passage of) the (?:content|new_string) of the earlier \w+ (\S+)\]$/;
 
 export class SupersededInputs {
   private readonly calls = new Map<string, CallSeen>();
@@ -142,6 +164,7 @@ export class SupersededInputs {
   private readonly pending = new Map<string, Candidate[]>();
   private readonly candidates: Candidate[] = [];
   private readonly byTool = new Map<string, Candidate[]>();
+  private readonly commands: Candidate[] = [];
   private pendingChars = 0;
 
   constructor(private readonly threshold: number) {}
@@ -161,14 +184,14 @@ export class SupersededInputs {
       const input = block.input as Json;
       for (const candidate of this.byTool.get(block.id) ?? []) {
         const target = candidate.edit >= 0 && block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? (input.edits[candidate.edit] as Json | undefined) : undefined) : input;
-        const field = candidate.edit === -1 ? 'content' : candidate.edit === PROMPT ? 'prompt' : 'new_string';
+        const field = candidate.edit === -1 ? 'content' : candidate.edit === PROMPT ? 'prompt' : candidate.edit === COMMAND ? 'command' : 'new_string';
         candidate.kept = target?.[field] === candidate.text;
-        candidate.onDisk = candidate.edit !== PROMPT && target?.[field] === stubToolInput(candidate.text);
+        candidate.onDisk = candidate.edit !== PROMPT && candidate.edit !== COMMAND && target?.[field] === stubToolInput(candidate.text);
       }
       const edits = block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? input.edits : []) : [input];
       for (const edit of edits as (Json | null)[]) {
         const match = typeof edit?.old_string === 'string' ? POINTER.exec(edit.old_string) : null;
-        if (match) this.pointers.push({ entry, toolId: block.id, target: match[2], applied: `[cmv: ${match[1]} replaced; the edit applied]` });
+        if (match) this.pointers.push({ entry, toolId: block.id, target: match[2], applied: `[cmv: ${match[1]} replaced]` });
       }
     }
   }
@@ -178,10 +201,22 @@ export class SupersededInputs {
       this.calls.set(toolId, { use: entry, tool, plan: typeof input.plan === 'string' ? input.plan : undefined });
       return;
     }
+    if (tool === 'Bash') {
+      const command = input.command;
+      if (typeof command !== 'string') return;
+      this.calls.set(toolId, { use: entry, tool });
+      for (const earlier of this.commands) if (earlier.answers.length < MAX_ANSWERS && command.includes(earlier.text)) earlier.answers.push({ toolId, kind: 'held' });
+      const candidate: Candidate = { toolId, tool, path: '', edit: COMMAND, text: command, answers: [], partial: [] };
+      if (command.length > this.threshold && !isStub(command) && this.remember(candidate)) {
+        this.commands.push(candidate);
+        if (this.commands.length > MAX_PENDING_COMMANDS) this.commands.shift();
+      }
+      return;
+    }
     if (PROMPT_TOOLS.has(tool)) {
       const prompt = input.prompt;
       this.calls.set(toolId, { use: entry, tool });
-      if (typeof prompt === 'string' && prompt.length > this.threshold && !isStub(prompt)) this.remember({ toolId, tool, path: '', edit: PROMPT, text: prompt, answers: [] });
+      if (typeof prompt === 'string' && prompt.length > this.threshold && !isStub(prompt)) this.remember({ toolId, tool, path: '', edit: PROMPT, text: prompt, answers: [], partial: [] });
       return;
     }
     const path = typeof input.file_path === 'string' ? input.file_path : undefined;
@@ -196,11 +231,20 @@ export class SupersededInputs {
       else if (tool === 'Write') kind = 'rewritten';
       else if (texts.some(([, , old]) => old !== undefined && old.includes(earlier.text))) kind = 'replaced';
       if (kind) earlier.answers.push({ toolId, kind });
+      else if (tool !== 'Write' && earlier.partial.length < MAX_ANSWERS) {
+        // Old strings that share a line with the earlier text may hold runs of it (decided in pass 2).
+        const olds = texts.map(([, , old]) => old).filter((old): old is string => old !== undefined && old.length >= MIN_REPLACED_RUN_CHARS && sharesLine(old, earlier.text));
+        const chars = olds.reduce((n, old) => n + old.length, 0);
+        if (olds.length > 0 && this.pendingChars + chars <= MAX_PENDING_CHARS) {
+          earlier.partial.push({ toolId, tool, olds });
+          this.pendingChars += chars;
+        }
+      }
     }
     for (const [edit, text, old] of texts) {
       const large = tool === 'Write' ? text.length > this.threshold : text.length + (old?.length ?? 0) > this.threshold;
       if (!large || text.length < MIN_SAVED_CHARS || isStub(text)) continue;
-      const candidate: Candidate = { toolId, tool, path, edit, text, answers: [] };
+      const candidate: Candidate = { toolId, tool, path, edit, text, answers: [], partial: [] };
       if (this.remember(candidate)) {
         const list = this.pending.get(path) ?? [];
         list.push(candidate);
@@ -245,7 +289,7 @@ export class SupersededInputs {
     const byEntry = new Map<SessionEntry, LineStubs>();
     const slot = (entry: SessionEntry) => {
       let s = byEntry.get(entry);
-      if (!s) byEntry.set(entry, (s = { stubs: new Map(), plans: new Set(), repoints: [], quoted: new Set() }));
+      if (!s) byEntry.set(entry, (s = { stubs: new Map(), plans: new Set(), repoints: [], quoted: new Set(), replacedRuns: new Map() }));
       return s;
     };
     // A text a failed edit points back to stays: that old_string has no other copy (an applied
@@ -261,8 +305,9 @@ export class SupersededInputs {
       if (!own || from === undefined || own.use.record !== 0 || pointedByFailed.has(candidate.toolId)) continue;
       const answer = candidate.answers.find((a) => {
         const later = this.calls.get(a.toolId);
-        // The later call applied, and Claude Code sends it (with its result) after the earlier one.
-        if (!later?.applied || (at(later.use) ?? -1) <= from || at(later.result) === undefined) return false;
+        // The later call applied (a command holds its text whatever its outcome), and Claude Code
+        // sends it (with its result) after the earlier one.
+        if (!later || !(later.applied || candidate.edit === COMMAND) || (at(later.use) ?? -1) <= from || at(later.result) === undefined) return false;
         // A text an earlier call failed to write was never in the file: only a later copy answers for it.
         return a.kind === 'held' || a.kind === 'plan' || own.applied === true;
       });
@@ -283,7 +328,7 @@ export class SupersededInputs {
     for (const candidate of this.candidates) {
       const own = this.calls.get(candidate.toolId);
       const position = at(own?.use);
-      if (!own || position === undefined || going.has(candidate)) continue;
+      if (!own || position === undefined || going.has(candidate) || candidate.edit === COMMAND) continue;
       // A text the file on disk holds whole (files present) is a stub in the trimmed log: quoted
       // from, the passage is on disk, in the file its call names.
       if (candidate.onDisk === true && candidate.kept !== true) {
@@ -292,14 +337,42 @@ export class SupersededInputs {
         standingByPath.set(candidate.path, [...(standingByPath.get(candidate.path) ?? []), stands].slice(-MAX_PENDING_PER_FILE));
         continue;
       }
-      if (candidate.kept !== true) continue;
+      // Runs of the text a later applied edit replaced: none of a text that failed (it was never in
+      // the file), a failed edit points back to, or a going text names as holding it.
+      const replacing =
+        own.use.record === 0 && own.applied === true && !pointedByFailed.has(candidate.toolId) && !heldTargets.has(candidate.toolId) && candidate.edit !== PROMPT
+          ? candidate.partial.filter((p) => {
+              const later = this.calls.get(p.toolId);
+              return later?.applied === true && (at(later.use) ?? -1) > position && at(later.result) !== undefined;
+            })
+          : [];
+      const replacers: QuotedSource[] = replacing.flatMap((p) => p.olds.map((old) => ({ toolId: p.toolId, tool: p.tool, text: old, lines: lineSet(old) })));
+      if (candidate.kept !== true) {
+        // With the files present, a text the disk holds in part: its lines the disk no longer holds
+        // stayed in pass 1; the runs of them a later edit replaced go, from the line as it stands.
+        if (candidate.onDisk !== true && replacers.length > 0) {
+          const s = slot(own.use);
+          s.replacedRuns.set(`${candidate.toolId} ${candidate.edit}`, replacers);
+          goingIds.add(candidate.toolId);
+        }
+        continue;
+      }
       let text = candidate.text;
+      if (replacers.length > 0) {
+        const cut = pointQuotedRuns(text, replacers, budget, stubReplacedRun, MIN_REPLACED_RUN_CHARS);
+        if (cut) {
+          const stubs = slot(own.use).stubs;
+          stubs.set(candidate.toolId, (stubs.get(candidate.toolId) ?? new Map<number, string>()).set(candidate.edit, cut));
+          goingIds.add(candidate.toolId);
+          text = cut;
+        }
+      }
       if (own.use.record === 0 && !pointedByFailed.has(candidate.toolId) && !heldTargets.has(candidate.toolId)) {
         const near = candidate.edit === PROMPT ? standing.slice(-MAX_PROMPT_SOURCES) : (standingByPath.get(candidate.path) ?? []);
         const sources = near
           .filter((s) => s.position < position)
           .map((s) => ({ toolId: s.candidate.toolId, tool: s.candidate.tool, text: s.text, onDisk: s.onDisk, lines: () => (s.lines ??= new Set(s.text.split('\n'))) }));
-        const pointed = pointQuotedRuns(candidate.text, sources, budget);
+        const pointed = pointQuotedRuns(text, sources, budget);
         if (pointed) {
           const stubs = slot(own.use).stubs;
           stubs.set(candidate.toolId, (stubs.get(candidate.toolId) ?? new Map<number, string>()).set(candidate.edit, pointed));
@@ -346,6 +419,8 @@ interface LineStubs {
   repoints: Pointer[];
   /** Which of `stubs` (tool id and edit) are texts with passages pointing back, not whole stubs. */
   quoted: Set<string>;
+  /** By tool id and edit: the old_strings of later applied edits whose runs go from the text as the line holds it (files present, held in part). */
+  replacedRuns: Map<string, QuotedSource[]>;
 }
 
 /** Sets `field` of `target` to `stub` when it is a text not stubbed yet and the stub is shorter. */
@@ -356,7 +431,7 @@ function stubField(target: Json, field: string, stub: string): boolean {
   return true;
 }
 
-function applyStubs(record: JsonObject, { stubs, plans, repoints, quoted }: LineStubs): LineStubbed {
+function applyStubs(record: JsonObject, { stubs, plans, repoints, quoted, replacedRuns }: LineStubs): LineStubbed {
   const done = { texts: 0, plans: 0, repointed: 0, quoted: 0 };
   for (const block of contentBlocks(record)) {
     if (block.type !== 'tool_use' || typeof block.id !== 'string' || !block.input || typeof block.input !== 'object') continue;
@@ -375,15 +450,40 @@ function applyStubs(record: JsonObject, { stubs, plans, repoints, quoted }: Line
     if (plans.has(block.id) && typeof input.plan === 'string' && stubField(input, 'plan', stubPlan(input.plan))) done.plans++;
     for (const [edit, stub] of stubs.get(block.id) ?? []) {
       const count = quoted.has(`${block.id} ${edit}`) ? 'quoted' : 'texts';
-      if (edit === -1 || edit === PROMPT) {
-        if (stubField(input, edit === -1 ? 'content' : 'prompt', stub)) done[count]++;
+      if (edit === -1 || edit === PROMPT || edit === COMMAND) {
+        if (stubField(input, edit === -1 ? 'content' : edit === PROMPT ? 'prompt' : 'command', stub)) done[count]++;
         continue;
       }
       const target = block.name === 'MultiEdit' ? (Array.isArray(input.edits) ? (input.edits[edit] as Json | undefined) : undefined) : input;
       if (target && typeof target === 'object' && stubField(target, 'new_string', stub)) done[count]++;
     }
+    for (const [key, replacers] of replacedRuns) {
+      const [toolId, at] = key.split(' ');
+      if (toolId !== block.id) continue;
+      const edit = Number(at);
+      const target = edit === -1 || block.name !== 'MultiEdit' ? input : Array.isArray(input.edits) ? (input.edits[edit] as Json | undefined) : undefined;
+      const field = edit === -1 ? 'content' : 'new_string';
+      const value = target?.[field];
+      if (!target || typeof value !== 'string') continue;
+      const cut = pointQuotedRuns(value, replacers, { chars: MAX_PASSAGE_CHARS }, stubReplacedRun, MIN_REPLACED_RUN_CHARS);
+      if (cut) {
+        target[field] = cut;
+        done.texts++;
+      }
+    }
   }
   return done;
+}
+
+/** Whether `a` and `b` share a line of some length (a cheap check before looking for runs). */
+function sharesLine(a: string, b: string): boolean {
+  for (const line of a.split('\n')) if (line.trim().length >= 20 && b.includes(line)) return true;
+  return false;
+}
+
+function lineSet(text: string): () => ReadonlySet<string> {
+  let lines: ReadonlySet<string> | undefined;
+  return () => (lines ??= new Set(text.split('\n')));
 }
 
 function lines(text: string): number {
@@ -392,11 +492,11 @@ function lines(text: string): number {
   return text.endsWith('\n') ? n - 1 : n;
 }
 
-const FIELD_OF: Record<string, string> = { Write: 'content', Edit: 'new_string', MultiEdit: 'new_string' };
+const FIELD_OF: Record<string, string> = { Write: 'content', Edit: 'new_string', MultiEdit: 'new_string', Bash: 'command' };
 
 /** The stub of a written text a later call answers for (it does not repeat the call's own file_path). */
 export function stubSuperseded(text: string, answer: { toolId: string; kind: Supersession }, laterTool: string, ownTool: string): string {
-  const size = `${lines(text)} lines / ${formatSize(text.length)}`;
+  const size = `${lines(text)} lines`;
   const written = ownTool === 'Write' ? 'written' : 'new text';
   switch (answer.kind) {
     case 'held':

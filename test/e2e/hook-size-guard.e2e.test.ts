@@ -97,7 +97,7 @@ describe.skipIf(clients.length === 0 || !existsSync(mockScript))('the size guard
           expect(existsSync(big.backup)).toBe(true);
           const projects = join(scratch, 'home', '.claude', 'projects');
           const log = join(projects, readdirSync(projects)[0], `${result.session_id}.jsonl`);
-          expect(readFileSync(log, 'utf8')).toContain('[cmv: Bash exit 0');
+          expect(readFileSync(log, 'utf8')).toContain('[cmv: exit 0, ');
           expect(existsSync(join(scratch, 'data', 'hooks', 'hook.log'))).toBe(false);
 
           const resumed = await runClaude(['-p', 'hi', '--resume', result.session_id, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], project, env, RUN_TIMEOUT_MS, client);

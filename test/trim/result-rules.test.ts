@@ -40,6 +40,19 @@ describe('edit confirmations', () => {
     expect(result.verify.ok).toBe(true);
   });
 
+  it("drops the 2.1.x note that the file state is current in the model's context, with the path", async () => {
+    const note = ' (file state is current in your context — no need to Read it back)';
+    const b = conversation();
+    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, `The file ${P('src/report.ts')} has been updated successfully.${note}`);
+    const write = b.toolCall('Write', { file_path: P('src/new.ts'), content: 'export {};' }, `File created successfully at: ${P('src/new.ts')}${note}`);
+    b.assistant([{ type: 'text', text: 'Fixed.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, edit.id)).toBe('The file has been updated successfully.');
+    expect(resultContent(records, write.id)).toBe('File created successfully.');
+    expect(result.verify.ok).toBe(true);
+  });
+
   it('stubs the file snippet of a confirmation under the threshold', async () => {
     const b = conversation();
     const text = `The file ${P('src/report.ts')} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${readOutput(3)}`;
@@ -47,7 +60,7 @@ describe('edit confirmations', () => {
     const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, text);
     b.assistant([{ type: 'text', text: 'Fixed.' }]);
     const result = await trimSession(b.write());
-    expect(resultContent(recordsOf(result.lines), edit.id)).toMatch(/^\[cmv: The file has been updated\. 4 lines \/ \d+ chars of file snippet elided\]$/);
+    expect(resultContent(recordsOf(result.lines), edit.id)).toBe('[cmv: The file has been updated; its file snippet elided]');
     expect(result.verify.ok).toBe(true);
   });
 

@@ -38,7 +38,7 @@ describe('written texts a later call supersedes, files absent', () => {
     const second = b.toolCall('Write', { file_path: FILE, content: block(20, 'second') }, UPDATED);
     b.assistant([{ type: 'text', text: 'Done.' }]);
     const { result, records } = await trimmed(b);
-    expect(inputOf(records, first.id).content).toBe(`[cmv: 20 lines / ${block(20, 'first').length} chars written elided; the later Write ${second.id} replaced the whole file]`);
+    expect(inputOf(records, first.id).content).toBe(`[cmv: 20 lines written elided; the later Write ${second.id} replaced the whole file]`);
     expect(inputOf(records, second.id).content).toBe(block(20, 'second'));
     expect(result.removed.supersededTextsStubbed).toBe(1);
   });
@@ -49,7 +49,7 @@ describe('written texts a later call supersedes, files absent', () => {
     const first = b.toolCall('Edit', { file_path: FILE, old_string: block(3, 'a'), new_string: block(20, 'b') }, UPDATED);
     const second = b.toolCall('Edit', { file_path: FILE, old_string: `// head\n${block(20, 'b')}`, new_string: block(20, 'c') }, UPDATED);
     const { records } = await trimmed(b);
-    expect(inputOf(records, first.id).new_string).toMatch(new RegExp(`^\\[cmv: 20 lines / .* new text elided; the later Edit ${second.id} replaced all of it\\]$`));
+    expect(inputOf(records, first.id).new_string).toMatch(new RegExp(`^\\[cmv: 20 lines new text elided; the later Edit ${second.id} replaced all of it\\]$`));
     expect(inputOf(records, second.id).new_string).toBe(block(20, 'c'));
   });
 
@@ -153,11 +153,73 @@ describe('written texts a later call supersedes, files absent', () => {
         expect(result.removed.supersededTextsStubbed).toBe(0);
       } else {
         expect(inputOf(records, write.id).content).toMatch(/the whole file\]$/);
-        expect(inputOf(records, edit.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied\]$/);
+        expect(inputOf(records, edit.id).old_string).toMatch(/^\[cmv: 20 lines replaced\]$/);
         expect(result.removed.repeatedTextsStubbed).toBe(0);
         expect(result.removed.supersededTextsStubbed).toBe(1);
       }
     }
+  });
+
+  it('a run of lines a later applied edit replaced goes from the earlier text; the rest stays', async () => {
+    const content = [block(10, 'head'), block(20, 'middle'), block(10, 'tail')].join('\n');
+    // The later edit's old_string holds the middle run and one line of the tail (context it keeps).
+    const old = `${block(20, 'middle')}\n${block(10, 'tail').split('\n')[0]}`;
+    const fresh = `  const middle = steps();\n${block(10, 'tail').split('\n')[0]}`;
+    for (const laterFailed of [false, true]) {
+      const b = new SessionBuilder();
+      b.user('Add the steps, then shorten the middle.');
+      const first = b.toolCall('Edit', { file_path: FILE, old_string: '// steps', new_string: content }, UPDATED);
+      const later = b.toolCall('Edit', { file_path: FILE, old_string: old, new_string: fresh }, laterFailed ? 'String to replace not found in file.' : UPDATED, { isError: laterFailed });
+      b.assistant([{ type: 'text', text: 'Done.' }]);
+      const { path, result, records } = await trimmed(b);
+      if (laterFailed) {
+        expect(inputOf(records, first.id).new_string).toBe(content);
+        continue;
+      }
+      // The run: the 20 middle lines and the first tail line, which the later old_string holds.
+      expect(inputOf(records, first.id).new_string).toBe(
+        `${block(10, 'head')}\n[cmv: 21 lines elided; the later Edit ${later.id} replaced them]\n${block(10, 'tail').split('\n').slice(1).join('\n')}`,
+      );
+      expect(inputOf(records, later.id).old_string).toMatch(/^\[cmv: 21 lines replaced\]$/);
+      expect(inputOf(records, later.id).new_string).toBe(fresh);
+      expect(result.removed.supersededTextsStubbed).toBe(1);
+      writeFileSync(`${path}.once.jsonl`, result.lines.map((l) => `${l}\n`).join(''));
+      const twice = await trimSession(`${path}.once.jsonl`, {}, absent);
+      expect(twice.lines.map(String)).toEqual(result.lines.map(String));
+    }
+  });
+
+  it('a text whose own call failed, or that another file holds, keeps the runs a later edit replaced', async () => {
+    const content = [block(10, 'head'), block(20, 'middle')].join('\n');
+    for (const shape of ['failed', 'other file'] as const) {
+      const b = new SessionBuilder();
+      b.user('Add the steps, then shorten the middle.');
+      const first = b.toolCall(
+        'Edit',
+        { file_path: shape === 'other file' ? OTHER : FILE, old_string: '// steps', new_string: content },
+        shape === 'failed' ? 'String to replace not found in file.' : UPDATED,
+        {
+          isError: shape === 'failed',
+        },
+      );
+      b.toolCall('Edit', { file_path: FILE, old_string: block(20, 'middle'), new_string: '  const middle = steps();' }, UPDATED);
+      const { records } = await trimmed(b);
+      expect(inputOf(records, first.id).new_string).toBe(content);
+    }
+  });
+
+  it('with the files present, of a text the disk holds in part the runs a later edit replaced go too', async () => {
+    const content = [block(10, 'head'), block(20, 'middle'), block(10, 'tail')].join('\n');
+    const b = new SessionBuilder();
+    b.user('Write the steps, then shorten the middle.');
+    const write = b.toolCall('Write', { file_path: FILE, content }, CREATED);
+    const later = b.toolCall('Edit', { file_path: FILE, old_string: block(20, 'middle'), new_string: '  const middle = steps();' }, UPDATED);
+    const disk = [block(10, 'head'), '  const middle = steps();', block(10, 'tail')].join('\n');
+    const result = await trimSession(b.write(), {}, { fileHolds: (path, text) => path === FILE && disk.includes(text), fileLines: (path) => (path === FILE ? new Set(disk.split('\n')) : undefined) });
+    expect(result.verify.ok, JSON.stringify(result.verify.faults)).toBe(true);
+    const written = inputOf(recordsOf(result.lines), write.id).content as string;
+    expect(written).toContain(`[cmv: 20 lines elided; the later Edit ${later.id} replaced them]`);
+    expect(written).not.toContain('middle0');
   });
 
   it('a second trim changes nothing', async () => {
@@ -184,9 +246,7 @@ describe('passages quoted from an earlier text that stays', () => {
     const second = b.toolCall('Edit', { file_path: FILE, old_string: tail, new_string: `${block(20, 'b').split('\n').slice(0, 15).join('\n')}\n  const extra = more(); // new` }, UPDATED);
     const { path, result, records } = await trimmed(b);
     expect(inputOf(records, first.id).new_string).toBe(block(20, 'b'));
-    expect(inputOf(records, second.id).new_string).toMatch(
-      new RegExp(`^\\[cmv: 15 lines / .* elided; a passage of the new_string of the earlier Edit ${first.id}\\]\n  const extra = more\\(\\); // new$`),
-    );
+    expect(inputOf(records, second.id).new_string).toMatch(new RegExp(`^\\[cmv: 15 lines elided; a passage of the new_string of the earlier Edit ${first.id}\\]\n  const extra = more\\(\\); // new$`));
     expect(result.removed.repeatedTextsStubbed).toBe(1);
     writeFileSync(`${path}.once.jsonl`, result.lines.map((l) => `${l}\n`).join(''));
     const twice = await trimSession(`${path}.once.jsonl`, {}, absent);
@@ -200,7 +260,7 @@ describe('passages quoted from an earlier text that stays', () => {
     const agent = b.toolCall('Agent', { description: 'Task 1', prompt: `You are implementing task 1.\n\n${block(20, 'task')}\n\nReport back.` }, [{ type: 'text', text: 'Task 1 is done.' }]);
     const { records } = await trimmed(b);
     expect(inputOf(records, agent.id).prompt).toMatch(
-      new RegExp(`^You are implementing task 1\\.\n\n\\[cmv: 20 lines / .* elided; a passage of the content of the earlier Write ${plan.id}\\]\n\nReport back\\.$`),
+      new RegExp(`^You are implementing task 1\\.\n\n\\[cmv: 20 lines elided; a passage of the content of the earlier Write ${plan.id}\\]\n\nReport back\\.$`),
     );
     expect(inputOf(records, plan.id).content).toContain(block(20, 'task'));
   });
@@ -214,9 +274,9 @@ describe('passages quoted from an earlier text that stays', () => {
     const result = await trimSession(b.write(), {}, { fileHolds: (path, text) => path === `${CWD}/docs/plan.md` && content.includes(text) });
     expect(result.verify.ok, JSON.stringify(result.verify.faults)).toBe(true);
     const records = recordsOf(result.lines);
-    expect(inputOf(records, plan.id).content).toMatch(/^\[cmv: 40 lines .* the file on disk holds them\]$/);
+    expect(inputOf(records, plan.id).content).toMatch(/^\[cmv: 40 lines elided; the file on disk holds them\]$/);
     expect(inputOf(records, agent.id).prompt).toMatch(
-      new RegExp(`^You are implementing task 1\\.\n\n\\[cmv: 20 lines / .* elided; a passage of the content of the earlier Write ${plan.id}, which the file on disk holds\\]\n\nReport back\\.$`),
+      new RegExp(`^You are implementing task 1\\.\n\n\\[cmv: 20 lines elided; a passage of the content of the earlier Write ${plan.id}, which the file on disk holds\\]\n\nReport back\\.$`),
     );
   });
 
@@ -242,6 +302,30 @@ describe('passages quoted from an earlier text that stays', () => {
     const { records } = await trimmed(b);
     expect(inputOf(records, first.id).new_string).toMatch(/replaced the whole file\]$/);
     expect(inputOf(records, other.id).new_string).toBe(`${block(20, 'b')}\n// copied`);
+  });
+});
+
+describe('Bash commands a later command holds', () => {
+  const commit = (subject: string) => `git add -A && git commit -m "$(cat <<'EOF'\n${subject}\n\n${block(8, 'why')}\nEOF\n)"`;
+
+  it('a commit the hook refused, run again alike, points to the later command; the last stays, and so do others', async () => {
+    const b = new SessionBuilder();
+    b.user('Commit it.');
+    const refused = b.toolCall('Bash', { command: commit('feat: steps'), description: 'Commit' }, 'Exit code 1\nPre-commit validation failed: format', { isError: true });
+    const other = b.toolCall('Bash', { command: commit('feat: other steps'), description: 'Commit' }, 'Exit code 1\nPre-commit validation failed: format', { isError: true });
+    const fix = b.toolCall('Bash', { command: 'mix format', description: 'Format' }, '');
+    const again = b.toolCall('Bash', { command: `cd ${CWD} && ${commit('feat: steps')}`, description: 'Commit again' }, '[main 1a2b3c4] feat: steps');
+    b.assistant([{ type: 'text', text: 'Committed.' }]);
+    const { path, result, records } = await trimmed(b);
+    expect(inputOf(records, refused.id).command).toMatch(new RegExp(`^\\[cmv: 13 lines elided; the same text is in the command of the later Bash ${again.id}\\]$`));
+    expect(inputOf(records, refused.id).description).toBe('Commit');
+    expect(inputOf(records, other.id).command).toBe(commit('feat: other steps'));
+    expect(inputOf(records, fix.id).command).toBe('mix format');
+    expect(inputOf(records, again.id).command).toBe(`cd ${CWD} && ${commit('feat: steps')}`);
+    expect(result.removed.supersededTextsStubbed).toBe(1);
+    writeFileSync(`${path}.once.jsonl`, result.lines.map((l) => `${l}\n`).join(''));
+    const twice = await trimSession(`${path}.once.jsonl`, {}, absent);
+    expect(twice.lines.map(String)).toEqual(result.lines.map(String));
   });
 });
 

@@ -70,7 +70,7 @@ describe('tool result stubs', () => {
     const result = await trimSession(b.write());
     const stub = resultContent(recordsOf(result.lines), edit.id) as string;
     // The confirmation's first sentence, without the path its call names.
-    expect(stub).toMatch(/^\[cmv: The file has been updated\. 31 lines \/ .* of file snippet elided\]$/);
+    expect(stub).toBe('[cmv: The file has been updated; its file snippet elided]');
     expect(stub).not.toContain('value20');
     expect(result.verify.ok).toBe(true);
   });
@@ -82,7 +82,7 @@ describe('tool result stubs', () => {
     const result = await trimSession(b.write());
     const stub = resultContent(recordsOf(result.lines), read.id);
     expect(typeof stub).toBe('string');
-    expect(stub).toContain('Read of 200 lines');
+    expect(stub).toBe('[cmv: 200 lines elided; re-read if needed]');
     expect(stub).not.toContain('report.ts');
     expect(stub).not.toContain('value150');
     expect((stub as string).length).toBeLessThan(300);
@@ -99,8 +99,8 @@ describe('tool result stubs', () => {
     expect(stub).not.toContain('\u001b');
     expect(stub).toContain('exit 0');
     expect(stub).toContain('120 lines');
-    for (const kept of [1, 2, 118, 119, 120]) expect(stub).toContain(`output line ${kept}:`);
-    for (const elided of [3, 60, 117]) expect(stub).not.toContain(`output line ${elided}:`);
+    for (const kept of [1, 118, 119, 120]) expect(stub).toContain(`output line ${kept}:`);
+    for (const elided of [2, 3, 60, 117]) expect(stub).not.toContain(`output line ${elided}:`);
   });
 
   it('keeps the match count and the first paths in Grep and Glob stubs, not the pattern their call shows', async () => {
@@ -159,9 +159,9 @@ describe('tool result stubs', () => {
     const run = b.toolCall('Bash', { command: 'npx vitest run' }, `${tests}\n${tests.replace('1.92s', '2.04s')}`);
     b.assistant([{ type: 'text', text: 'All 21 tests pass.' }]);
     const records = recordsOf((await trimSession(b.write())).lines);
-    expect(resultContent(records, glob.id)).toMatch(/^\[cmv: Glob, 12 paths/);
+    expect(resultContent(records, glob.id)).toMatch(/^\[cmv: 12 paths elided; first: /);
     const stub = String(resultContent(records, run.id));
-    expect(stub).toMatch(/^\[cmv: Bash exit 0, 20 lines/);
+    expect(stub).toMatch(/^\[cmv: exit 0, 20 lines \/ [^\]]+\]\n/);
     expect(stub).toContain('Tests  21 passed (21)');
     expect(stub).toContain('Duration  2.04s');
   });
@@ -181,7 +181,7 @@ describe('tool result stubs', () => {
     const read = b.toolCall('Read', { file_path: P('src/small.ts') }, readOutput(8));
     b.assistant([{ type: 'text', text: 'Small file.' }]);
     const stub = resultContent(recordsOf((await trimSession(b.write(), { threshold: 100 })).lines), read.id);
-    expect(stub).toContain('[cmv: Read');
+    expect(stub).toBe('[cmv: 8 lines elided; re-read if needed]');
   });
 
   it('keeps error results whole, and clips long ones to their head and tail', async () => {
@@ -322,7 +322,7 @@ describe('tool inputs', () => {
     const input = inputOf(recordsOf(result.lines), write.id);
     expect(input.file_path).toBe(P('src/steps.ts'));
     // The call's own file_path names the file; the stub says the file holds the text.
-    expect(input.content).toMatch(/^\[cmv: 80 lines \/ .* elided; the file on disk holds them\]$/);
+    expect(input.content).toMatch(/^\[cmv: 80 lines elided; the file on disk holds them\]$/);
     expect(result.removed.toolInputsStubbed).toBe(1);
     expect(result.verify.ok).toBe(true);
   });
@@ -358,8 +358,8 @@ describe('tool inputs', () => {
     expect(asked).toEqual([newText]);
     const input = inputOf(recordsOf(result.lines), id);
     // The new_string's stub beside it says the file holds the new text: the old_string's need not.
-    expect(input.old_string).toMatch(/^\[cmv: 8 lines \/ \d+ chars replaced\]$/);
-    expect(input.new_string).toMatch(/^\[cmv: 9 lines \/ .* elided; the file on disk holds them\]$/);
+    expect(input.old_string).toMatch(/^\[cmv: 8 lines replaced\]$/);
+    expect(input.new_string).toMatch(/^\[cmv: 9 lines elided; the file on disk holds them\]$/);
     expect(result.removed.toolInputsStubbed).toBe(1);
     expect(result.verify.ok).toBe(true);
   });
@@ -394,13 +394,13 @@ describe('written texts the file holds in part', () => {
     const result = await trimSession(b.write(), {}, { fileHolds: disk });
     const input = inputOf(recordsOf(result.lines), edit.id);
     expect(input.new_string.split('\n')).toEqual([
-      expect.stringMatching(/^\[cmv: 12 lines \/ .* elided; the file on disk holds them\]$/),
+      expect.stringMatching(/^\[cmv: 12 lines elided; the file on disk holds them\]$/),
       written[12],
-      expect.stringMatching(/^\[cmv: 17 lines \/ .* elided; the file on disk holds them\]$/),
+      expect.stringMatching(/^\[cmv: 17 lines elided; the file on disk holds them\]$/),
     ]);
     // The file holds runs of the new text, so the edit was applied: the text it replaced is gone
     // from the file as after any applied edit, and is stubbed as replaced, saying the file holds the new text in part.
-    expect(input.old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the file on disk holds the new text in part\]$/);
+    expect(input.old_string).toMatch(/^\[cmv: 20 lines replaced; the file on disk holds the new text in part\]$/);
     expect(result.removed.heldRunsStubbed).toBe(1);
     expect(result.removed.toolInputsStubbed).toBe(1);
     expect(result.verify.ok).toBe(true);
@@ -461,10 +461,10 @@ describe('edit texts an earlier call wrote', () => {
     const result = await trimSession(b.write(), {}, { fileHolds: () => false });
     const records = recordsOf(result.lines);
     // The earlier edit applied (its result says so): the text it replaced goes, its new text stays.
-    expect(inputOf(records, earlier.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied\]$/);
+    expect(inputOf(records, earlier.id).old_string).toMatch(/^\[cmv: 20 lines replaced\]$/);
     expect(inputOf(records, earlier.id).new_string).toBe(second);
     const repeated = inputOf(records, later.id);
-    expect(repeated.old_string).toMatch(new RegExp(`^\\[cmv: 20 lines / .* elided; the same text as the new_string of the earlier Edit ${earlier.id}\\]$`));
+    expect(repeated.old_string).toMatch(new RegExp(`^\\[cmv: 20 lines elided; the same text as the new_string of the earlier Edit ${earlier.id}\\]$`));
     expect(repeated.new_string).toBe(third);
     expect(result.removed.repeatedTextsStubbed).toBe(1);
     expect(result.verify.ok).toBe(true);
@@ -478,22 +478,36 @@ describe('edit texts an earlier call wrote', () => {
     const result = await trimSession(b.write(), {}, { fileHolds: () => false });
     const records = recordsOf(result.lines);
     expect(inputOf(records, earlier.id).new_string).toMatch(new RegExp(`; the later Edit ${later.id} replaced all of it\\]$`));
-    expect(inputOf(records, later.id).old_string).toMatch(/^\[cmv: 20 lines \/ .* replaced; the edit applied\]$/);
+    expect(inputOf(records, later.id).old_string).toMatch(/^\[cmv: 20 lines replaced\]$/);
     expect(inputOf(records, later.id).new_string).toBe(third);
     expect(result.removed.repeatedTextsStubbed).toBe(0);
     expect(result.removed.supersededTextsStubbed).toBe(1);
     expect(result.verify.ok).toBe(true);
   });
 
-  it('says when the old_string is a passage of what an earlier Write wrote', async () => {
-    const b = conversation();
-    const content = [lines(10, 'head'), lines(20, 'middle'), lines(10, 'tail')].join('\n');
-    const write = b.toolCall('Write', { file_path: P('src/steps.ts'), content }, `File created successfully at: ${P('src/steps.ts')}`);
-    const edit = b.toolCall('Edit', { file_path: P('src/steps.ts'), old_string: lines(20, 'middle'), new_string: 'const middle = steps();' }, done);
-    const result = await trimSession(b.write(), {}, { fileHolds: () => false });
-    const records = recordsOf(result.lines);
-    expect(inputOf(records, write.id).content).toBe(content);
-    expect(inputOf(records, edit.id).old_string).toMatch(new RegExp(`; a passage of the content of the earlier Write ${write.id}\\]$`));
+  it('says when the old_string is a passage of what an earlier Write wrote; once the edit applied, the passage goes from the Write', async () => {
+    for (const failed of [true, false]) {
+      const b = conversation();
+      const content = [lines(10, 'head'), lines(20, 'middle'), lines(10, 'tail')].join('\n');
+      const write = b.toolCall('Write', { file_path: P('src/steps.ts'), content }, `File created successfully at: ${P('src/steps.ts')}`);
+      const edit = b.toolCall(
+        'Edit',
+        { file_path: P('src/steps.ts'), old_string: lines(20, 'middle'), new_string: 'const middle = steps();' },
+        failed ? 'String to replace not found in file.' : done,
+        { isError: failed },
+      );
+      const result = await trimSession(b.write(), {}, { fileHolds: () => false });
+      const records = recordsOf(result.lines);
+      expect(result.verify.ok).toBe(true);
+      if (failed) {
+        // The failed edit's old_string points back to the Write, which keeps it.
+        expect(inputOf(records, write.id).content).toBe(content);
+        expect(inputOf(records, edit.id).old_string).toMatch(new RegExp(`; a passage of the content of the earlier Write ${write.id}\\]$`));
+      } else {
+        expect(inputOf(records, write.id).content).toBe(`${lines(10, 'head')}\n[cmv: 20 lines elided; the later Edit ${edit.id} replaced them]\n${lines(10, 'tail')}`);
+        expect(inputOf(records, edit.id).old_string).toMatch(/^\[cmv: 20 lines replaced\]$/);
+      }
+    }
   });
 
   it('keeps the old_string whole when the text it repeats is in another file, on another branch, stubbed, or small', async () => {
@@ -788,7 +802,7 @@ describe('lines the API never sees', () => {
     const result = await trimSession(b.write(), { keepHistory: true });
     const records = recordsOf(result.lines);
     expect(byUuid(records, before.uuid)?.message.content).toEqual([{ type: 'text', text: 'Before the compaction.' }]);
-    expect(resultContent(records, read.id)).toContain('[cmv: Read');
+    expect(resultContent(records, read.id)).toMatch(/; re-read if needed\]$/);
     expect(result.removed.linesBeforeBoundary).toBe(0);
     expect(result.verify.ok).toBe(true);
   });
