@@ -144,8 +144,8 @@ export function recordsDoneWork(graph: SessionGraph): boolean {
   return graph.nodes.some((n) => n.type === 'TASK' && n.status === 'completed' && taskSource(n) === 0 && !(n.rules ?? []).every((r) => r.startsWith('summary.')));
 }
 
-/** Rules that read a reply's own list of work done or left. */
-const REPORT_RULES = new Set(['report.done-list', 'report.open-list']);
+/** Rules that read a reply's own report of work done or left (a list, or the line it opens with). */
+const REPORT_RULES = new Set(['report.done-list', 'report.open-list', 'report.done-lead', 'report.passive-done']);
 
 /** 0: a task the log records; 1: one a reply's report lists; 2: one only the prose reads. */
 function taskSource(n: GraphNode): number {

@@ -51,4 +51,16 @@ describe('the opening request', () => {
     const { node } = goalOf([GOAL, { assistant: 'Checking: the repo layout.' }, { user: 'Add retries' }, { assistant: 'Completed: retries.' }]);
     expect(node.status).toBeNull();
   });
+  it("counts among done tasks beside a reply's one-line report of it: the report is no record of the work item by item", () => {
+    const graph = buildGraph(
+      scriptSession([
+        { user: 'can you update CLAUDE.md to reflect the new session storage?' },
+        { tool: 'Edit', input: { file_path: '/home/me/app/CLAUDE.md', old_string: 'a', new_string: 'b' }, result: 'The file CLAUDE.md has been updated.' },
+        { assistant: 'Done. Updated CLAUDE.md with the new session storage layout.' },
+      ]),
+    );
+    const block = buildResume(graph, { tier: 'standard' });
+    expect(block.text).toMatch(/^Goal✓ /);
+    expect(block.sections.done[0]).toMatch(/update CLAUDE\.md to reflect/i);
+  });
 });
