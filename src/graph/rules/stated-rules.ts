@@ -245,7 +245,8 @@ function problemSentences(text: string, words = 18): string[] {
   return sentences(text.replace(/```[\s\S]*?```/g, ' '))
     .filter((s) => PROBLEM.test(s) && !NOT_PROBLEM.test(s.trim()) && !NOT_PROBLEM.test(statedLabel(s)) && !successReport(s) && s.split(/\s+/).length >= 4 && s.length < 400)
     .map((s) => ({ s, label: problemLabel(s, words) }))
-    .filter(({ label }) => label.split(/\s+/).length >= 3 && !FRAGMENT.test(label))
+    // "the first connection": a noun phrase left of a sentence names no problem; three words besides an article do.
+    .filter(({ label }) => label.replace(/^(?:the|a|an)\s+/i, '').split(/\s+/).length >= 3 && !FRAGMENT.test(label))
     .map(({ label }) => label);
 }
 
@@ -280,6 +281,7 @@ const replyProblem: Rule<TextInput> = {
       textStep('All tests pass.'),
       textStep('All clean — 1324 tests pass, 0 failures, lint passes with no errors.'),
       textStep('All 3 tests fail as expected, confirming the bugs.'),
+      textStep('The issue is the first connection.'),
       textStep('Is the test failing because of the timeout?'),
       textStep('Let me run the full test suite to make sure nothing is broken elsewhere.'),
       textStep('Let me check why the hook does not trigger.'),
