@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildGraph } from '../../src/graph/build-graph.js';
 import { buildResume } from '../../src/graph/resume-block.js';
+import { goalIsTask } from '../../src/graph/resume-items.js';
+import type { GraphNode, SessionGraph } from '../../src/graph/model.js';
 import { countTokens } from '../../src/tokens/counter.js';
 import { scriptSession, type ScriptStep } from './script-session.js';
 
@@ -62,5 +64,13 @@ describe('the opening request', () => {
     const block = buildResume(graph, { tier: 'standard' });
     expect(block.text).toMatch(/^Goal✓ /);
     expect(block.sections.done[0]).toMatch(/update CLAUDE\.md to reflect/i);
+  });
+  it('is no done task when it only reported a problem, settled or not', () => {
+    const goal = (label: string) => ({ id: 'g', type: 'GOAL', label, status: 'completed', confidence: 1, importance: 1, firstTurn: 0, lastTurn: 1 }) as unknown as GraphNode;
+    const isTask = (label: string) => goalIsTask({ nodes: [goal(label)], edges: [] } as unknown as SessionGraph, goal(label));
+    expect(isTask('I tried to make a release and did run into an issue: sign & notarize timed out')).toBe(false);
+    expect(isTask("I've noticed a few hundred millis delay before the shell prompt returns")).toBe(false);
+    expect(isTask('Fix the release: notarize is broken')).toBe(true);
+    expect(isTask('Build an invoice service')).toBe(true);
   });
 });
