@@ -36,14 +36,15 @@ const SETS: { name: string; dir: string; floors: Floors; logsInShared?: boolean 
       // Both merged (session 8): block <= 300 macro 69.0 (done 65.3, pending 67.5, decisions 51.5, files 94.0,
       // errors 60.7); graph 70.3; block <= 100 51.2 (done 41.1, decisions 28.2, errors 41.8).
       // s8-graph3: files named relative to the project folder, a plan's manual checks pending, success
-      // reports and phrase-only problems no error, a reply's one-line report no record, a choice's
-      // sentence tail no choice: block <= 300 macro 69.0 -> 71.2 (done 67.0, pending 73.0, decisions 52.0,
-      // files 95.3, errors 62.7); graph 70.3 -> 71.8 (done 67.8, pending 73.0, decisions 52.1, errors 63.3);
-      // block <= 100 51.2 -> 52.9 (done 43.2, pending 47.6, errors 43.5). Files at <= 100 lowered
-      // 88.2 -> 87.3 with a reason: entire-26dcd's open manual check takes the room of 4 files.
-      block100: { macro: 52.4, completed: 42.7, pending: 47.1, decisions: 27.7, files: 86.8, errors: 43 },
-      block300: { macro: 70.7, completed: 66.5, pending: 72.5, decisions: 51.5, files: 94.8, errors: 62.2 },
-      graph: { macro: 71.3, completed: 67.3, pending: 72.5, decisions: 51.6, files: 97.5, errors: 62.8 },
+      // reports and phrase-only problems no error, a reply's one-line report no record, a goal that only
+      // reported a problem no done task, a choice's sentence tail no choice: block <= 300 macro 69.0 -> 71.5
+      // (done 68.2, pending 73.0, decisions 52.0, files 95.3, errors 62.7); graph 70.3 -> 72.1 (done 69.0,
+      // pending 73.0, decisions 52.1, errors 63.3); block <= 100 51.2 -> 53.0 (done 43.9, pending 47.6, errors
+      // 43.5). Files at <= 100 lowered 88.2 -> 87.3 with a reason: entire-26dcd's open manual check takes the
+      // room of 4 files.
+      block100: { macro: 52.5, completed: 43.4, pending: 47.1, decisions: 27.7, files: 86.8, errors: 43 },
+      block300: { macro: 71, completed: 67.7, pending: 72.5, decisions: 51.5, files: 94.8, errors: 62.2 },
+      graph: { macro: 71.6, completed: 68.5, pending: 72.5, decisions: 51.6, files: 97.5, errors: 62.8 },
     },
   },
   {
