@@ -19,7 +19,8 @@ const planChecks: Rule<ToolInput> = {
   id: 'plan.manual-checks',
   on: 'tool',
   client: 'plan mode writes the plan to a file or hands it to ExitPlanMode (2.0.x-2.1.x); design docs are written under docs/plans/ (seen in 2.1.29 logs)',
-  matches: 'a Write of a plan file, or ExitPlanMode the user approved, whose plan lists manual checks ("Manual test: ...", the items under "**Manual verification:**" of "## Verification"/"## Testing")',
+  matches:
+    'a Write of a plan file, or ExitPlanMode the user approved, whose plan lists manual checks ("Manual test: ...", the items under "**Manual verification:**" of "## Verification"/"## Testing")',
   makes: 'a pending TASK per manual check ("Manual verification: <item>" when the group, not the item, says manual)',
   why: 'a check the plan leaves to a person (run the app, exit a session, try the UI) is not something the session performs; it is open work for whoever resumes',
   match: ({ step }) =>

@@ -242,12 +242,14 @@ function problemLabel(sentence: string, words: number): string {
 }
 
 function problemSentences(text: string, words = 18): string[] {
-  return sentences(text.replace(/```[\s\S]*?```/g, ' '))
-    .filter((s) => PROBLEM.test(s) && !NOT_PROBLEM.test(s.trim()) && !NOT_PROBLEM.test(statedLabel(s)) && !successReport(s) && s.split(/\s+/).length >= 4 && s.length < 400)
-    .map((s) => ({ s, label: problemLabel(s, words) }))
-    // "the first connection": a noun phrase left of a sentence names no problem; three words besides an article do.
-    .filter(({ label }) => label.replace(/^(?:the|a|an)\s+/i, '').split(/\s+/).length >= 3 && !FRAGMENT.test(label))
-    .map(({ label }) => label);
+  return (
+    sentences(text.replace(/```[\s\S]*?```/g, ' '))
+      .filter((s) => PROBLEM.test(s) && !NOT_PROBLEM.test(s.trim()) && !NOT_PROBLEM.test(statedLabel(s)) && !successReport(s) && s.split(/\s+/).length >= 4 && s.length < 400)
+      .map((s) => ({ s, label: problemLabel(s, words) }))
+      // "the first connection": a noun phrase left of a sentence names no problem; three words besides an article do.
+      .filter(({ label }) => label.replace(/^(?:the|a|an)\s+/i, '').split(/\s+/).length >= 3 && !FRAGMENT.test(label))
+      .map(({ label }) => label)
+  );
 }
 
 /**
