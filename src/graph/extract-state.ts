@@ -77,15 +77,20 @@ export function emptySignals(): ReplySignals {
   return { completed: false, inProgress: [], fixed: false, changedFiles: [], unanswered: 0, openTodos: 0, statedErrors: [], notStarted: [], notStartedAtAll: false };
 }
 
-/** A path as the graph labels it: relative to the project when inside it, exact otherwise. */
-export function pathLabel(path: string, cwd: string | undefined): string {
+/**
+ * A path as the graph labels it: relative to the folder the tool ran in when inside it, else to the
+ * session's project folder (`root`) when inside that (a session that moved into `todo-app/` and
+ * wrote `../components/A.tsx` changed `components/A.tsx` of its project), exact otherwise.
+ */
+export function pathLabel(path: string, cwd: string | undefined, root?: string): string {
   const trimmed = path.trim();
   // A Windows client's paths (`C:\\Users\\me\\app\\src\\a.cs`, seen in 2.1.227 logs) read as relative on POSIX.
   if (WINDOWS_PATH.test(trimmed)) return windowsLabel(trimmed, cwd);
   if (!cwd || !isAbsolute(trimmed)) return trimmed.replace(/^\.\//, '');
   const rel = relative(cwd, trimmed);
   if (rel === '') return '.';
-  return rel.startsWith('..') || isAbsolute(rel) ? trimmed : rel;
+  if (!rel.startsWith('..') && !isAbsolute(rel)) return rel;
+  return root && root !== cwd ? pathLabel(trimmed, root) : trimmed;
 }
 
 const WINDOWS_PATH = /^[A-Za-z]:[\\/]/;

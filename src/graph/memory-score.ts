@@ -3,7 +3,7 @@
 
 import type { SessionGraph } from './model.js';
 import type { ResumeBlock } from './resume-block.js';
-import { recordsDoneWork } from './resume-items.js';
+import { goalIsTask } from './resume-items.js';
 
 export const CATEGORIES = ['completed', 'pending', 'decisions', 'files', 'errors'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -111,11 +111,12 @@ export function scoreSet(scores: SessionScore[]): SetScore {
 
 /**
  * What the whole graph lists, category by category (a goal the session carried out is a done task,
- * unless the log records that work item by item: then it is their heading).
+ * unless the log records that work item by item, then it is their heading, or it reported a problem).
  */
 export function graphItems(graph: SessionGraph): Items {
   const of = (type: string, keep: (status: string | null) => boolean = () => true) => graph.nodes.filter((n) => n.type === type && keep(n.status)).map((n) => n.label);
-  const goalDone = recordsDoneWork(graph) ? [] : of('GOAL', (s) => s === 'completed');
+  const goal = graph.nodes.find((n) => n.type === 'GOAL');
+  const goalDone = goal && goalIsTask(graph, goal) ? of('GOAL', (s) => s === 'completed') : [];
   return {
     completed: [...goalDone, ...of('TASK', (s) => s === 'completed')],
     pending: of('TASK', (s) => s === 'pending' || s === 'in_progress'),

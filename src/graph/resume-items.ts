@@ -28,7 +28,10 @@ export interface Item {
   pinned?: boolean;
   /** A goal the session carried out: the block marks it done and counts it among done tasks. */
   done?: boolean;
-  /** The log records the goal's finished work item by item: the goal is their heading, not one more done task. */
+  /**
+   * The goal is not one more done task: the log records its finished work item by item (the goal is
+   * their heading), or it reports a problem (settled, it is a problem met, not a piece of work).
+   */
   recordedWork?: boolean;
   /** Shown only in the room the other items leave (a reply's reasoned choice). */
   filler?: boolean;
@@ -110,7 +113,7 @@ export function resumeCandidates(graph: SessionGraph, tier: ResumeTier): Record<
   const ask = graph.lastAsk;
   const asked = ask && ![...doing, ...todo, ...done].some((t) => sameThing(t.label, ask) || wordOverlap(t.label, ask) >= 0.9) && goal?.label !== ask;
   return {
-    goal: goal ? [{ label: goalText, text: goalText, level: 1, done: goal.status === 'completed', recordedWork: recordsDoneWork(graph) }] : [],
+    goal: goal ? [{ label: goalText, text: goalText, level: 1, done: goal.status === 'completed', recordedWork: !goalIsTask(graph, goal) }] : [],
     inProgress: byLevel(doing.map((n) => task(n))),
     pending: byLevel(todo.map((n) => task(n))),
     errors: byLevel(errors.map((n) => plain(n, n.confidence >= 0.9 ? 1 : 2))),
@@ -144,8 +147,20 @@ export function recordsDoneWork(graph: SessionGraph): boolean {
   return graph.nodes.some((n) => n.type === 'TASK' && n.status === 'completed' && taskSource(n) === 0 && !(n.rules ?? []).every((r) => r.startsWith('summary.')));
 }
 
-/** Rules that read a reply's own list of work done or left. */
-const REPORT_RULES = new Set(['report.done-list', 'report.open-list']);
+/**
+ * "I tried to make a release and did run into an issue: ...", "I've noticed a delay before the prompt
+ * returns": a goal that reports a problem, not one that asks for work ("Fix the login bug").
+ */
+const REPORTED_PROBLEM = /\b(?:ran|run|running) into\b|\bi(?:'ve| have)? noticed\b|\b(?:doesn't|does not|isn't|is not) working\b|\bis broken\b/i;
+
+/** A goal the session carried out is one of its done tasks unless the log records that work item by item, or the goal only reported a problem. */
+export function goalIsTask(graph: SessionGraph, goal: GraphNode): boolean {
+  const first = goal.label.split(/\s+/)[0]?.toLowerCase() ?? '';
+  return !recordsDoneWork(graph) && (INSTRUCTION_VERBS.has(first) || !REPORTED_PROBLEM.test(goal.label));
+}
+
+/** Rules that read a reply's own report of work done or left (a list, or the line it opens with). */
+const REPORT_RULES = new Set(['report.done-list', 'report.open-list', 'report.done-lead', 'report.passive-done']);
 
 /** 0: a task the log records; 1: one a reply's report lists; 2: one only the prose reads. */
 function taskSource(n: GraphNode): number {

@@ -45,7 +45,7 @@ export function fileFacts(step: ToolStep, paths: string[], state: ExtractState):
   const changing = CHANGE_TOOLS.has(step.name);
   const rejected = /user doesn't want to proceed|was rejected|interrupted by user/i.test(step.result);
   for (const path of paths) {
-    const label = pathLabel(path, step.cwd ?? state.cwd);
+    const label = pathLabel(path, step.cwd ?? state.cwd, state.cwd);
     const ok = step.answered && !step.isError;
     const created = step.name === 'Write' && step.sidecar?.type === 'create';
     const file = builder.mention('FILE', label, {

@@ -17,6 +17,12 @@ const VERDICT = /^(?:all|every|everything|both)\b(?:\s+\S+){0,3}?\s+(?:are\s+|is
 /** "Clean it up", "ship that": a verb whose only object is a pronoun says nothing on its own. */
 const PRONOUN_OBJECT = /^[a-z]+\s+(?:it|this|that|them|these|those)(?:\s+(?:up|out|down|over|away|again|now|too|please))*$/i;
 const VAGUE_START = /^(?:it|this|that|they|these|those|which|here|there)\b/i;
+/**
+ * A choice that opens on a conjunction, a bare "not" or a suggestion ("but we don't need to commit",
+ * "when X fails, the agent type from ...", "How about instead of ...") is the tail of a sentence
+ * whose choice was said before it, or a question: on its own it names nothing chosen.
+ */
+const CHOICE_FRAGMENT = /^(?:but|and|or|so|when|whenever|while|if|unless|not|how about|what about)\b/i;
 
 const PROSE_TYPES: ReadonlySet<NodeType> = new Set<NodeType>(['TASK', 'DECISION', 'ERROR', 'METRIC', 'API']);
 
@@ -28,6 +34,7 @@ export function labelScore(node: DraftNode): number {
   let score = node.confidence;
   if (DANGLING_END.test(label)) score -= 0.3;
   if (VAGUE_START.test(label) && wordCount(label) <= 4) score -= 0.3;
+  if (node.type === 'DECISION' && CHOICE_FRAGMENT.test(label)) score -= 0.5;
   if (contentWords(label).size === 0 && !/\d|[A-Z]{2}|[./_-]/.test(label)) score -= 0.3;
   if (wordCount(label) > 14) score -= 0.2;
   if (node.mentions.length > 1) score += 0.1;

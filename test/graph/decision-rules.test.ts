@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { keptOrSet, partialCommit, planChoices, reasonedChoices, statusModified } from '../../src/graph/rules/decision-rules.js';
 import { buildResume } from '../../src/graph/resume-block.js';
+import { labelScore } from '../../src/graph/validate.js';
 import type { GraphNode, SessionGraph } from '../../src/graph/model.js';
 
 describe('reasoned choices', () => {
@@ -127,5 +128,19 @@ describe("the block places a reply's reasoned choices last", () => {
     const tight = buildResume(graph([reasoned]), { budget: 32 });
     expect(without.sections.fixed.length).toBe(1);
     expect(tight.sections).toEqual(without.sections);
+  });
+});
+
+describe('the validator on choices', () => {
+  const draft = (label: string) => ({ key: label, type: 'DECISION' as const, label, status: null, confidence: 0.85, firstTurn: 1, lastTurn: 1, mentions: [1], evidence: [], seq: 0, rules: [] });
+  it('rejects the tail of a sentence or a suggestion, keeps a choice', () => {
+    for (const tail of [
+      "but we don't need to commit",
+      'when InitializeSession fails and no session state exists, the agent type from SaveContext',
+      'How about instead of "1 other session" - "These other',
+    ]) {
+      expect(labelScore(draft(tail)), tail).toBeLessThan(0.45);
+    }
+    expect(labelScore(draft('skip validation when the session ID is empty'))).toBeGreaterThanOrEqual(0.45);
   });
 });

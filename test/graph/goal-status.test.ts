@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildGraph } from '../../src/graph/build-graph.js';
 import { buildResume } from '../../src/graph/resume-block.js';
+import { goalIsTask } from '../../src/graph/resume-items.js';
+import type { GraphNode, SessionGraph } from '../../src/graph/model.js';
 import { countTokens } from '../../src/tokens/counter.js';
 import { scriptSession, type ScriptStep } from './script-session.js';
 
@@ -50,5 +52,25 @@ describe('the opening request', () => {
   it('is not marked done by later turns finishing other requests', () => {
     const { node } = goalOf([GOAL, { assistant: 'Checking: the repo layout.' }, { user: 'Add retries' }, { assistant: 'Completed: retries.' }]);
     expect(node.status).toBeNull();
+  });
+  it("counts among done tasks beside a reply's one-line report of it: the report is no record of the work item by item", () => {
+    const graph = buildGraph(
+      scriptSession([
+        { user: 'can you update CLAUDE.md to reflect the new session storage?' },
+        { tool: 'Edit', input: { file_path: '/home/me/app/CLAUDE.md', old_string: 'a', new_string: 'b' }, result: 'The file CLAUDE.md has been updated.' },
+        { assistant: 'Done. Updated CLAUDE.md with the new session storage layout.' },
+      ]),
+    );
+    const block = buildResume(graph, { tier: 'standard' });
+    expect(block.text).toMatch(/^Goal✓ /);
+    expect(block.sections.done[0]).toMatch(/update CLAUDE\.md to reflect/i);
+  });
+  it('is no done task when it only reported a problem, settled or not', () => {
+    const goal = (label: string) => ({ id: 'g', type: 'GOAL', label, status: 'completed', confidence: 1, importance: 1, firstTurn: 0, lastTurn: 1 }) as unknown as GraphNode;
+    const isTask = (label: string) => goalIsTask({ nodes: [goal(label)], edges: [] } as unknown as SessionGraph, goal(label));
+    expect(isTask('I tried to make a release and did run into an issue: sign & notarize timed out')).toBe(false);
+    expect(isTask("I've noticed a few hundred millis delay before the shell prompt returns")).toBe(false);
+    expect(isTask('Fix the release: notarize is broken')).toBe(true);
+    expect(isTask('Build an invoice service')).toBe(true);
   });
 });

@@ -16,6 +16,12 @@ describe("today's client", () => {
     expect(pathLabel('/repo/src/a.ts', '/repo')).toBe('src/a.ts');
   });
 
+  it('labels a path outside the folder a tool ran in relative to the project folder when inside it', () => {
+    expect(pathLabel('/repo/components/A.tsx', '/repo/todo-app', '/repo')).toBe('components/A.tsx');
+    expect(pathLabel('/repo/todo-app/src/a.ts', '/repo/todo-app', '/repo')).toBe('src/a.ts');
+    expect(pathLabel('/tmp/x.txt', '/repo/todo-app', '/repo')).toBe('/tmp/x.txt');
+  });
+
   it('does not count a commit a pre-commit hook blocked as done work', () => {
     const state = newState();
     const { step } = toolStep('Bash', { command: 'rtk git add a.tsx && rtk git commit -m "Remove button"' }, 'ok ✓ 1 file changed FAILED: git commit $ bun test src/ error TS2307');

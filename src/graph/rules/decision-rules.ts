@@ -132,7 +132,7 @@ const reasonedChoice: Rule<TextInput> = {
 };
 
 /** "Implement the following plan:\n\n# Title ...": the plan the user approved in plan mode, handed to a fresh context. */
-const PLAN_PROMPT = /^\s*implement the following plan:?\s*\n/i;
+export const PLAN_PROMPT = /^\s*implement the following plan:?\s*\n/i;
 
 /** "- **Fail-safe**: If cloc is unavailable ..., evaluation proceeds.": a plan's bold-named property of its design. */
 const BOLD_CHOICE = /^\s*[-*]\s+\*\*([^*]{3,30}?)(?::\*\*|\*\*:)\s+(.{8,})$/;

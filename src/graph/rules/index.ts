@@ -8,15 +8,18 @@ import { PROMPT_RULES, TEXT_RULES } from './text-rules.js';
 import { RECENT_PROMPT_RULES, RECENT_TEXT_RULES, RECENT_TOOL_RULES } from './recent-rules.js';
 import { WORK_TEXT_RULES, WORK_TOOL_RULES } from './work-rules.js';
 import { STATED_PROMPT_RULES, STATED_SUMMARY_RULES, STATED_TEXT_RULES } from './stated-rules.js';
+import { CHECK_PROMPT_RULES, CHECK_TOOL_RULES } from './check-rules.js';
 import { DECISION_PROMPT_RULES, DECISION_TEXT_RULES, DECISION_TOOL_RULES } from './decision-rules.js';
 
 export const RULES: readonly Rule[] = [
+  ...CHECK_TOOL_RULES,
   ...RECENT_TOOL_RULES,
   ...DECISION_TOOL_RULES,
   ...WORK_TOOL_RULES,
   ...TOOL_RULES,
   ...SUMMARY_RULES,
   ...STATED_SUMMARY_RULES,
+  ...CHECK_PROMPT_RULES,
   ...DECISION_PROMPT_RULES,
   ...RECENT_PROMPT_RULES,
   ...STATED_PROMPT_RULES,

@@ -220,6 +220,16 @@ const PROBLEM =
 const NOT_PROBLEM =
   /\?\s*$|^(?:let me|let's|i'll|i will|now|next|to |if |once |when |make sure)\b|\b(?:make sure|to ensure|to verify|nothing (?:is |else )?broken|no longer (?:fails|failing)|won't (?:happen|matter)|(?:check|see|find out|investigate|understand|look at) (?:why|whether|if|how))\b/i;
 
+/**
+ * "All clean — 1324 tests pass, 0 failures, lint passes with no errors", "All 3 tests fail as
+ * expected, confirming the bugs": a check that came out as it should (a failing test written first
+ * to show a bug fails as expected) reports no new problem, unless a "but" brings one.
+ */
+const SUCCESS_REPORT = /\b(?:all clean|0 (?:failures|errors)|no (?:errors|failures)|(?:fails?|failed|failing) as expected)\b/i;
+function successReport(sentence: string): boolean {
+  return SUCCESS_REPORT.test(sentence) && !/\bbut\b/i.test(sentence);
+}
+
 /** A problem sentence as a label: no lead-in ("The issue is that", "There's also a secondary issue:"), no line numbers. */
 function problemLabel(sentence: string, words: number): string {
   let text = statedLabel(sentence);
@@ -232,11 +242,14 @@ function problemLabel(sentence: string, words: number): string {
 }
 
 function problemSentences(text: string, words = 18): string[] {
-  return sentences(text.replace(/```[\s\S]*?```/g, ' '))
-    .filter((s) => PROBLEM.test(s) && !NOT_PROBLEM.test(s.trim()) && !NOT_PROBLEM.test(statedLabel(s)) && s.split(/\s+/).length >= 4 && s.length < 400)
-    .map((s) => ({ s, label: problemLabel(s, words) }))
-    .filter(({ label }) => label.split(/\s+/).length >= 3 && !FRAGMENT.test(label))
-    .map(({ label }) => label);
+  return (
+    sentences(text.replace(/```[\s\S]*?```/g, ' '))
+      .filter((s) => PROBLEM.test(s) && !NOT_PROBLEM.test(s.trim()) && !NOT_PROBLEM.test(statedLabel(s)) && !successReport(s) && s.split(/\s+/).length >= 4 && s.length < 400)
+      .map((s) => ({ s, label: problemLabel(s, words) }))
+      // "the first connection": a noun phrase left of a sentence names no problem; three words besides an article do.
+      .filter(({ label }) => label.replace(/^(?:the|a|an)\s+/i, '').split(/\s+/).length >= 3 && !FRAGMENT.test(label))
+      .map(({ label }) => label)
+  );
 }
 
 /**
@@ -268,6 +281,9 @@ const replyProblem: Rule<TextInput> = {
     ],
     no: [
       textStep('All tests pass.'),
+      textStep('All clean — 1324 tests pass, 0 failures, lint passes with no errors.'),
+      textStep('All 3 tests fail as expected, confirming the bugs.'),
+      textStep('The issue is the first connection.'),
       textStep('Is the test failing because of the timeout?'),
       textStep('Let me run the full test suite to make sure nothing is broken elsewhere.'),
       textStep('Let me check why the hook does not trigger.'),

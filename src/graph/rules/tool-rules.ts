@@ -91,7 +91,7 @@ const planWritten: Rule<ToolInput> = {
     state.planText = step.input.content as string;
     fileFacts(step, toolPaths(step.name, step.input), state);
     if (!ok(step)) return;
-    const path = pathLabel(step.input.file_path as string, step.cwd ?? state.cwd);
+    const path = pathLabel(step.input.file_path as string, step.cwd ?? state.cwd, state.cwd);
     // Plan mode writes under ~/.claude/plans: the file's name says nothing to whoever resumes.
     const where = path.startsWith('/') || path.startsWith('~') ? '' : ` to ${path}`;
     state.planTask = state.builder.mention('TASK', `Plan written${where}`, { confidence: 1, turn: state.turn, uuid: step.uuid, status: 'completed', fuzzy: false });
@@ -131,7 +131,7 @@ export function deletedPaths(cmd: string): string[] {
 /** The deleted paths inside the project, labelled as the tools label them (a temp file outside it is no change). */
 function projectDeletions(step: ToolStep, cwd?: string): string[] {
   return deletedPaths(command(step))
-    .map((path) => pathLabel(path, step.cwd ?? cwd))
+    .map((path) => pathLabel(path, step.cwd ?? cwd, cwd))
     .filter((label) => !label.startsWith('/') && label !== '.' && !BUILD_OUTPUT.test(label));
 }
 
