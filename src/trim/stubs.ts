@@ -20,6 +20,34 @@ const HEAD_LINES = 1;
 const TAIL_LINES = 3;
 const MAX_STUB_LINE = 120;
 
+/**
+ * How stubs are worded, where the wording is a choice with a reason (issue 16's last points; the
+ * rest is in the comments of the functions below). Each says what went, not how to get it back.
+ */
+export interface StubWordingRule {
+  id: string;
+  why: string;
+  example: string;
+}
+
+export const STUB_WORDING_RULES: readonly StubWordingRule[] = [
+  {
+    id: 'stub.no-fetch-again-hint',
+    why: "a stub already says the content is not there, the call right before it shows the path, pattern or URL, and the request carries the tools' own descriptions: '; re-read if needed' (and search, list, fetch again) told the model nothing it lacks (283 stubs of the 17 long tool-heavy logs, ~5 tokens each)",
+    example: '[cmv: 847 lines elided; re-read if needed] -> [cmv: 847 lines elided]',
+  },
+  {
+    id: 'stub.bash-size-in-lines',
+    why: "a Bash stub's size in lines, not bytes: head, tail and Read work in lines, and the `… N lines …` line says what went; the bytes stay when a line the stub shows was clipped, since then the line count hides how long it was (101 stubs of the 17, ~6 tokens each)",
+    example: '[cmv: exit 0, 49 lines / 2.1 KB] -> [cmv: exit 0, 49 lines]',
+  },
+  {
+    id: 'stub.input-on-disk',
+    why: 'an input stub the file on disk answers for says so in two words: the call beside it names the file (210 stubs of the 17 with the files present, 4 tokens each)',
+    example: '[cmv: 40 lines elided; the file on disk holds them] -> [cmv: 40 lines elided; on disk]',
+  },
+];
+
 export function formatSize(chars: number): string {
   if (chars < 1024) return `${chars} chars`;
   const kb = chars / 1024;

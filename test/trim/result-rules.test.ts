@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimSession } from '../../src/trim/trim.js';
 import { SUPERSEDE_RULES, supersedeKey } from '../../src/trim/superseded.js';
-import { CONFIRMATION_RULES, shortenConfirmation } from '../../src/trim/stubs.js';
+import { CONFIRMATION_RULES, STUB_WORDING_RULES, shortenConfirmation, stubToolInput, stubToolText } from '../../src/trim/stubs.js';
 import { SessionBuilder, CWD, removeWrittenSessions, readOutput, recordsOf, resultContent } from './session-builder.js';
 
 const P = (rel: string) => `${CWD}/${rel}`;
@@ -125,6 +125,17 @@ describe('confirmations their call already shows (CONFIRMATION_RULES)', () => {
     expect(shortenConfirmation('TaskUpdate', 'Updated task #3 status, owner', { taskId: '3', status: 'completed', owner: 'me' })).toBe('Updated.');
     expect(shortenConfirmation('TaskUpdate', 'Updated task #3 owner', { taskId: '3', status: 'completed' })).toBeUndefined();
     expect(shortenConfirmation('Bash', 'The file has been updated successfully.', {})).toBeUndefined();
+  });
+});
+
+describe('stub wordings (STUB_WORDING_RULES)', () => {
+  it('words each stub as its rule says', () => {
+    const after = (id: string) => STUB_WORDING_RULES.find((r) => r.id === id)!.example.split(' -> ')[1];
+    expect(stubToolText({ name: 'Read', input: { file_path: P('src/a.ts') } }, readOutput(847), false, CWD)).toBe(after('stub.no-fetch-again-hint'));
+    const output = Array.from({ length: 49 }, (_, i) => `line ${i} of the build output, short enough`).join('\n');
+    expect(stubToolText({ name: 'Bash', input: { command: 'make' } }, output, false, CWD).split('\n')[0]).toBe(after('stub.bash-size-in-lines'));
+    expect(stubToolInput(readOutput(40))).toBe(after('stub.input-on-disk'));
+    for (const name of ['Grep', 'Glob', 'WebFetch', 'WebSearch']) expect(stubToolText({ name, input: {} }, readOutput(50), false, CWD)).not.toMatch(/if needed/);
   });
 });
 
