@@ -4,7 +4,7 @@
 
 import { dropDefaultValues } from './defaults.js';
 import type { TrimOptions, RemovalCounts } from './options.js';
-import { stubToolText, shortConfirmation, CONFIRMING_TOOLS, stubImage, stubToolInput, stubReplacedText, stubRepeatedText, clipError, isStub, type ToolCall } from './stubs.js';
+import { stubToolText, shortConfirmation, shortenConfirmation, CONFIRMING_TOOLS, stubImage, stubToolInput, stubReplacedText, stubRepeatedText, clipError, isStub, type ToolCall } from './stubs.js';
 import { digestOf, stubEditErrorEcho } from './error-echo.js';
 import type { WrittenTexts } from './written-texts.js';
 import { contentText } from '../session/payload.js';
@@ -44,9 +44,22 @@ export function summariseInput(input: unknown): Json {
   return summary;
 }
 
+/** Task-list tools whose confirmations repeat what their call sets (stubs.ts, CONFIRMATION_RULES); their results are otherwise kept. */
+const TASK_TOOLS = new Set(['TaskCreate', 'TaskUpdate']);
+
+function shortenTaskConfirmation(block: Json, call: ToolCall, ctx: StripContext): boolean {
+  if (block.is_error === true || typeof block.content !== 'string') return false;
+  const short = shortenConfirmation(call.name, block.content, call.input);
+  if (short === undefined) return false;
+  block.content = short;
+  ctx.counts.confirmationsShortened++;
+  return true;
+}
+
 function stripToolResult(block: Json, ctx: StripContext): boolean {
   const id = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
   const call = ctx.calls.get(id);
+  if (call && TASK_TOOLS.has(call.name)) return shortenTaskConfirmation(block, call, ctx);
   if (call && KEEP_RESULTS.has(call.name)) return false;
   const isError = block.is_error === true;
   if (isError && Array.isArray(call?.input.oldStrings) && typeof block.content === 'string') {
@@ -254,7 +267,11 @@ function stripToolInput(block: Json, ctx: StripContext): boolean {
   const name = typeof block.name === 'string' ? block.name : 'unknown';
   const input = block.input && typeof block.input === 'object' ? (block.input as Json) : {};
   const id = typeof block.id === 'string' ? block.id : '';
-  if (id) ctx.calls.set(id, { name, input: summariseInput(input) });
+  if (id) {
+    const summary = summariseInput(input);
+    // A task-list call's input is kept whole (it is small): its confirmation is checked against it.
+    ctx.calls.set(id, { name, input: TASK_TOOLS.has(name) ? { ...input, ...summary } : summary });
+  }
   const path = typeof input.file_path === 'string' ? input.file_path : typeof input.notebook_path === 'string' ? input.notebook_path : undefined;
   switch (name) {
     case 'Write': {

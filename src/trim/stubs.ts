@@ -20,6 +20,34 @@ const HEAD_LINES = 1;
 const TAIL_LINES = 3;
 const MAX_STUB_LINE = 120;
 
+/**
+ * How stubs are worded, where the wording is a choice with a reason (issue 16's last points; the
+ * rest is in the comments of the functions below). Each says what went, not how to get it back.
+ */
+export interface StubWordingRule {
+  id: string;
+  why: string;
+  example: string;
+}
+
+export const STUB_WORDING_RULES: readonly StubWordingRule[] = [
+  {
+    id: 'stub.no-fetch-again-hint',
+    why: "a stub already says the content is not there, the call right before it shows the path, pattern or URL, and the request carries the tools' own descriptions: '; re-read if needed' (and search, list, fetch again) told the model nothing it lacks (283 stubs of the 17 long tool-heavy logs, ~5 tokens each)",
+    example: '[cmv: 847 lines elided; re-read if needed] -> [cmv: 847 lines elided]',
+  },
+  {
+    id: 'stub.bash-size-in-lines',
+    why: "a Bash stub's size in lines, not bytes: head, tail and Read work in lines, and the `… N lines …` line says what went; the bytes stay when a line the stub shows was clipped, since then the line count hides how long it was (101 stubs of the 17, ~6 tokens each)",
+    example: '[cmv: exit 0, 49 lines / 2.1 KB] -> [cmv: exit 0, 49 lines]',
+  },
+  {
+    id: 'stub.input-on-disk',
+    why: 'an input stub the file on disk answers for says so in two words: the call beside it names the file (210 stubs of the 17 with the files present, 4 tokens each)',
+    example: '[cmv: 40 lines elided; the file on disk holds them] -> [cmv: 40 lines elided; on disk]',
+  },
+];
+
 export function formatSize(chars: number): string {
   if (chars < 1024) return `${chars} chars`;
   const kb = chars / 1024;
@@ -50,12 +78,21 @@ function clipLine(line: string): string {
 /** Terminal colour and cursor codes: tokens that say nothing to the model. */
 const ANSI_CODES = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
-/** First and last lines of a text, for command output: blank lines and terminal codes left out. */
-function headAndTail(text: string): string {
-  const lines = text
+/** The lines of command output a stub shows: blank lines and terminal codes left out. */
+function outputLines(text: string): string[] {
+  return text
     .replace(ANSI_CODES, '')
     .split('\n')
     .filter((line) => line.trim() !== '');
+}
+
+/** The lines a Bash stub shows of the output: all, or the first and the last. */
+function shownLines(lines: string[]): string[] {
+  return lines.length <= HEAD_LINES + TAIL_LINES + 1 ? lines : [...lines.slice(0, HEAD_LINES), ...lines.slice(-TAIL_LINES)];
+}
+
+/** First and last lines of a text, for command output: blank lines and terminal codes left out. */
+function headAndTail(lines: string[]): string {
   if (lines.length <= HEAD_LINES + TAIL_LINES + 1) return lines.map(clipLine).join('\n');
   return [...lines.slice(0, HEAD_LINES).map(clipLine), `… ${lines.length - HEAD_LINES - TAIL_LINES} lines …`, ...lines.slice(-TAIL_LINES).map(clipLine)].join('\n');
 }
@@ -133,6 +170,71 @@ function stubSnippet(sentence: string): string {
   return `[cmv: ${sentence.replace(/[.:]$/, '')}; its file snippet elided]`;
 }
 
+/**
+ * A tool's confirmation that says no more than its call, sent right before it, already shows: the
+ * same fact in fewer tokens (issue 16, rules as data). A result is one only when it succeeded (not
+ * an error; the API reads a result without `is_error` as a success) and matches whole.
+ */
+export interface ConfirmationRule {
+  id: string;
+  tools: readonly string[];
+  /** The confirmation (an edit's or write's already without the path its call names and the file-state note). */
+  pattern: RegExp;
+  /** Its shorter form; undefined when the call does not show what the confirmation says. */
+  short: (match: RegExpExecArray, input: Record<string, unknown>) => string | undefined;
+  why: string;
+  example: string;
+}
+
+export const CONFIRMATION_RULES: readonly ConfirmationRule[] = [
+  {
+    id: 'confirm.file-updated',
+    tools: ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'],
+    pattern: /^The file has been updated(?: successfully)?\.$/,
+    short: () => 'Updated.',
+    why: 'the call names the file and shows the change; the result says only that it applied, which a result that is no error says in one word (7 tokens to 3; 196 of the 17 long tool-heavy logs\' Edit results, under the threshold, where the trim dropped the path already)',
+    example: 'The file /repo/src/a.ts has been updated successfully. -> Updated.',
+  },
+  {
+    id: 'confirm.file-created',
+    tools: ['Write'],
+    pattern: /^File created successfully\.$/,
+    short: () => 'Created.',
+    why: 'the call names the file and holds its content; created, not updated, is all the result adds (2.1.x writes `File created successfully at: PATH`)',
+    example: 'File created successfully at: /repo/src/a.ts -> Created.',
+  },
+  {
+    id: 'confirm.task-updated',
+    tools: ['TaskUpdate'],
+    pattern: /^Updated task #(\S+) ([\w, ]+)$/,
+    // Only for the task the call names, and fields the call sets (or the status it sets).
+    short: (m, input) =>
+      String(input.taskId) === m[1] && m[2].split(/,\s*/).every((field) => field in input || input.status === field) ? 'Updated.' : undefined,
+    why: 'the call names the task and the fields it sets; the result repeats them (`Updated task #3 status`, 88 results in the 17 long tool-heavy logs, 2.1.x)',
+    example: 'Updated task #3 status -> Updated.',
+  },
+  {
+    id: 'confirm.task-created',
+    tools: ['TaskCreate'],
+    pattern: /^Task #(\S+) created successfully: ([\s\S]*)$/,
+    // The task's number is the result's own (later calls name it); the subject is the call's.
+    short: (m, input) => (input.subject === m[2] ? `Task #${m[1]} created.` : undefined),
+    why: 'the subject repeats the call\'s own subject, sent right before; the number is new (later TaskUpdate calls name it) and stays',
+    example: 'Task #1 created successfully: Implement the parser -> Task #1 created.',
+  },
+];
+
+/** The shorter form of a confirmation its call shows, if a rule has one. */
+export function shortenConfirmation(tool: string, text: string, input: Record<string, unknown>): string | undefined {
+  for (const rule of CONFIRMATION_RULES) {
+    if (!rule.tools.includes(tool)) continue;
+    const match = rule.pattern.exec(text);
+    const short = match ? rule.short(match, input) : undefined;
+    if (short !== undefined && short.length < text.length) return short;
+  }
+  return undefined;
+}
+
 /** Tools whose result confirms a change to the file their call names. */
 export const CONFIRMING_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
 
@@ -145,8 +247,10 @@ export function shortConfirmation(call: ToolCall, text: string, cwd?: string): s
   const path = str(call.input, 'file_path') ?? str(call.input, 'notebook_path');
   const first = text.split('\n', 1)[0];
   const snippet = first !== text && /\b(?:Here's|Here is)\b/.test(first);
-  if (!snippet && (first !== text || !path || !text.includes(path))) return undefined;
-  const sentence = confirmationOf(text, path, cwd);
+  if (!snippet && first !== text) return undefined;
+  const named = confirmationOf(text, path, cwd);
+  const sentence = shortenConfirmation(call.name, named, call.input) ?? named;
+  if (!snippet && sentence === named && (!path || !text.includes(path))) return undefined;
   const short = snippet ? stubSnippet(sentence) : sentence;
   return short.length < text.length ? short : undefined;
 }
@@ -162,7 +266,7 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
     case 'NotebookRead':
       // Not the tool, the path nor the offset: the call, sent right before its result, shows them.
       // Lines, not bytes: Read pages by lines (offset, limit), so the size says no more (3 tokens).
-      return `[cmv: ${lineCount(text)} lines elided; re-read if needed]`;
+      return `[cmv: ${lineCount(text)} lines elided]`;
     case 'Bash':
     case 'BashOutput':
     case 'KillShell':
@@ -172,21 +276,25 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
       const shell = name === 'Bash' ? undefined : (str(input, 'bash_id') ?? str(input, 'shell_id'));
       const status = exitStatus(text, isError);
       const statusText = status === undefined ? 'failed' : `exit ${status}`;
+      const lines = outputLines(text);
+      // Lines, not bytes (rule `stub.bash-size-in-lines`), unless a line shown was clipped.
+      const clipped = shownLines(lines).some((line) => line.length > MAX_STUB_LINE);
+      const shown = clipped ? size : `${lineCount(text)} lines`;
       // Not 'Bash' either (the call shows it), nor 'first and last lines' (the `… N lines …` line
       // between them says what went; an output of 5 lines or fewer keeps them all): 3 tokens a stub.
-      return `[cmv: ${name === 'Bash' ? '' : `${name}${shell ? ` ${clip(shell, MAX_INPUT_CHARS)}` : ''} `}${statusText}, ${size}]\n${headAndTail(text)}`;
+      return `[cmv: ${name === 'Bash' ? '' : `${name}${shell ? ` ${clip(shell, MAX_INPUT_CHARS)}` : ''} `}${statusText}, ${shown}]\n${headAndTail(lines)}`;
     }
     // Searches, listings and fetches: not the pattern, path, URL or query, which the call shows;
     // nor, for a search or a listing, the tool and the bytes: the count is what it found.
     case 'Grep': {
       const paths = listedPaths(text);
       const count = /^Found (\d+)/.exec(text)?.[1] ?? String(paths.length);
-      return `[cmv: ${count} matches elided; first: ${firstPaths(paths, cwd)}; search again if needed]`;
+      return `[cmv: ${count} matches elided; first: ${firstPaths(paths, cwd)}]`;
     }
     case 'Glob':
     case 'LS': {
       const paths = listedPaths(text);
-      return `[cmv: ${paths.length} paths elided; first: ${firstPaths(paths, cwd)}; list again if needed]`;
+      return `[cmv: ${paths.length} paths elided; first: ${firstPaths(paths, cwd)}]`;
     }
     case 'Edit':
     case 'MultiEdit':
@@ -196,9 +304,9 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
       return stubSnippet(confirmationOf(text, fullPath, cwd));
     }
     case 'WebFetch':
-      return `[cmv: WebFetch, ${size} elided; fetch again if needed]`;
+      return `[cmv: WebFetch, ${size} elided]`;
     case 'WebSearch':
-      return `[cmv: WebSearch, ${size} of results elided; search again if needed]`;
+      return `[cmv: WebSearch, ${size} of results elided]`;
     default: {
       const first = text.split('\n').find((l) => l.trim() !== '') ?? '';
       return `[cmv: ${name} result, ${size} elided; first line: ${clip(first, 160)}]`;
@@ -209,7 +317,7 @@ export function stubToolText(call: ToolCall | undefined, text: string, isError: 
 export function stubImage(call: ToolCall | undefined, mediaType: string | undefined, base64Chars: number): string {
   const path = call ? str(call.input, 'file_path') : undefined;
   const kind = mediaType === 'application/pdf' ? 'PDF' : mediaType ? mediaType.replace('image/', '').toUpperCase() : 'image';
-  return `[cmv: ${kind} ${mediaType === 'application/pdf' ? 'document' : 'image'}${path ? ` from ${path}` : ''}, ${formatSize(Math.round((base64Chars * 3) / 4))} elided${path ? '; re-read it if needed' : ''}]`;
+  return `[cmv: ${kind} ${mediaType === 'application/pdf' ? 'document' : 'image'}${path ? ` from ${path}` : ''}, ${formatSize(Math.round((base64Chars * 3) / 4))} elided]`;
 }
 
 // Input stubs sit beside the call's own file_path, so they do not repeat it.
@@ -219,7 +327,7 @@ export function stubImage(call: ToolCall | undefined, mediaType: string | undefi
 
 /** The stub for a large tool input (Write content, Edit strings) whose result the file on disk holds. */
 export function stubToolInput(value: string): string {
-  return `[cmv: ${lineCount(value)} lines elided; the file on disk holds them]`;
+  return `[cmv: ${lineCount(value)} lines elided; on disk]`;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { trimSession } from '../../src/trim/trim.js';
 import { SUPERSEDE_RULES, supersedeKey } from '../../src/trim/superseded.js';
+import { CONFIRMATION_RULES, STUB_WORDING_RULES, shortenConfirmation, stubToolInput, stubToolText } from '../../src/trim/stubs.js';
 import { SessionBuilder, CWD, removeWrittenSessions, readOutput, recordsOf, resultContent } from './session-builder.js';
 
 const P = (rel: string) => `${CWD}/${rel}`;
@@ -32,8 +33,8 @@ describe('edit confirmations', () => {
     b.assistant([{ type: 'text', text: 'Fixed.' }]);
     const result = await trimSession(b.write());
     const records = recordsOf(result.lines);
-    expect(resultContent(records, edit.id)).toBe('The file has been updated successfully.');
-    expect(resultContent(records, write.id)).toBe('File created successfully.');
+    expect(resultContent(records, edit.id)).toBe('Updated.');
+    expect(resultContent(records, write.id)).toBe('Created.');
     // An error is the model's understanding of what went wrong: whole.
     expect(resultContent(records, failed.id)).toContain('File has not been read yet');
     expect(result.removed.confirmationsShortened).toBe(2);
@@ -48,8 +49,8 @@ describe('edit confirmations', () => {
     b.assistant([{ type: 'text', text: 'Fixed.' }]);
     const result = await trimSession(b.write());
     const records = recordsOf(result.lines);
-    expect(resultContent(records, edit.id)).toBe('The file has been updated successfully.');
-    expect(resultContent(records, write.id)).toBe('File created successfully.');
+    expect(resultContent(records, edit.id)).toBe('Updated.');
+    expect(resultContent(records, write.id)).toBe('Created.');
     expect(result.verify.ok).toBe(true);
   });
 
@@ -60,7 +61,7 @@ describe('edit confirmations', () => {
     const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, text);
     b.assistant([{ type: 'text', text: 'Fixed.' }]);
     const result = await trimSession(b.write());
-    expect(resultContent(recordsOf(result.lines), edit.id)).toBe('[cmv: The file has been updated; its file snippet elided]');
+    expect(resultContent(recordsOf(result.lines), edit.id)).toBe('[cmv: Updated; its file snippet elided]');
     expect(result.verify.ok).toBe(true);
   });
 
@@ -73,6 +74,68 @@ describe('edit confirmations', () => {
     for (const record of recordsOf(once.lines)) again.raw(record);
     const twice = await trimSession(again.write());
     expect(twice.removed.confirmationsShortened).toBe(0);
+  });
+});
+
+describe('confirmations their call already shows (CONFIRMATION_RULES)', () => {
+  it('says an applied edit or write in one word, with or without the path in the result', async () => {
+    const b = conversation();
+    // 2.1.x writes some edit confirmations without the path.
+    const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, 'The file has been updated successfully.');
+    const created = b.toolCall('Write', { file_path: P('src/new.ts'), content: 'export {};' }, 'File created successfully.');
+    // Not a confirmation the rules know (replace_all's names what it replaced): kept.
+    const all = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'x', new_string: 'y', replace_all: true }, "The file has been updated. All occurrences of 'x' were successfully replaced with 'y'.");
+    b.assistant([{ type: 'text', text: 'Fixed.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, edit.id)).toBe('Updated.');
+    expect(resultContent(records, created.id)).toBe('Created.');
+    expect(resultContent(records, all.id)).toBe("The file has been updated. All occurrences of 'x' were successfully replaced with 'y'.");
+    expect(result.removed.confirmationsShortened).toBe(2);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it("drops what a task-list confirmation repeats of its call, keeping the task's number", async () => {
+    const b = conversation();
+    const create = b.toolCall('TaskCreate', { subject: 'Fix the bound', description: 'Make the end date inclusive.', activeForm: 'Fixing the bound' }, 'Task #1 created successfully: Fix the bound');
+    const update = b.toolCall('TaskUpdate', { taskId: '1', status: 'completed' }, 'Updated task #1 status');
+    // The result names another task, or a subject the call does not set: kept whole.
+    const other = b.toolCall('TaskUpdate', { taskId: '2', status: 'completed' }, 'Updated task #3 status');
+    const renamed = b.toolCall('TaskCreate', { subject: 'Check', description: 'x' }, 'Task #4 created successfully: Check the totals');
+    const failed = b.toolCall('TaskUpdate', { taskId: '9', status: 'completed' }, 'Updated task #9 status', { isError: true });
+    b.assistant([{ type: 'text', text: 'Done.' }]);
+    const result = await trimSession(b.write());
+    const records = recordsOf(result.lines);
+    expect(resultContent(records, create.id)).toBe('Task #1 created.');
+    expect(resultContent(records, update.id)).toBe('Updated.');
+    expect(resultContent(records, other.id)).toBe('Updated task #3 status');
+    expect(resultContent(records, renamed.id)).toBe('Task #4 created successfully: Check the totals');
+    expect(resultContent(records, failed.id)).toBe('Updated task #9 status');
+    expect(result.removed.confirmationsShortened).toBe(2);
+    expect(result.verify.ok).toBe(true);
+  });
+
+  it('has an id, a reason and an example for each rule, each shorter than what it replaces', () => {
+    expect(new Set(CONFIRMATION_RULES.map((r) => r.id)).size).toBe(CONFIRMATION_RULES.length);
+    for (const rule of CONFIRMATION_RULES) {
+      expect(rule.why.length).toBeGreaterThan(20);
+      const [, after] = rule.example.split(' -> ');
+      expect(after.length).toBeGreaterThan(0);
+    }
+    expect(shortenConfirmation('TaskUpdate', 'Updated task #3 status, owner', { taskId: '3', status: 'completed', owner: 'me' })).toBe('Updated.');
+    expect(shortenConfirmation('TaskUpdate', 'Updated task #3 owner', { taskId: '3', status: 'completed' })).toBeUndefined();
+    expect(shortenConfirmation('Bash', 'The file has been updated successfully.', {})).toBeUndefined();
+  });
+});
+
+describe('stub wordings (STUB_WORDING_RULES)', () => {
+  it('words each stub as its rule says', () => {
+    const after = (id: string) => STUB_WORDING_RULES.find((r) => r.id === id)!.example.split(' -> ')[1];
+    expect(stubToolText({ name: 'Read', input: { file_path: P('src/a.ts') } }, readOutput(847), false, CWD)).toBe(after('stub.no-fetch-again-hint'));
+    const output = Array.from({ length: 49 }, (_, i) => `line ${i} of the build output, short enough`).join('\n');
+    expect(stubToolText({ name: 'Bash', input: { command: 'make' } }, output, false, CWD).split('\n')[0]).toBe(after('stub.bash-size-in-lines'));
+    expect(stubToolInput(readOutput(40))).toBe(after('stub.input-on-disk'));
+    for (const name of ['Grep', 'Glob', 'WebFetch', 'WebSearch']) expect(stubToolText({ name, input: {} }, readOutput(50), false, CWD)).not.toMatch(/if needed/);
   });
 });
 
@@ -113,7 +176,7 @@ describe('results a later identical call superseded', () => {
     expect(resultContent(records, laterStatus.id)).toContain('modified:   src/bounds.ts');
     // Asked once only: kept.
     expect(resultContent(records, grep.id)).toContain('src/bounds.ts');
-    expect(resultContent(records, edit.id)).toBe('The file has been updated successfully.');
+    expect(resultContent(records, edit.id)).toBe('Updated.');
     expect(result.removed.supersededResults).toBe(2);
     expect(result.verify.ok).toBe(true);
   });

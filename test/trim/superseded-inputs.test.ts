@@ -274,7 +274,7 @@ describe('passages quoted from an earlier text that stays', () => {
     const result = await trimSession(b.write(), {}, { fileHolds: (path, text) => path === `${CWD}/docs/plan.md` && content.includes(text) });
     expect(result.verify.ok, JSON.stringify(result.verify.faults)).toBe(true);
     const records = recordsOf(result.lines);
-    expect(inputOf(records, plan.id).content).toMatch(/^\[cmv: 40 lines elided; the file on disk holds them\]$/);
+    expect(inputOf(records, plan.id).content).toMatch(/^\[cmv: 40 lines elided; on disk\]$/);
     expect(inputOf(records, agent.id).prompt).toMatch(
       new RegExp(`^You are implementing task 1\\.\n\n\\[cmv: 20 lines elided; a passage of the content of the earlier Write ${plan.id}, which the file on disk holds\\]\n\nReport back\\.$`),
     );

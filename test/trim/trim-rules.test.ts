@@ -70,7 +70,7 @@ describe('tool result stubs', () => {
     const result = await trimSession(b.write());
     const stub = resultContent(recordsOf(result.lines), edit.id) as string;
     // The confirmation's first sentence, without the path its call names.
-    expect(stub).toBe('[cmv: The file has been updated; its file snippet elided]');
+    expect(stub).toBe('[cmv: Updated; its file snippet elided]');
     expect(stub).not.toContain('value20');
     expect(result.verify.ok).toBe(true);
   });
@@ -82,7 +82,7 @@ describe('tool result stubs', () => {
     const result = await trimSession(b.write());
     const stub = resultContent(recordsOf(result.lines), read.id);
     expect(typeof stub).toBe('string');
-    expect(stub).toBe('[cmv: 200 lines elided; re-read if needed]');
+    expect(stub).toBe('[cmv: 200 lines elided]');
     expect(stub).not.toContain('report.ts');
     expect(stub).not.toContain('value150');
     expect((stub as string).length).toBeLessThan(300);
@@ -161,9 +161,23 @@ describe('tool result stubs', () => {
     const records = recordsOf((await trimSession(b.write())).lines);
     expect(resultContent(records, glob.id)).toMatch(/^\[cmv: 12 paths elided; first: /);
     const stub = String(resultContent(records, run.id));
-    expect(stub).toMatch(/^\[cmv: exit 0, 20 lines \/ [^\]]+\]\n/);
+    // Lines, not bytes: no line shown was clipped.
+    expect(stub).toMatch(/^\[cmv: exit 0, 20 lines\]\n/);
     expect(stub).toContain('Tests  21 passed (21)');
     expect(stub).toContain('Duration  2.04s');
+  });
+
+  it('gives a Bash stub its size in bytes only when a line it shows was clipped, and no hint to search again', async () => {
+    const b = conversation();
+    const json = `{"rows":[${Array.from({ length: 40 }, (_, i) => `{"id":${i},"name":"row ${i}"}`).join(',')}]}`;
+    const dump = b.toolCall('Bash', { command: 'curl -s localhost:3000/rows' }, json);
+    const grep = b.toolCall('Grep', { pattern: 'value', path: CWD }, `Found 30 files\n${Array.from({ length: 30 }, (_, i) => P(`src/file${i}.ts`)).join('\n')}`);
+    b.assistant([{ type: 'text', text: 'Forty rows.' }]);
+    const records = recordsOf((await trimSession(b.write())).lines);
+    const stub = String(resultContent(records, dump.id));
+    // One line of 1 KB, shown clipped: the bytes say how much the line held.
+    expect(stub).toMatch(/^\[cmv: exit 0, 1 lines \/ [\d.]+ (?:chars|KB)\]\n/);
+    expect(resultContent(records, grep.id)).toMatch(/^\[cmv: 30 matches elided; first: src\/file0\.ts, src\/file1\.ts, src\/file2\.ts\]$/);
   });
 
   it('keeps a short command output whole when its stub would say as much', async () => {
@@ -181,7 +195,7 @@ describe('tool result stubs', () => {
     const read = b.toolCall('Read', { file_path: P('src/small.ts') }, readOutput(8));
     b.assistant([{ type: 'text', text: 'Small file.' }]);
     const stub = resultContent(recordsOf((await trimSession(b.write(), { threshold: 100 })).lines), read.id);
-    expect(stub).toBe('[cmv: 8 lines elided; re-read if needed]');
+    expect(stub).toBe('[cmv: 8 lines elided]');
   });
 
   it('keeps error results whole, and clips long ones to their head and tail', async () => {
@@ -322,7 +336,7 @@ describe('tool inputs', () => {
     const input = inputOf(recordsOf(result.lines), write.id);
     expect(input.file_path).toBe(P('src/steps.ts'));
     // The call's own file_path names the file; the stub says the file holds the text.
-    expect(input.content).toMatch(/^\[cmv: 80 lines elided; the file on disk holds them\]$/);
+    expect(input.content).toMatch(/^\[cmv: 80 lines elided; on disk\]$/);
     expect(result.removed.toolInputsStubbed).toBe(1);
     expect(result.verify.ok).toBe(true);
   });
@@ -359,7 +373,7 @@ describe('tool inputs', () => {
     const input = inputOf(recordsOf(result.lines), id);
     // The new_string's stub beside it says the file holds the new text: the old_string's need not.
     expect(input.old_string).toMatch(/^\[cmv: 8 lines replaced\]$/);
-    expect(input.new_string).toMatch(/^\[cmv: 9 lines elided; the file on disk holds them\]$/);
+    expect(input.new_string).toMatch(/^\[cmv: 9 lines elided; on disk\]$/);
     expect(result.removed.toolInputsStubbed).toBe(1);
     expect(result.verify.ok).toBe(true);
   });
@@ -394,9 +408,9 @@ describe('written texts the file holds in part', () => {
     const result = await trimSession(b.write(), {}, { fileHolds: disk });
     const input = inputOf(recordsOf(result.lines), edit.id);
     expect(input.new_string.split('\n')).toEqual([
-      expect.stringMatching(/^\[cmv: 12 lines elided; the file on disk holds them\]$/),
+      expect.stringMatching(/^\[cmv: 12 lines elided; on disk\]$/),
       written[12],
-      expect.stringMatching(/^\[cmv: 17 lines elided; the file on disk holds them\]$/),
+      expect.stringMatching(/^\[cmv: 17 lines elided; on disk\]$/),
     ]);
     // The file holds runs of the new text, so the edit was applied: the text it replaced is gone
     // from the file as after any applied edit, and is stubbed as replaced, saying the file holds the new text in part.
@@ -802,7 +816,7 @@ describe('lines the API never sees', () => {
     const result = await trimSession(b.write(), { keepHistory: true });
     const records = recordsOf(result.lines);
     expect(byUuid(records, before.uuid)?.message.content).toEqual([{ type: 'text', text: 'Before the compaction.' }]);
-    expect(resultContent(records, read.id)).toMatch(/; re-read if needed\]$/);
+    expect(resultContent(records, read.id)).toMatch(/^\[cmv: \d+ lines elided\]$/);
     expect(result.removed.linesBeforeBoundary).toBe(0);
     expect(result.verify.ok).toBe(true);
   });
