@@ -192,7 +192,7 @@ export const CONFIRMATION_RULES: readonly ConfirmationRule[] = [
     tools: ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'],
     pattern: /^The file has been updated(?: successfully)?\.$/,
     short: () => 'Updated.',
-    why: 'the call names the file and shows the change; the result says only that it applied, which a result that is no error says in one word (7 tokens to 3; 196 of the 17 long tool-heavy logs\' Edit results, under the threshold, where the trim dropped the path already)',
+    why: "the call names the file and shows the change; the result says only that it applied, which a result that is no error says in one word (7 tokens to 3; 196 of the 17 long tool-heavy logs' Edit results, under the threshold, where the trim dropped the path already)",
     example: 'The file /repo/src/a.ts has been updated successfully. -> Updated.',
   },
   {
@@ -208,8 +208,7 @@ export const CONFIRMATION_RULES: readonly ConfirmationRule[] = [
     tools: ['TaskUpdate'],
     pattern: /^Updated task #(\S+) ([\w, ]+)$/,
     // Only for the task the call names, and fields the call sets (or the status it sets).
-    short: (m, input) =>
-      String(input.taskId) === m[1] && m[2].split(/,\s*/).every((field) => field in input || input.status === field) ? 'Updated.' : undefined,
+    short: (m, input) => (String(input.taskId) === m[1] && m[2].split(/,\s*/).every((field) => field in input || input.status === field) ? 'Updated.' : undefined),
     why: 'the call names the task and the fields it sets; the result repeats them (`Updated task #3 status`, 88 results in the 17 long tool-heavy logs, 2.1.x)',
     example: 'Updated task #3 status -> Updated.',
   },
@@ -219,7 +218,7 @@ export const CONFIRMATION_RULES: readonly ConfirmationRule[] = [
     pattern: /^Task #(\S+) created successfully: ([\s\S]*)$/,
     // The task's number is the result's own (later calls name it); the subject is the call's.
     short: (m, input) => (input.subject === m[2] ? `Task #${m[1]} created.` : undefined),
-    why: 'the subject repeats the call\'s own subject, sent right before; the number is new (later TaskUpdate calls name it) and stays',
+    why: "the subject repeats the call's own subject, sent right before; the number is new (later TaskUpdate calls name it) and stays",
     example: 'Task #1 created successfully: Implement the parser -> Task #1 created.',
   },
 ];

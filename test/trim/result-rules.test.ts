@@ -84,7 +84,11 @@ describe('confirmations their call already shows (CONFIRMATION_RULES)', () => {
     const edit = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'a < b', new_string: 'a <= b' }, 'The file has been updated successfully.');
     const created = b.toolCall('Write', { file_path: P('src/new.ts'), content: 'export {};' }, 'File created successfully.');
     // Not a confirmation the rules know (replace_all's names what it replaced): kept.
-    const all = b.toolCall('Edit', { file_path: P('src/report.ts'), old_string: 'x', new_string: 'y', replace_all: true }, "The file has been updated. All occurrences of 'x' were successfully replaced with 'y'.");
+    const all = b.toolCall(
+      'Edit',
+      { file_path: P('src/report.ts'), old_string: 'x', new_string: 'y', replace_all: true },
+      "The file has been updated. All occurrences of 'x' were successfully replaced with 'y'.",
+    );
     b.assistant([{ type: 'text', text: 'Fixed.' }]);
     const result = await trimSession(b.write());
     const records = recordsOf(result.lines);

@@ -407,11 +407,7 @@ describe('written texts the file holds in part', () => {
     b.assistant([{ type: 'text', text: 'Rewrote the steps.' }]);
     const result = await trimSession(b.write(), {}, { fileHolds: disk });
     const input = inputOf(recordsOf(result.lines), edit.id);
-    expect(input.new_string.split('\n')).toEqual([
-      expect.stringMatching(/^\[cmv: 12 lines elided; on disk\]$/),
-      written[12],
-      expect.stringMatching(/^\[cmv: 17 lines elided; on disk\]$/),
-    ]);
+    expect(input.new_string.split('\n')).toEqual([expect.stringMatching(/^\[cmv: 12 lines elided; on disk\]$/), written[12], expect.stringMatching(/^\[cmv: 17 lines elided; on disk\]$/)]);
     // The file holds runs of the new text, so the edit was applied: the text it replaced is gone
     // from the file as after any applied edit, and is stubbed as replaced, saying the file holds the new text in part.
     expect(input.old_string).toMatch(/^\[cmv: 20 lines replaced; the file on disk holds the new text in part\]$/);
