@@ -50,6 +50,15 @@ function lineTooLong(path: string, line: number, limit: number): CmvError {
  * '\n' yields no extra empty line.
  */
 export async function* readRawLines(path: string, options: ReadOptions = {}): AsyncGenerator<RawLine> {
+  for await (const batch of readRawLineBatches(path, options)) yield* batch;
+}
+
+/**
+ * readRawLines a chunk at a time: the lines of each chunk read, in one array, so a caller that
+ * works through a line synchronously is resumed once per chunk, not once per line. With `recycle`,
+ * a batch's lines are valid until the next batch is asked for.
+ */
+export async function* readRawLineBatches(path: string, options: ReadOptions = {}): AsyncGenerator<RawLine[]> {
   const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   // A FIFO would block the open itself: refused before it.
@@ -94,6 +103,7 @@ export async function* readRawLines(path: string, options: ReadOptions = {}): As
       next = readChunk();
       next.catch(() => undefined); // awaited on the next round
       const data = bytesRead === chunkBytes ? chunk : chunk.subarray(0, bytesRead);
+      const batch: RawLine[] = [];
       let start = 0;
       for (;;) {
         const end = data.indexOf(NEWLINE, start);
@@ -108,10 +118,11 @@ export async function* readRawLines(path: string, options: ReadOptions = {}): As
         } else {
           bytes = data.subarray(start, end);
         }
-        yield { index: index++, offset: fileOffset, bytes, terminated: true };
+        batch.push({ index: index++, offset: fileOffset, bytes, terminated: true });
         fileOffset += bytes.length + 1;
         start = end + 1;
       }
+      if (batch.length > 0) yield batch;
       if (start < data.length) {
         // Copy the tail so the chunk it came from is not kept alive by a long line in the making.
         const tail = Buffer.from(data.subarray(start));
@@ -122,7 +133,7 @@ export async function* readRawLines(path: string, options: ReadOptions = {}): As
     }
     if (pendingBytes > 0) {
       const bytes = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
-      yield { index, offset: fileOffset, bytes, terminated: false };
+      yield [{ index, offset: fileOffset, bytes, terminated: false }];
     }
   } finally {
     await handle.close();

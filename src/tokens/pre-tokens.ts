@@ -32,6 +32,11 @@ CLASS[10] = NEWLINE;
 CLASS[13] = NEWLINE;
 for (const c of [9, 11, 12, 32]) CLASS[c] = SPACE;
 
+/** The UTF-16 unit at `i`, or -1 past the end (reading past it in optimised code deoptimises it: "out of bounds"). */
+function codeAt(text: string, i: number): number {
+  return i < text.length ? text.charCodeAt(i) : -1;
+}
+
 function classAt(text: string, i: number): number {
   if (i >= text.length) return END;
   const code = text.charCodeAt(i);
@@ -46,10 +51,10 @@ function lettersEnd(text: string, from: number): number {
   // Branch 1 when lower case letters follow (an upper run may lead them: "HTMLParser"); branch 2 otherwise.
   while (c === LOWER) c = classAt(text, ++at);
   if (c === NOT_ASCII) return -1; // a letter or mark outside ASCII may continue the run
-  if (text.charCodeAt(at) !== 39) return at;
-  const a = text.charCodeAt(at + 1) | 0x20; // lower case (a non-letter matches nothing below)
+  if (codeAt(text, at) !== 39) return at;
+  const a = codeAt(text, at + 1) | 0x20; // lower case (a non-letter matches nothing below)
   if (a === 0x73 || a === 0x74 || a === 0x6d || a === 0x64) return at + 2; // 's 't 'm 'd
-  const b = text.charCodeAt(at + 2) | 0x20;
+  const b = codeAt(text, at + 2) | 0x20;
   if ((a === 0x72 && b === 0x65) || (a === 0x76 && b === 0x65) || (a === 0x6c && b === 0x6c)) return at + 3; // 're 've 'll
   return at;
 }
@@ -84,7 +89,7 @@ export function asciiPieceEnd(text: string, start: number): number {
       let d = c === OTHER ? c : next;
       while (d === OTHER) d = classAt(text, ++at);
       if (d === NOT_ASCII) return -1;
-      for (let code = text.charCodeAt(at); code === 10 || code === 13 || code === 47; code = text.charCodeAt(++at));
+      for (let code = codeAt(text, at); code === 10 || code === 13 || code === 47; code = codeAt(text, ++at));
       return at;
     }
   }

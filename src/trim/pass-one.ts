@@ -2,7 +2,7 @@
 // at once, and the lines as they may be written go to a spill. What only the whole log can decide
 // (the resumed path, the chain repairs, the usage Claude Code reads) waits for pass 2.
 
-import { readRawLines } from '../session/line-reader.js';
+import { readRawLineBatches, type RawLine } from '../session/line-reader.js';
 import { skimEntry } from '../session/skim.js';
 import { parseLine, toEntry, type ParsedLine, type SessionEntry } from '../session/entry.js';
 import type { SessionLine } from '../session/conversation.js';
@@ -279,8 +279,10 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
   const dropBefore = setup.dropBefore ?? -1;
   const elsewhere = setup.asIsBefore !== undefined ? setup.historyElsewhere : undefined;
   const from = elsewhere ? { offset: setup.asIsBefore!, index: elsewhere.lines } : undefined;
-  // A spill that copies what it is given lets the reader reuse its two read buffers: no line's bytes outlive its turn.
-  for await (const raw of readRawLines(path, { recycle: spill.copies, from })) {
+  // One line, worked through synchronously: returns the bytes to spill, if any. Kept out of
+  // passOne's own body, which is resumed once per chunk read, not once per line (an async
+  // function resumed per line was optimised again and again, each time at length).
+  const step = (raw: RawLine): Buffer | undefined => {
     result.lineCount++;
     if (raw.offset < asIsBefore) {
       // Copied as it is, never stripped: only its place in the chain is read (or taken as kept).
@@ -289,39 +291,38 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
         result.lines.push(kept);
         if (kept.status === 'malformed' || kept.status === 'glued') result.malformedLines.push(raw.index + 1);
         result.asIsLines++;
-        continue;
+        return undefined;
       }
       const line = historyLine(raw);
       result.lines.push(line);
       if (line.status === 'malformed' || line.status === 'glued') result.malformedLines.push(raw.index + 1);
       result.asIsLines++;
-      continue;
+      return undefined;
     }
     const dropped = raw.offset < dropBefore;
     // A line the trim drops needs only its place in the chain: skimmed, its payload never decoded.
     const parsed: ParsedLine & { record?: JsonObject } = dropped ? skimChain(raw.bytes, raw.index, setup.chainOnlyBeforeBoundary === true) : parseWhole(raw.bytes, raw.index);
     if (dropped && result.dropped && (parsed.status === 'blank' || (parsed.status === 'entry' && !METADATA_TYPES.has(parsed.entries[0].type)))) {
       if (parsed.status === 'entry') result.dropped.note(parsed.entries[0]);
-      continue;
+      return undefined;
     }
     result.lines.push({ index: raw.index, offset: raw.offset, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error });
-    if (parsed.status === 'blank') continue;
+    if (parsed.status === 'blank') return undefined;
     if (dropped && parsed.status === 'entry') {
       const entry = parsed.entries[0];
       if (METADATA_TYPES.has(entry.type)) {
         result.spilled.push({ entry, changed: false });
-        await spill.append(raw.bytes);
+        return raw.bytes;
       } else {
         result.beforeBoundary.push(entry);
       }
-      continue;
+      return undefined;
     }
     if (parsed.status !== 'entry' || !parsed.record) {
       // Claude Code skips such a line whole; kept verbatim, it stays as harmless as it was.
       result.malformedLines.push(raw.index + 1);
       result.spilled.push({ changed: false });
-      await spill.append(raw.bytes);
-      continue;
+      return raw.bytes;
     }
     const entry = parsed.entries[0];
     const record = parsed.record;
@@ -338,7 +339,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     const reason = droppedByType(entry);
     if (reason) {
       result.droppedForType.push([entry, reason]);
-      continue;
+      return undefined;
     }
     const isAssistant = entry.type === 'assistant';
     // A result of a call not seen yet is counted later, when the whole log names its tool.
@@ -349,8 +350,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
         result.tokens.set(entry, { before, after: before });
       }
       result.spilled.push({ entry, changed: false });
-      await spill.append(raw.bytes);
-      continue;
+      return raw.bytes;
     }
     // Counting only, the long texts the strip removes are estimated, not counted (estimate.ts).
     const counter = counted && setup.countOnly ? new StrippedRecordCounter(isAssistant, toolNames) : undefined;
@@ -361,12 +361,22 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     else if (before) result.tokens.set(entry, { before, after: !stripped.bytes ? null : stripped.changed ? recordTokens(isAssistant, record, toolNames) : before });
     if (!stripped.bytes) {
       result.emptied.set(entry, stripped.removed);
-      continue;
+      return undefined;
     }
     if (stripped.changed) result.spillIndexOf.set(entry, result.spilled.length);
     result.spilled.push({ entry, changed: stripped.changed, removed: stripped.removed });
-    await spill.append(stripped.bytes);
-  }
+    return stripped.bytes;
+  };
+  const stepAll = (batch: RawLine[]): Buffer[] => {
+    const out: Buffer[] = [];
+    for (const raw of batch) {
+      const bytes = step(raw);
+      if (bytes) out.push(bytes);
+    }
+    return out;
+  };
+  // A spill that copies what it is given lets the reader reuse its two read buffers: no line's bytes outlive their batch.
+  for await (const batch of readRawLineBatches(path, { recycle: spill.copies, from })) await spill.appendAll(stepAll(batch));
   setup.history?.finish();
   if (elsewhere) {
     // The history read elsewhere goes first; a chain that does not end where this read began

@@ -10,6 +10,8 @@ export interface Spill {
   /** True when append() copies the bytes it is given (the caller may then reuse their memory). */
   readonly copies: boolean;
   append(bytes: Buffer): Promise<void>;
+  /** append() of each line in turn (one await for many lines kept in memory). */
+  appendAll(lines: Buffer[]): Promise<void>;
   /** Done appending. */
   finish(): Promise<void>;
   /** The line appended as number `index`. */
@@ -23,6 +25,9 @@ export function memorySpill(): Spill {
   return {
     copies: false,
     append: async (bytes) => void kept.push(bytes),
+    appendAll: async (lines) => {
+      for (const bytes of lines) kept.push(bytes);
+    },
     finish: async () => undefined,
     at: (index) => kept[index],
     lines: async function* () {
@@ -40,13 +45,17 @@ export async function fileSpill(path: string): Promise<Spill> {
   const offsets: number[] = [];
   const lengths: number[] = [];
   let fd: number | undefined;
+  const append = async (bytes: Buffer): Promise<void> => {
+    offsets.push(writer.bytesWritten);
+    lengths.push(bytes.length);
+    await writer.write(bytes);
+    await writer.write(NEWLINE);
+  };
   return {
     copies: true,
-    append: async (bytes) => {
-      offsets.push(writer.bytesWritten);
-      lengths.push(bytes.length);
-      await writer.write(bytes);
-      await writer.write(NEWLINE);
+    append,
+    appendAll: async (lines) => {
+      for (const bytes of lines) await append(bytes);
     },
     finish: () => writer.finish(),
     at: (index) => {

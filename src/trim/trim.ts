@@ -382,6 +382,7 @@ async function finishTrim(
       await target.writer!.write(NEWLINE);
     }
   };
+  let at = 0;
   const push = async (item: OutputItem): Promise<void> => {
     if (queue.length > 0 || waits(item)) queue.push(item);
     else await emit(item);
@@ -419,19 +420,15 @@ async function finishTrim(
     }
   }
 
-  let at = 0;
-  for await (const bytes of spill.lines()) {
-    const line = spilled[at++];
+  // What pass 2 makes of one spilled line: the item to write, or undefined when it is dropped.
+  const passTwoItem = (bytes: Buffer, line: (typeof spilled)[number]): OutputItem | undefined => {
     const entry = line.entry;
-    if (!entry) {
-      await push({ bytes, changed: false });
-      continue;
-    }
+    if (!entry) return { bytes, changed: false };
     if (entry.uuid) seen.add(entry.uuid);
     if (beforeBoundary(entry)) {
       counts.linesBeforeBoundary++;
       if (entry.uuid) droppedParent.set(entry.uuid, linkOf(entry));
-      continue;
+      return undefined;
     }
     if (line.removed) addCounts(counts, line.removed);
     const rewrite = todoLists.rewrites.get(entry);
@@ -454,11 +451,42 @@ async function finishTrim(
       counts.repeatedTextsStubbed += laterStubbed.quoted;
       if (todoChanged || editsStubbed > 0 || resultsSuperseded > 0 || laterStubbed.texts + laterStubbed.plans + laterStubbed.repointed + laterStubbed.quoted > 0) {
         rewritten.set(entry, record);
-        await push({ entry, bytes, changed: true, record });
-        continue;
+        return { entry, bytes, changed: true, record };
       }
     }
-    await push({ entry, bytes, changed: line.changed });
+    return { entry, bytes, changed: line.changed };
+  };
+  if (countOnly) {
+    // Counting only, nothing waits on the disk: the spill (in memory) is gone through without an
+    // await per line, and a line's emit only counts (as emit does when counting).
+    const countEmit = (item: OutputItem): void => {
+      outLineCount++;
+      const entry = item.entry;
+      if (entry) {
+        const parentUuid = keptLinkOf(entry);
+        if (typeof parentUuid === 'string' && droppedParent.has(parentUuid)) {
+          const resolved = resolveParent(parentUuid);
+          counts.relinkedParents++;
+          if (typeof resolved === 'string' && !c.byUuid.has(resolved) && entry.uuid) inheritedDangling.push(entry.uuid);
+        }
+      }
+      outBytes += item.bytes.length + 1;
+    };
+    const passTwo = (): void => {
+      for (let at = 0; at < spilled.length; at++) {
+        const item = passTwoItem(spill.at(at), spilled[at]);
+        if (!item) continue;
+        if (queue.length > 0 || waits(item)) queue.push(item);
+        else countEmit(item);
+      }
+    };
+    passTwo();
+    for (const item of queue.splice(0)) countEmit(item);
+  } else {
+    for await (const bytes of spill.lines()) {
+      const item = passTwoItem(bytes, spilled[at++]);
+      if (item) await push(item);
+    }
   }
   counts.todoListsShortened = todoLists.shortened;
 
@@ -467,7 +495,8 @@ async function finishTrim(
   const before = newBreakdown();
   const after = newBreakdown();
   const reader = lineReader(path);
-  try {
+  // A function of its own, so that its loop, once hot, is optimised without the rest of finishTrim.
+  const countSent = (): void => {
     for (const entry of sentOrder) {
       let counted = pass1.tokens.get(entry);
       const again = rewritten.get(entry);
@@ -496,6 +525,9 @@ async function finishTrim(
       addCounted(before, entry, counted.before);
       if (counted.after) addCounted(after, entry, counted.after);
     }
+  };
+  try {
+    countSent();
   } finally {
     reader.close();
   }
@@ -504,7 +536,6 @@ async function finishTrim(
   // prefix, all uncached, so a trimmed log does not look as full as its original.
   const removedTokens = before.total - after.total;
   if (countOnly) {
-    for (const item of queue) await emit(item);
     return {
       input: { path, bytes: size, tokens: before.total, lines: pass1.lineCount },
       output: { bytes: outBytes, tokens: after.total, lines: outLineCount, sessionId: newSessionId ?? index.facts.sessionId },
