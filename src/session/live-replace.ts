@@ -295,7 +295,11 @@ async function carryLate(log: LiveLog, from: number, newIno: number, relink: ((l
     const appendTo = await open(log.path, 'a');
     try {
       if ((await appendTo.stat()).ino !== newIno) return late; // replaced by someone else since
-      for (const piece of pieces) await appendTo.write(piece);
+      // One write: the log is open for appending by Claude Code too, and each write of an appender
+      // lands whole at the end. Written a piece at a time (a line, then its '\n'), a line the
+      // client appended between two pieces was glued to the carried one (seen under load).
+      const data = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
+      for (let done = 0; done < data.length;) done += (await appendTo.write(data, done, data.length - done)).bytesWritten;
       await appendTo.sync();
     } finally {
       await appendTo.close();
