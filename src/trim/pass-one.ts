@@ -276,6 +276,9 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
   const todoBudget = { chars: MAX_TODO_CHARS };
   const countFrom = setup.countFrom ?? Infinity;
   const toolNames = { get: (id: string) => calls.get(id)?.name };
+  // Once a main-chain message is read, the log is no subagent's transcript, and Claude Code sends
+  // none of its sidechain messages: they are not counted (finishTrim counts a sent one it lacks).
+  let mainSeen = false;
   const dropBefore = setup.dropBefore ?? -1;
   const elsewhere = setup.asIsBefore !== undefined ? setup.historyElsewhere : undefined;
   const from = elsewhere ? { offset: setup.asIsBefore!, index: elsewhere.lines } : undefined;
@@ -342,8 +345,9 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
       return undefined;
     }
     const isAssistant = entry.type === 'assistant';
+    if (!entry.isSidechain && (isAssistant || entry.type === 'user')) mainSeen = true;
     // A result of a call not seen yet is counted later, when the whole log names its tool.
-    const counted = raw.offset >= countFrom && !entry.blocks.some((b) => b.type === 'tool_result' && !(b.toolId && calls.has(b.toolId)));
+    const counted = raw.offset >= countFrom && !(entry.isSidechain && mainSeen) && !entry.blocks.some((b) => b.type === 'tool_result' && !(b.toolId && calls.has(b.toolId)));
     if (!needsStripping(entry)) {
       if (counted) {
         const before = recordTokens(isAssistant, record, toolNames);

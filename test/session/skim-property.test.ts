@@ -137,4 +137,32 @@ describe('the skim against JSON.parse', () => {
     expect(parseLine(Buffer.from(cases[5]), 0).entries[0].type).toBe('user');
     expect(parseLine(Buffer.from(cases[2]), 0).status).toBe('malformed');
   });
+  it('finds a raw control byte or a bad escape at any place of a long line, however the line lies in memory', () => {
+    // The check reads aligned 4-byte words where it can: each byte of a word, each alignment.
+    const base = JSON.stringify({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: [{ type: 'text', text: 'ab'.repeat(60) }] } });
+    const textAt = base.indexOf('abab');
+    const wrong: string[] = [];
+    for (let shift = 0; shift < 4; shift++) {
+      for (let at = textAt; at < textAt + 24; at++) {
+        for (const [name, inserted, refused] of [
+          ['control byte', '\u0001', true],
+          ['bad escape', '\\q', true],
+          ['short \\u', '\\u0z', true],
+          ['good escape', '\\n', false],
+          ['good \\u', '\\u00e9', false],
+          ['escaped backslash', '\\\\', false],
+        ] as const) {
+          const text = base.slice(0, at) + inserted + base.slice(at);
+          const inMemory = Buffer.alloc(text.length + 8);
+          const bytes = inMemory.subarray(shift, shift + Buffer.byteLength(text));
+          bytes.write(text);
+          const skimmed = skimEntry(bytes, 0);
+          if (plainValue(bytes).ok === refused) wrong.push(`${name} at ${at}: JSON.parse disagrees with the case`);
+          if (refused && skimmed !== undefined) wrong.push(`${name} at ${at}, shift ${shift}: skimmed`);
+          if (!refused && shape(skimmed) !== shape(parseLine(bytes, 0).entries[0])) wrong.push(`${name} at ${at}, shift ${shift}: read differently`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
 });
