@@ -3,7 +3,7 @@
 // not copied; the answer is the facts of each part, in order (small, plain data).
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { factsModelOf, factsOf } from './session-facts.js';
+import { factsOfParts } from './session-facts.js';
 
 export interface FactsJob {
   /** The log, in memory the caller shares (a SharedArrayBuffer). */
@@ -15,4 +15,4 @@ export interface FactsJob {
 
 const job = workerData as FactsJob;
 const data = Buffer.from(job.data, 0, job.length);
-parentPort!.postMessage(job.parts.map(([start, end]) => factsOf(factsModelOf(data.subarray(start, end)))));
+parentPort!.postMessage(factsOfParts(data, job.parts));

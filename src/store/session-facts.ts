@@ -156,6 +156,11 @@ export function storedFacts(facts: SessionFactsSummary): SessionFactsSummary {
 }
 
 /** The facts of a modelled log. */
+/** The facts of each [start, end) byte range of a log, each modelled apart. */
+export function factsOfParts(data: Buffer, parts: [number, number][]): SessionFactsSummary[] {
+  return parts.map(([start, end]) => factsOf(factsModelOf(data.subarray(start, end))));
+}
+
 export function factsOf(session: FactsSource): SessionFactsSummary {
   const c = session.conversation;
   const usage = summariseUsage(c);

@@ -2,10 +2,7 @@
 // graph beside it. A log that grew by appends since its last snapshot shares every earlier page
 // with it; the new commit's parent is the session's last snapshot (or the branch it came from).
 
-import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { FactsJob } from './facts-worker.js';
 import { basename, resolve } from 'node:path';
 import type { Store } from './store.js';
@@ -14,7 +11,7 @@ import { gitBlobId, paginateAppended, PAGE_FORMAT, type Page, type PageRule } fr
 import { beginPages, writeCommit, type PagesWrite } from './commit.js';
 import { listTree, readObjects } from './objects.js';
 import { parseMeta, type SnapshotMeta } from './meta.js';
-import { appendFacts, factsModelOf, factsOf, sessionOfBuffer, storedFacts, type SessionFactsSummary } from './session-facts.js';
+import { appendFacts, factsOfParts, factsOf, sessionOfBuffer, storedFacts, type SessionFactsSummary } from './session-facts.js';
 import type { GraphSideFile } from './stored-graph.js';
 import { readProjectState } from './project-state.js';
 import { checkName, isUuid, nameProblem, refOf, sessionRef } from './names.js';
@@ -24,6 +21,7 @@ import { splitRawLines } from '../session/line-reader.js';
 import { parseLine } from '../session/entry.js';
 import { CmvError, fromSystemError } from '../errors.js';
 import { requireRegularFile } from '../session/regular-file.js';
+import { workerAnswer } from '../worker-answer.js';
 
 /** A log written this recently may be mid-turn: the snapshot still works, but says so. */
 export const ACTIVE_MS = 2 * 60 * 1000;
@@ -202,10 +200,6 @@ export const FACTS_WORKER_BYTES = 8 * 1024 * 1024;
 
 const FACTS_WORKER = new URL('./facts-worker.js', import.meta.url);
 
-function factsHere(data: Buffer, parts: [number, number][]): SessionFactsSummary[] {
-  return parts.map(([start, end]) => factsOf(factsModelOf(data.subarray(start, end))));
-}
-
 /**
  * The facts of each part, in order, modelled in a worker thread; undefined when the parts are
  * too small for one, the log's memory cannot be shared with it, or the worker failed (no memory
@@ -213,15 +207,9 @@ function factsHere(data: Buffer, parts: [number, number][]): SessionFactsSummary
  */
 async function factsInWorker(data: Buffer, parts: [number, number][], workerBytes: number): Promise<SessionFactsSummary[] | undefined> {
   const bytes = parts.reduce((n, [start, end]) => n + end - start, 0);
-  // From the TypeScript sources (tests) there is no compiled worker.
-  if (bytes < workerBytes || !(data.buffer instanceof SharedArrayBuffer) || data.byteOffset !== 0 || !existsSync(fileURLToPath(FACTS_WORKER))) return undefined;
+  if (bytes < workerBytes || !(data.buffer instanceof SharedArrayBuffer) || data.byteOffset !== 0) return undefined;
   const job: FactsJob = { data: data.buffer, length: data.length, parts };
-  return new Promise<SessionFactsSummary[] | undefined>((resolve) => {
-    const worker = new Worker(FACTS_WORKER, { workerData: job });
-    worker.once('message', (facts: SessionFactsSummary[]) => resolve(facts));
-    worker.once('error', () => resolve(undefined));
-    worker.once('exit', () => resolve(undefined));
-  });
+  return workerAnswer<SessionFactsSummary[]>(FACTS_WORKER, job);
 }
 
 /** The log's bytes, in memory a worker thread can share when it is this big. */
@@ -309,7 +297,7 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       const partFacts = await inWorker;
       modelledInWorker = partFacts !== undefined;
       // Parts too small for a worker are modelled here, while git compresses the pages.
-      modelled = modelledFrom(plan, partFacts ?? factsHere(data, plan.parts), data.length, parent, appended);
+      modelled = modelledFrom(plan, partFacts ?? factsOfParts(data, plan.parts), data.length, parent, appended);
     }
     const { facts, graph, history, modelledBytes } = modelled;
     const project = await readProjectState(facts.cwd);

@@ -1,0 +1,22 @@
+// One answer from a worker thread: the snapshot's facts of a long log and the trim's chain of a long
+// history are each computed on the other core while the caller goes on, and either falls back to
+// doing the work itself when no answer comes.
+
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The first message of a worker thread running `url` with `data`; undefined when it failed (no
+ * memory for its heap, a thread limit) or exited without one. Undefined at once when there is no
+ * compiled worker (run from the TypeScript sources, as the tests are).
+ */
+export function workerAnswer<T>(url: URL, data: unknown): Promise<T | undefined> | undefined {
+  if (!existsSync(fileURLToPath(url))) return undefined;
+  return new Promise((resolve) => {
+    const worker = new Worker(url, { workerData: data });
+    worker.once('message', (answer: T) => resolve(answer));
+    worker.once('error', () => resolve(undefined));
+    worker.once('exit', () => resolve(undefined));
+  });
+}
