@@ -17,7 +17,7 @@ import { buildGraph } from '../../src/graph/build-graph.js';
 import { diffGraphs } from '../../src/graph/diff-graphs.js';
 import { graphJson, readGraphJson } from '../../src/graph/snapshot-graph.js';
 import { SAMPLE_DIR } from '../helpers/corpus.js';
-import { git, installSession, prefixCuts, sandbox, SESSION_A, SESSION_B, type Sandbox } from './helpers.js';
+import { git, installSession, lastUuidOf, prefixCuts, sandbox, SESSION_A, SESSION_B, type Sandbox } from './helpers.js';
 
 const OLD = new Date(Date.now() + 10 * 60 * 1000);
 const coding = readFileSync(join(SAMPLE_DIR, 'coding.jsonl'));
@@ -131,13 +131,7 @@ describe('checkStore and the session graph', () => {
 
 describe('export and import with the session graph', () => {
   it('carry graph.json: byte for byte unredacted, and redacted still a graph without the secrets', async () => {
-    const lastUuid = coding
-      .toString('utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l).uuid)
-      .filter(Boolean)
-      .pop();
+    const lastUuid = lastUuidOf(coding);
     const secret = {
       type: 'user',
       message: { role: 'user', content: `Decided to use ${KEY} because the old key expired` },

@@ -63,6 +63,17 @@ export function relocate(data: Buffer, id: string, cwd: string): Buffer {
   return Buffer.from(lines.join('\n'));
 }
 
+/** The uuid of a log's last line that has one (where a line appended after it chains to). */
+export function lastUuidOf(data: Buffer): string | undefined {
+  return data
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l).uuid as string | undefined)
+    .filter(Boolean)
+    .pop();
+}
+
 export function git(cwd: string, ...args: string[]): string {
   const result = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
   if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);

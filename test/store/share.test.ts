@@ -13,18 +13,12 @@ import { checkStore } from '../../src/store/fsck.js';
 import { writeCommit } from '../../src/store/commit.js';
 import { gitBlobId } from '../../src/store/pages.js';
 import { SAMPLE_DIR } from '../helpers/corpus.js';
-import { git, installSession, prefixCuts, sandbox, SESSION_A, SESSION_B, type Sandbox } from './helpers.js';
+import { git, installSession, lastUuidOf, prefixCuts, sandbox, SESSION_A, SESSION_B, type Sandbox } from './helpers.js';
 
 const OLD = new Date(Date.now() + 10 * 60 * 1000);
 const coding = readFileSync(join(SAMPLE_DIR, 'coding.jsonl'));
 const KEY = `sk-ant-api03-${'Zq8'.repeat(14)}`;
-const lastUuid = coding
-  .toString('utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((l) => JSON.parse(l).uuid)
-  .filter(Boolean)
-  .pop();
+const lastUuid = lastUuidOf(coding);
 const secretLine = `${JSON.stringify({ type: 'user', message: { role: 'user', content: `use ${KEY} and password=Tr0ub4dor&3x` }, uuid: '77777777-0000-4000-8000-000000000001', parentUuid: lastUuid, sessionId: SESSION_A, cwd: '/tmp/cmv-samples/tally' })}\n`;
 
 let here: Sandbox;
