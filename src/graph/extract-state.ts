@@ -115,6 +115,16 @@ export function parentTask(state: ExtractState): DraftNode | undefined {
   return state.turnTasks[0] ?? state.goal;
 }
 
+/**
+ * The work a reply reports as done: completed TASKs under the turn's task. Not in a turn that moved
+ * the session's own task list: the report then restates that list's items in finer steps.
+ */
+export function reportedDone(state: ExtractState, labels: Iterable<string>, uuid: string | undefined): void {
+  state.signals.completed = true;
+  if (state.taskListTurn === state.turn) return;
+  for (const label of labels) state.builder.link(state.builder.mention('TASK', label, { confidence: 0.95, turn: state.turn, uuid, status: 'completed' }), parentTask(state), 'PART_OF');
+}
+
 /** Marks an open error fixed, crediting `by` and the files changed since it opened. */
 export function closeError(state: ExtractState, open: OpenError, by: DraftNode | undefined, uuid?: string): void {
   const { builder } = state;

@@ -5,7 +5,7 @@
 import { textFacts } from '../text-facts.js';
 import { promptFacts } from '../prompt-facts.js';
 import { clipWords, normaliseLabel } from '../labels.js';
-import { parentTask, type ExtractState } from '../extract-state.js';
+import { reportedDone, type ExtractState } from '../extract-state.js';
 import { promptStep, textStep, type PromptInput, type Rule, type TextInput } from './engine.js';
 
 /** Verbs a report of finished work opens an item with. */
@@ -79,13 +79,7 @@ const doneList: Rule<TextInput> = {
     return items.length >= 2 || (items.length === 1 && REPORT_HEADING.test(step.text));
   },
   make: ({ step }, state: ExtractState) => {
-    state.signals.completed = true;
-    // In a turn that moved the session's own task list, the report restates that list's items in finer steps.
-    if (state.taskListTurn === state.turn) return;
-    for (const label of doneItems(step.text)) {
-      const task = state.builder.mention('TASK', label, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed' });
-      state.builder.link(task, parentTask(state), 'PART_OF');
-    }
+    reportedDone(state, doneItems(step.text), step.uuid);
   },
   examples: {
     yes: [
@@ -129,10 +123,7 @@ const doneLeadRule: Rule<TextInput> = {
   toolSessionsOnly: true,
   match: ({ step, final }) => final && step.role === 'assistant' && doneLead(step.text) !== undefined,
   make: ({ step }, state) => {
-    state.signals.completed = true;
-    if (state.taskListTurn === state.turn) return;
-    const task = state.builder.mention('TASK', doneLead(step.text)!, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed' });
-    state.builder.link(task, parentTask(state), 'PART_OF');
+    reportedDone(state, [doneLead(step.text)!], step.uuid);
   },
   examples: {
     yes: [

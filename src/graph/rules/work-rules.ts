@@ -5,7 +5,7 @@
 import type { ToolStep } from '../session-turns.js';
 import { CHECK, TEST_RUNNER, bashFacts, blockedCommitFacts, commandSegments, exitCode } from '../bash-facts.js';
 import { clipWords, normaliseLabel } from '../labels.js';
-import { parentTask } from '../extract-state.js';
+import { reportedDone } from '../extract-state.js';
 import { textStep, toolStep, type Rule, type TextInput, type ToolInput } from './engine.js';
 
 const SHELL_TOOLS = new Set(['Bash', 'PowerShell']);
@@ -129,10 +129,7 @@ const passiveReport: Rule<TextInput> = {
   toolSessionsOnly: true,
   match: ({ step, final }) => final && step.role === 'assistant' && passiveDone(step.text) !== undefined,
   make: ({ step }, state) => {
-    if (state.taskListTurn === state.turn) return;
-    state.signals.completed = true;
-    const task = state.builder.mention('TASK', passiveDone(step.text)!, { confidence: 0.95, turn: state.turn, uuid: step.uuid, status: 'completed' });
-    state.builder.link(task, parentTask(state), 'PART_OF');
+    reportedDone(state, [passiveDone(step.text)!], step.uuid);
   },
   examples: {
     yes: [
