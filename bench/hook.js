@@ -3,7 +3,8 @@
 // snapshot holds the log, both at once), and its two steps timed apart in this process (the trim
 // as the hook runs it; at the first compaction also `trim --in-place` alone, which reads a long
 // history in a worker thread), wall and CPU seconds (worker threads' CPU included). Two moments of a long session:
-//   first: the first compaction cmv sees (nothing snapshotted or trimmed before);
+//   first: the first compaction cmv sees (nothing of this session snapshotted or trimmed before;
+//          the store exists, as `cmv hook install` makes it);
 //   later: the next compaction, after the hook ran at the previous one and the session grew since
 //          (what before the previous boundary was trimmed then; the store holds its snapshot).
 // The default session is stitched from every main log of ../shared/corpus (bench/stitch.js
@@ -141,8 +142,9 @@ async function cliTrim(place, dist) {
   return timed(() => dist.trimToDestination(place.log, { keepHistory: true, historyAsIs: true }, { kind: 'in-place' }));
 }
 
-/** Prepares `place` as the session stood at `moment`. */
+/** Prepares `place` as the session stood at `moment`, with the hook installed (which makes the snapshot store). */
 async function prepare(place, data, moment, dist) {
+  await dist.openStore(place.env);
   const boundaries = boundaryOffsets(data);
   if (moment === 'first' || boundaries.length < 2) {
     writeFileSync(place.log, data);

@@ -20,3 +20,26 @@ export function workerAnswer<T>(url: URL, data: unknown): Promise<T | undefined>
     worker.once('exit', () => resolve(undefined));
   });
 }
+
+/**
+ * A worker thread started now, its job given later: its modules load while the caller gets the
+ * job ready. `ask` posts the job and gives the one answer, as workerAnswer does (a worker reads
+ * its job from workerData, or else from its first message); `cancel` ends one that gets no job.
+ * Undefined when there is no compiled worker.
+ */
+export function workerForLater<T>(url: URL): { ask: (job: unknown) => Promise<T | undefined>; cancel: () => void } | undefined {
+  if (!existsSync(fileURLToPath(url))) return undefined;
+  const worker = new Worker(url);
+  const answer = new Promise<T | undefined>((resolve) => {
+    worker.once('message', (value: T) => resolve(value));
+    worker.once('error', () => resolve(undefined));
+    worker.once('exit', () => resolve(undefined));
+  });
+  return {
+    ask: (job) => {
+      worker.postMessage(job);
+      return answer;
+    },
+    cancel: () => void worker.terminate(),
+  };
+}

@@ -93,14 +93,24 @@ export async function runHook(kind: HookKind, input: HookInput, context: RunCont
     if (decision.action === 'wait') return { kind, action: 'waiting', message: '', notes };
   }
 
-  const trim = (historyWorker?: boolean) =>
+  const trim = (historyWorker?: boolean, replaceAfter?: Promise<unknown>) =>
     // The size guard never waits for another trim of the same log; PreCompact waits a little.
-    trimLogInPlace(path, { threshold: context.config['trim.threshold'], by: kind, lockWaitMs: kind === 'size-guard' ? 0 : 5_000, deadline: context.deadline, now: context.now, historyWorker });
+    trimLogInPlace(path, {
+      threshold: context.config['trim.threshold'],
+      by: kind,
+      lockWaitMs: kind === 'size-guard' ? 0 : 5_000,
+      deadline: context.deadline,
+      now: context.now,
+      historyWorker,
+      replaceAfter,
+    });
   let outcome: Awaited<ReturnType<typeof trim>>;
   if (kind === 'pre-compact' && context.config['hook.snapshot']) {
-    // The trim starts once the snapshot holds the log as it was, and runs while the snapshot
-    // models it and git stores it; the hook returns when both are done (the snapshot stored, its
-    // refs moved; the log trimmed after a backup), whichever fails.
+    // The snapshot and the trim start at once: the trim backs the log up and trims the backup
+    // while the snapshot opens the store, reads the log, models it and git stores it; only the
+    // trim's replacing of the log waits until the snapshot holds the log as it was. The hook
+    // returns when both are done (the snapshot stored, its refs moved; the log trimmed after a
+    // backup), whichever fails.
     let read!: () => void;
     const holdsLog = new Promise<void>((resolve) => (read = resolve));
     const taking = snapshotBefore(path, input.session_id, env, read).then(
@@ -108,10 +118,9 @@ export async function runHook(kind: HookKind, input: HookInput, context: RunCont
       (error: Error) => void notes.push(`snapshot skipped: ${error.message}`),
     );
     void taking.finally(read);
-    await holdsLog;
     // The snapshot's worker and its compression keep the other core busy: the trim reads the
     // history in this thread (a worker of its own cost 0.15-0.35 s more CPU than it saved here).
-    const [trimmed] = await Promise.allSettled([trim(false), taking]);
+    const [trimmed] = await Promise.allSettled([trim(false, holdsLog), taking]);
     if (trimmed.status === 'rejected') throw trimmed.reason;
     outcome = trimmed.value;
   } else {

@@ -15,6 +15,8 @@ export interface InPlaceOptions {
   now?: () => Date;
   /** See InPlaceRequest.historyWorker. */
   historyWorker?: boolean;
+  /** See InPlaceRequest.replaceAfter. */
+  replaceAfter?: Promise<unknown>;
 }
 
 export type InPlaceOutcome =
@@ -33,6 +35,7 @@ export async function trimLogInPlace(path: string, options: InPlaceOptions): Pro
     deadline: options.deadline,
     now: options.now,
     historyWorker: options.historyWorker,
+    replaceAfter: options.replaceAfter,
   });
   if (outcome.status === 'busy') return outcome;
   const r = outcome.result;

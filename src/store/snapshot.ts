@@ -21,7 +21,7 @@ import { splitRawLines } from '../session/line-reader.js';
 import { parseLine } from '../session/entry.js';
 import { CmvError, fromSystemError } from '../errors.js';
 import { requireRegularFile } from '../session/regular-file.js';
-import { workerAnswer } from '../worker-answer.js';
+import { workerAnswer, workerForLater } from '../worker-answer.js';
 
 /** A log written this recently may be mid-turn: the snapshot still works, but says so. */
 export const ACTIVE_MS = 2 * 60 * 1000;
@@ -205,12 +205,14 @@ const FACTS_WORKER = new URL('./facts-worker.js', import.meta.url);
  * too small for one, the log's memory cannot be shared with it, or the worker failed (no memory
  * for its heap, a thread limit): the caller models them in this thread.
  */
-async function factsInWorker(data: Buffer, parts: [number, number][], workerBytes: number): Promise<SessionFactsSummary[] | undefined> {
+async function factsInWorker(data: Buffer, parts: [number, number][], workerBytes: number, started?: StartedWorker): Promise<SessionFactsSummary[] | undefined> {
   const bytes = parts.reduce((n, [start, end]) => n + end - start, 0);
   if (bytes < workerBytes || !(data.buffer instanceof SharedArrayBuffer) || data.byteOffset !== 0) return undefined;
   const job: FactsJob = { data: data.buffer, length: data.length, parts };
-  return workerAnswer<SessionFactsSummary[]>(FACTS_WORKER, job);
+  return started ? started.ask(job) : workerAnswer<SessionFactsSummary[]>(FACTS_WORKER, job);
 }
+
+type StartedWorker = NonNullable<ReturnType<typeof workerForLater<SessionFactsSummary[]>>>;
 
 /** The log's bytes, in memory a worker thread can share when it is this big. */
 async function readSessionLog(path: string, sharedFrom: number): Promise<Buffer> {
@@ -255,19 +257,45 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
     // Read under the lock: concurrent snapshots of a growing log then see it grow in lock order,
     // and each links to the one before (an append), never to a later, longer one.
     let data: Buffer;
+    // A log named by its session id (as Claude Code names them) has its lineage's refs read while
+    // it is read; a first snapshot of a long one has its worker's modules loaded meanwhile too.
+    const named = basename(path, '.jsonl');
+    const earlyRef = isUuid(named) ? sessionRef(named) : undefined;
+    const early = earlyRef ? { ref: earlyRef, refs: namesAnd(store, earlyRef) } : undefined;
+    early?.refs.catch(() => undefined); // awaited below
+    let worker: StartedWorker | undefined;
     try {
-      const info = await requireRegularFile(path);
-      if (now.getTime() - info.mtimeMs < ACTIVE_MS) {
-        warnings.push(`the session was written ${Math.max(0, Math.round((now.getTime() - info.mtimeMs) / 1000))}s ago and may be active: the snapshot holds the log as it is now`);
+      try {
+        const info = await requireRegularFile(path);
+        if (now.getTime() - info.mtimeMs < ACTIVE_MS) {
+          warnings.push(`the session was written ${Math.max(0, Math.round((now.getTime() - info.mtimeMs) / 1000))}s ago and may be active: the snapshot holds the log as it is now`);
+        }
+        const workerBytes = options.factsWorkerBytes ?? FACTS_WORKER_BYTES;
+        if (early && info.size > (options.graphMaxBytes ?? GRAPH_MAX_BYTES) && info.size >= workerBytes) {
+          worker = workerForLater<SessionFactsSummary[]>(FACTS_WORKER);
+          // A lineage with snapshots already: only what they lack is modelled, most often too little for a worker.
+          void early.refs.then(
+            ({ id }) => id && worker?.cancel(),
+            () => worker?.cancel(),
+          );
+        }
+        data = await readSessionLog(path, Math.max((options.graphMaxBytes ?? GRAPH_MAX_BYTES) + 1, workerBytes));
+      } catch (error) {
+        throw error instanceof CmvError ? error : fromSystemError(error, path);
       }
-      data = await readSessionLog(path, Math.max((options.graphMaxBytes ?? GRAPH_MAX_BYTES) + 1, options.factsWorkerBytes ?? FACTS_WORKER_BYTES));
-    } catch (error) {
-      throw error instanceof CmvError ? error : fromSystemError(error, path);
+      options.onRead?.();
+      return await stored(data, worker, early);
+    } finally {
+      worker?.cancel();
     }
-    options.onRead?.();
+  });
+
+  /** The snapshot of `data`, the log as read; `early`: the refs of the lineage its file name gives, read meanwhile. */
+  async function stored(data: Buffer, started: StartedWorker | undefined, early: { ref: string; refs: ReturnType<typeof namesAnd> } | undefined): Promise<SnapshotResult> {
     const sessionId = sessionIdOf(path, data);
     const lineageRef = sessionId ? sessionRef(sessionId) : undefined;
-    const { names, id: parentId } = lineageRef ? await namesAnd(store, lineageRef) : { names: await listNames(store), id: undefined };
+    const { names, id: parentId } = early && lineageRef === early.ref ? await early.refs : lineageRef ? await namesAnd(store, lineageRef) : { names: await listNames(store), id: undefined };
+    if (parentId) started = undefined;
     const taken = new Set(names.map((n) => n.name));
     if (options.name !== undefined && taken.has(options.name)) throw nameTaken(options.name);
     const parent = parentId ? await parentState(store, parentId) : undefined;
@@ -292,7 +320,7 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
     } else {
       // A long part is modelled in a worker while git is fed the pages, then compresses them.
       const plan = factsPlan(data, parent, appended, pages);
-      const inWorker = factsInWorker(data, plan.parts, options.factsWorkerBytes ?? FACTS_WORKER_BYTES);
+      const inWorker = factsInWorker(data, plan.parts, options.factsWorkerBytes ?? FACTS_WORKER_BYTES, started);
       write = await beginPages(store, data, pages);
       const partFacts = await inWorker;
       modelledInWorker = partFacts !== undefined;
@@ -347,5 +375,5 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       warnings,
       meta,
     };
-  });
+  }
 }

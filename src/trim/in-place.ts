@@ -37,6 +37,11 @@ export interface InPlaceRequest {
    * meanwhile): the worker's start and its answer then cost more than they save.
    */
   historyWorker?: boolean;
+  /**
+   * The log is not replaced before this settles: the PreCompact hook trims while its snapshot
+   * reads the log, which must hold the log as it was. Everything else (the backup, the trim) goes on meanwhile.
+   */
+  replaceAfter?: Promise<unknown>;
 }
 
 export type InPlaceOutcome =
@@ -202,6 +207,7 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       // The log's end as the backup has it: a log rewritten during the trim (not appended to) is left alone.
       const copy = await open(backup, 'r');
       const expectTail = await readAt(copy, Math.max(0, record.file!.bytes - TAIL_BYTES), record.file!.bytes).finally(() => copy.close());
+      await request.replaceAfter;
       const carried = await replaceLive(live, writer.tempPath, record.file!.bytes, { relink, expectTail, deadline: request.deadline });
       done = true;
       record.carried = { before: carried.carried, late: carried.late, lines: carried.lines };

@@ -211,6 +211,24 @@ describe('cmv', () => {
     }
   });
 
+  it('hook install makes the snapshot store the PreCompact hook writes to, so a compaction never waits for its creation', () => {
+    const own = mkdtempSync(join(home, 'hook-install-'));
+    const env = { HOME: own, CMV_HOME: join(own, 'cmv'), CLAUDE_CONFIG_DIR: join(own, 'claude') };
+    const run = cmv(['hook', 'install', '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout) as { store?: { path?: string } };
+    expect(out.store?.path).toBe(join(own, 'cmv', 'store'));
+    expect(existsSync(join(own, 'cmv', 'store', 'config'))).toBe(true);
+    // With snapshots off, no store is made.
+    const off = mkdtempSync(join(home, 'hook-install-off-'));
+    const offEnv = { HOME: off, CMV_HOME: join(off, 'cmv'), CLAUDE_CONFIG_DIR: join(off, 'claude') };
+    expect(cmv(['config', 'set', 'hook.snapshot', 'false'], offEnv).code).toBe(0);
+    const quiet = cmv(['hook', 'install', '--json'], offEnv);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect((JSON.parse(quiet.stdout) as { store?: unknown }).store).toBeUndefined();
+    expect(existsSync(join(off, 'cmv', 'store'))).toBe(false);
+  });
+
   describe('refuses what is not a Claude Code session log', () => {
     const inputs: Record<string, string | Buffer> = {
       empty: '',

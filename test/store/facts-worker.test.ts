@@ -48,4 +48,26 @@ describe('facts of a long log modelled in a worker thread', () => {
     expect(w.meta.history).toEqual(a.meta.history);
     expect(w.modelledBytes).toBe(a.modelledBytes);
   });
+
+  it('whether the worker was started before the log was read (a log named by its session id) or after (any other name), and when a parent covers it', async () => {
+    const built = (await import(pathToFileURL(join(BUILD, 'dist', 'store', 'snapshot.js')).href)) as typeof import('../../src/store/snapshot.js');
+    const b = session();
+    const options = { graphMaxBytes: 0, factsWorkerBytes: 0, pageRule: { minBytes: 2 * 1024, spreadBytes: 4 * 1024, maxBytes: 16 * 1024 } };
+    const here = await sandbox();
+    boxes.push(here);
+    const reference = await takeSnapshot(here.store, installSession(here, CWD, b.sessionId, b.text()), options);
+    const there = await sandbox();
+    boxes.push(there);
+    const other = installSession(there, CWD, 'renamed-log', b.text());
+    const late = await built.takeSnapshot(there.store, other, options);
+    expect(late.modelledInWorker).toBe(true);
+    expect(late.meta.facts).toEqual(reference.meta.facts);
+    // Grown by a little: the parent's facts cover the rest, the little is modelled too (no worker needed but allowed).
+    const named = installSession(there, CWD, b.sessionId, b.text());
+    const first = await built.takeSnapshot(there.store, named, options);
+    expect(first.meta.facts).toEqual(reference.meta.facts);
+    const again = await built.takeSnapshot(there.store, named, options);
+    expect(again.parent).toBe(first.id);
+    expect(again.meta.facts).toEqual(reference.meta.facts);
+  });
 });

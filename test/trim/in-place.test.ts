@@ -11,6 +11,7 @@ import { trimToDestination } from '../../src/trim/apply.js';
 import { listBackups, takeBackup } from '../../src/trim/backups.js';
 import { restoreLog } from '../../src/trim/restore.js';
 import { openLiveLog } from '../../src/session/live-replace.js';
+import { trimInPlace } from '../../src/trim/in-place.js';
 import { refusal } from '../helpers/refusal.js';
 import { SessionBuilder, commandOutput, readOutput, removeWrittenSessions } from './session-builder.js';
 
@@ -110,6 +111,24 @@ describe('trim --in-place', () => {
         .map((l) => (JSON.parse(l) as { uuid?: string }).uuid),
     );
     expect(uuids.has(tip)).toBe(true);
+  });
+
+  it('replaces the log only once replaceAfter settles (the hook trims while its snapshot reads the log), backup and trim done before', async () => {
+    const { text } = build();
+    const path = logAt(text);
+    let release!: () => void;
+    let waiting!: () => void;
+    const atGate = new Promise<void>((resolve) => (waiting = resolve));
+    // A thenable that tells when the trim waits on it.
+    const replaceAfter = { then: (resolve: () => void) => (waiting(), (release = resolve)) } as unknown as Promise<void>;
+    const trimming = trimInPlace(path, { options: {}, by: 'test', lockWaitMs: 0, replaceAfter });
+    await atGate;
+    expect(readFileSync(path, 'utf8')).toBe(text);
+    expect((await listBackups(path)).length).toBe(1);
+    release();
+    const outcome = await trimming;
+    expect(outcome.status).toBe('trimmed');
+    expect(statSync(path).size).toBeLessThan(Buffer.byteLength(text));
   });
 
   it('trims the file a symlink points to and leaves the symlink a symlink', async () => {

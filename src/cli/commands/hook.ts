@@ -7,6 +7,7 @@ import { restoreHookTrim } from '../../hooks/hook-restore.js';
 import { checkScope } from '../../hooks/settings-file.js';
 import type { HookKind } from '../../hooks/hook-entries.js';
 import { loadConfig } from '../../config/config-file.js';
+import { CmvError } from '../../errors.js';
 import { resolveSessionArg } from '../../session/locate.js';
 import type { Output } from '../output.js';
 import { formatBytes, formatCount, relativeTime, table, plural, formatReduction } from '../format.js';
@@ -31,14 +32,34 @@ function renderChange(verb: string) {
   };
 }
 
+/**
+ * The snapshot store the PreCompact hook writes to, made now if it is not there: the hook then
+ * never spends Claude Code's wait creating it (git init and its checks, about 0.1 s), and a store
+ * that cannot be made (git missing) is said here rather than skipped in silence at a compaction.
+ */
+async function storeForHook(): Promise<{ path: string } | { problem: string }> {
+  const { openStore } = await import('../../store/store.js');
+  try {
+    return { path: (await openStore()).dir };
+  } catch (error) {
+    return { problem: error instanceof CmvError ? `${error.message}${error.hint ? ` (${error.hint})` : ''}` : String(error) };
+  }
+}
+
 export async function hookInstallCommand(opts: HookInstallOptions, out: Output): Promise<void> {
   const config = await loadConfig();
   const kinds: HookKind[] = opts.sizeGuard ? ['pre-compact', 'size-guard'] : ['pre-compact'];
   const change = await installHooks({ scope: checkScope(opts.scope ?? 'user'), kinds, commandPrefix: opts.command, timeoutSeconds: config.values['hook.timeoutSeconds'] });
-  out.render(change, (c) => {
+  const store = config.values['hook.snapshot'] ? await storeForHook() : undefined;
+  out.render({ ...change, ...(store ? { store } : {}) }, (c) => {
     const text = renderChange('registered cmv in')(c);
     const guard = opts.sizeGuard ? `; size guard trims after ${formatBytes(config.values['hook.growthBytes'])} of growth (cmv config set hook.growthBytes 8MB)` : '';
-    return `${text}\n${chalk.dim(`Claude Code picks it up in new sessions${guard}.`)}`;
+    const stored = !store
+      ? ''
+      : 'path' in store
+        ? `\n${chalk.dim(`snapshots before each compaction go to ${store.path}`)}`
+        : `\n${chalk.yellow(`snapshots before a compaction will be skipped: ${store.problem}`)}`;
+    return `${text}${stored}\n${chalk.dim(`Claude Code picks it up in new sessions${guard}.`)}`;
   });
 }
 
