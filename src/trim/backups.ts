@@ -147,8 +147,15 @@ export async function stateOf(records: BackupRecord[], log: FileHandle, size: nu
 /**
  * Copies the log's complete lines to a new backup (temp file, sync, rename) with its record. The
  * log is read through the handle opened for the change, so the copy is of the file then replaced.
+ * `digestAt`: offsets whose prefix of the copy is wanted hashed too (SHA-256, `prefixDigests`),
+ * from the same pass over the bytes (a trim that copies the history as it is needs them).
  */
-export async function takeBackup(log: LiveLog, by: string, now = new Date()): Promise<{ record: BackupRecord; path: string; dir: string }> {
+export async function takeBackup(
+  log: LiveLog,
+  by: string,
+  now = new Date(),
+  digestAt: number[] = [],
+): Promise<{ record: BackupRecord; path: string; dir: string; prefixDigests: Map<number, string> }> {
   const size = (await log.handle.stat()).size;
   const bytes = await completeLength(log.handle, size);
   if (bytes === 0) {
@@ -164,6 +171,8 @@ export async function takeBackup(log: LiveLog, by: string, now = new Date()): Pr
   const path = backupPathOf(dir, id);
   const writer = await AtomicWriter.open(path);
   const hash = createHash('sha256');
+  const prefixDigests = new Map<number, string>();
+  const cuts = [...new Set(digestAt)].filter((n) => n > 0 && n <= bytes).sort((a, b) => a - b);
   try {
     const chunk = Buffer.allocUnsafe(4 * 1024 * 1024);
     for (let at = 0; at < bytes;) {
@@ -171,7 +180,14 @@ export async function takeBackup(log: LiveLog, by: string, now = new Date()): Pr
       if (bytesRead === 0) throw new CmvError('CONFLICT', `${log.path} shrank while it was backed up; nothing changed`, { hint: 'run the command again' });
       // The writer has the piece written or copied once write() resolves: the chunk is reused.
       const piece = chunk.subarray(0, bytesRead);
-      hash.update(piece);
+      let hashed = 0;
+      while (cuts.length > 0 && cuts[0] <= at + bytesRead) {
+        const cut = cuts.shift()! - at;
+        hash.update(piece.subarray(hashed, cut));
+        hashed = cut;
+        prefixDigests.set(at + cut, hash.copy().digest('hex'));
+      }
+      hash.update(piece.subarray(hashed));
       await writer.write(piece);
       at += bytesRead;
     }
@@ -192,7 +208,7 @@ export async function takeBackup(log: LiveLog, by: string, now = new Date()): Pr
     await saveRecord(dir, record);
     await writer.commit();
     await writeFile(join(dir, 'source.txt'), `${log.path}\n`, { mode: 0o600 });
-    return { record, path, dir };
+    return { record, path, dir, prefixDigests };
   } catch (error) {
     await writer.abort();
     throw error;

@@ -140,12 +140,26 @@ export class HistoryReader {
   private checked = false;
   private used = false;
 
-  constructor(private readonly kept: HistoryChain | undefined) {}
+  /**
+   * `digests`: SHA-256 of the file's first N bytes by N, hashed already (the backup's copy hashes
+   * them as it goes): given for every prefix this reader must check or keep, it hashes nothing.
+   */
+  constructor(
+    private readonly kept: HistoryChain | undefined,
+    private readonly digests?: ReadonlyMap<number, string>,
+  ) {}
+
+  /** SHA-256 of the first `bytes` bytes read (they were all read). */
+  private digestOf(bytes: number): string | undefined {
+    return this.digests ? this.digests.get(bytes) : this.hash.copy().digest('hex');
+  }
 
   /** The kept line standing for this one (same place, same length), or undefined to read it. */
   line(index: number, offset: number, bytes: Buffer, terminated: boolean): SessionLine | undefined {
-    this.hash.update(bytes);
-    if (terminated) this.hash.update(NEWLINE);
+    if (!this.digests) {
+      this.hash.update(bytes);
+      if (terminated) this.hash.update(NEWLINE);
+    }
     this.hashed = offset + bytes.length + (terminated ? 1 : 0);
     const kept = this.kept;
     if (!kept || this.checked) return undefined;
@@ -153,7 +167,7 @@ export class HistoryReader {
     if (!line || line.offset !== offset || line.length !== bytes.length || line.terminated !== terminated || this.hashed > kept.bytes) throw new HistoryChanged();
     this.used = true;
     if (this.hashed === kept.bytes) {
-      if (this.hash.copy().digest('hex') !== kept.sha256) throw new HistoryChanged();
+      if (this.digestOf(kept.bytes) !== kept.sha256) throw new HistoryChanged();
       this.checked = true;
     }
     return line;
@@ -167,7 +181,9 @@ export class HistoryReader {
   /** The chain to keep for the lines read (the first `count` of `lines`), ending where they end. */
   chain(lines: SessionLine[], count: number): HistoryChain | undefined {
     if (count === 0) return undefined;
-    return { format: 1, cmv: cmvVersion(), bytes: this.hashed, sha256: this.hash.digest('hex'), lines: lines.slice(0, count) };
+    const sha256 = this.digestOf(this.hashed);
+    if (sha256 === undefined) return undefined;
+    return { format: 1, cmv: cmvVersion(), bytes: this.hashed, sha256, lines: lines.slice(0, count) };
   }
 }
 

@@ -10,7 +10,8 @@ import { dirname } from 'node:path';
 import { trimSession, type TrimResult } from './trim.js';
 import { refuseUnwritable } from './refusals.js';
 import type { TrimOptions } from './options.js';
-import { dropBackup, lockLog, saveRecord, takeBackup, type BackupRecord } from './backups.js';
+import { backupFolder, dropBackup, lockLog, saveRecord, takeBackup, type BackupRecord } from './backups.js';
+import { lastBoundaryOffset } from './last-boundary.js';
 import { loadHistoryChain, saveHistoryChain } from './history-chain.js';
 import { AtomicWriter, removeStaleTemps } from '../session/write.js';
 import { asCmvError, fingerprint, openLiveLog, readAt, realLogPath, replaceLive, TAIL_BYTES, type LiveLog, type Replaced } from '../session/live-replace.js';
@@ -158,14 +159,20 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       );
     }
     await removeStaleTemps(dirname(path));
-    const { record, path: backup, dir } = await takeBackup(live, request.by, now);
+    // A trim that copies the history as it is reads it against the chain kept at the last trim:
+    // the backup's copy hashes the prefixes that chain and this one stand for as it goes.
+    const historyAsIs = request.options.historyAsIs === true;
+    const kept = historyAsIs ? await loadHistoryChain(await backupFolder(path)) : undefined;
+    const boundary = historyAsIs ? await lastBoundaryOffset(path, live.stats.size) : undefined;
+    const digestAt = [kept?.bytes, boundary].filter((n): n is number => n !== undefined);
+    const { record, path: backup, dir, prefixDigests } = await takeBackup(live, request.by, now, digestAt);
     let writer: AtomicWriter | undefined;
     let done = false;
     try {
       writer = await AtomicWriter.open(path, record.mode);
       const streamed = request.options.budget === undefined;
       // The history copied as it is was read at the previous trim: its chain is taken as kept then.
-      const history = request.options.historyAsIs ? { kept: await loadHistoryChain(dir), ...(request.historyWorker === false ? { workerBytes: Infinity } : {}) } : undefined;
+      const history = historyAsIs ? { kept, digests: prefixDigests, ...(request.historyWorker === false ? { workerBytes: Infinity } : {}) } : undefined;
       const result = await trimSession(backup, request.options, { fileHoldsOnDisk: true, projectDir: request.projectDir, writer: streamed ? writer : undefined, history });
       // Read from the backup, reported as the log it stands for.
       result.input.path = path;

@@ -95,7 +95,13 @@ export interface TrimTarget {
    * The caller keeps the chain of the history a historyAsIs trim copies (history-chain.ts): the
    * one a previous trim of this log kept, if any; the result carries the one to keep next.
    */
-  history?: { kept?: HistoryChain; /** Read a history at least this long in a worker thread (HISTORY_WORKER_BYTES). */ workerBytes?: number };
+  history?: {
+    kept?: HistoryChain;
+    /** Read a history at least this long in a worker thread (HISTORY_WORKER_BYTES). */
+    workerBytes?: number;
+    /** SHA-256 of the input's first N bytes by N, hashed already (the backup's copy): what the history reader then need not hash. */
+    digests?: ReadonlyMap<number, string>;
+  };
 }
 
 const NEWLINE = Buffer.from('\n');
@@ -157,13 +163,17 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
   // Without one, a long history's chain is read in a worker thread while pass 1 reads what follows.
   const inWorker = target.history && !usable && asIsBefore !== undefined && asIsBefore >= (target.history.workerBytes ?? HISTORY_WORKER_BYTES) ? historyChainInWorker(path, asIsBefore) : undefined;
   const historyElsewhere = inWorker ? { lines: await countLinesBefore(path, asIsBefore!), chain: inWorker } : undefined;
+  // Prefixes hashed already serve only when they cover every prefix the reader checks or keeps.
+  const digests = target.history?.digests;
+  const hashed = (needed: (number | undefined)[]) => (digests && needed.every((n) => n !== undefined && digests.has(n)) ? digests : undefined);
   let trimmed: TrimCounts | TrimResult | undefined;
   try {
-    trimmed = await trimOnce(path, size, options, target, countOnly, { ...setup, history: target.history && asIsBefore !== undefined ? new HistoryReader(usable) : undefined, historyElsewhere });
+    const reader = target.history && asIsBefore !== undefined ? new HistoryReader(usable, hashed(usable ? [usable.bytes, asIsBefore] : [asIsBefore])) : undefined;
+    trimmed = await trimOnce(path, size, options, target, countOnly, { ...setup, history: reader, historyElsewhere });
   } catch (error) {
     if (!(error instanceof HistoryChanged)) throw error;
     // The log no longer starts with the bytes kept: read all of it.
-    trimmed = await trimOnce(path, size, options, target, countOnly, { ...setup, history: new HistoryReader(undefined) });
+    trimmed = await trimOnce(path, size, options, target, countOnly, { ...setup, history: new HistoryReader(undefined, hashed([asIsBefore])) });
   }
   // The index disagreed with the boundary found before reading (a resumed path before it, a
   // boundary written some other way): read everything in full.

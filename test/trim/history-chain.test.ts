@@ -2,6 +2,7 @@
 // it at the next trim instead of reading those lines again, but only while the log still starts
 // with the very bytes the kept chain stands for.
 
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +56,26 @@ describe('the kept history chain', () => {
     // It is taken, not read again: a change made to it shows in the model.
     const taken = await trimSession(path, AS_IS, { history: { kept: tampered(chain) } });
     expect(taken.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(true);
+  });
+
+  it('is checked and kept from prefix digests given (the backup hashed them) without hashing again, and a wrong digest is not trusted', async () => {
+    const path = compactedLog();
+    const input = readFileSync(path);
+    const prefixEnd = input.lastIndexOf(10, input.indexOf('"compact_boundary"')) + 1;
+    const sha = createHash('sha256').update(input.subarray(0, prefixEnd)).digest('hex');
+    const first = await trimSession(path, AS_IS, { history: {} });
+    const given = await trimSession(path, AS_IS, { history: { digests: new Map([[prefixEnd, sha]]) } });
+    expect(given.historyChain).toEqual(first.historyChain);
+    // With the kept chain: its prefix checked against the digest, the tampered one taken as before.
+    const taken = await trimSession(path, AS_IS, { history: { kept: tampered(first.historyChain!), digests: new Map([[prefixEnd, sha]]) } });
+    expect(taken.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(true);
+    // A digest that does not match the kept chain's: the chain is not taken, the history read again.
+    const wrong = await trimSession(path, AS_IS, { history: { kept: tampered(first.historyChain!), digests: new Map([[prefixEnd, '0'.repeat(64)]]) } });
+    expect(wrong.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(false);
+    expect(joined(wrong.lines).equals(joined(first.lines))).toBe(true);
+    // Digests that miss a prefix the reader needs are not used: it hashes itself.
+    const partial = await trimSession(path, AS_IS, { history: { digests: new Map([[prefixEnd - 1, sha]]) } });
+    expect(partial.historyChain).toEqual(first.historyChain);
   });
 
   it('is not taken once the log no longer starts with its bytes (same length, one byte changed)', async () => {

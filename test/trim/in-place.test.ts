@@ -3,6 +3,7 @@
 // unique, listed) and restore (the first backup of the run, lines written since kept, never toggles).
 
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFileSync, chmodSync, lstatSync, symlinkSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -158,6 +159,24 @@ describe('trim --in-place', () => {
 });
 
 describe('backups and restore', () => {
+  it('hashes the prefixes asked for as it copies (SHA-256 of the first N bytes), ignoring offsets past the copy', async () => {
+    const { text } = build();
+    const path = logAt(text);
+    const live = await openLiveLog(path);
+    try {
+      const bytes = Buffer.from(text);
+      const cut = bytes.indexOf(10) + 1;
+      const { prefixDigests } = await takeBackup(live, 'test', new Date(), [cut, bytes.length, bytes.length + 10, 0]);
+      const sha = (n: number) => createHash('sha256').update(bytes.subarray(0, n)).digest('hex');
+      expect([...prefixDigests.entries()]).toEqual([
+        [cut, sha(cut)],
+        [bytes.length, sha(bytes.length)],
+      ]);
+    } finally {
+      await live.handle.close();
+    }
+  });
+
   it('takes two backups in the same millisecond under different names, each complete', async () => {
     const { text } = build();
     const path = logAt(text);
