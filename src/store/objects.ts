@@ -45,7 +45,7 @@ export async function startWritingBlobs(git: Git, blobs: Blob[], tmpDir: string)
   if (unique.length === 0) return async () => {};
   const total = unique.reduce((n, b) => n + b.data.length, 0);
   if (total > BULK_WRITE_BYTES) {
-    const writing = writePack(git.dir, unique, 1);
+    const writing = writePack(git.dir, unique, 1).then(() => undefined);
     writing.catch(() => {}); // awaited by the caller
     return () => writing;
   }

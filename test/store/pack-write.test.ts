@@ -4,12 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crc32Js, writePack } from '../../src/store/pack-write.js';
 import { BULK_WRITE_BYTES, missingObjects, readObjects, startWritingBlobs } from '../../src/store/objects.js';
 import { gitBlobId } from '../../src/store/pages.js';
 import { git, sandbox, type Sandbox } from './helpers.js';
+import { BUILD, buildIfStale } from '../helpers/built-cli.js';
 
 let box: Sandbox | undefined;
 afterEach(() => box?.cleanup());
@@ -24,7 +26,7 @@ describe('a pack written by cmv', () => {
     const text = Buffer.from('{"type":"user","message":{"role":"user","content":"hello"}}\n'.repeat(5000));
     // Sizes whose pack headers take one, two, three and four bytes; random bytes that do not compress.
     const blobs = [Buffer.alloc(0), Buffer.from('short\n'), text.subarray(0, 1000), text, randomBytes(3 * 1024 * 1024)].map(blob);
-    await writePack(box.store.git.dir, blobs, 1);
+    expect(await writePack(box.store.git.dir, blobs, 1)).toEqual({ deflatedInWorker: false });
     expect([
       ...(await missingObjects(
         box.store.git,
@@ -56,6 +58,27 @@ describe('a pack written by cmv', () => {
     ]).toEqual([]);
     git(box.store.dir, 'fsck', '--strict', '--no-dangling');
   });
+
+  it('deflates pages held in one SharedArrayBuffer in a worker thread (the built cmv), and git reads them back the same', async () => {
+    await buildIfStale();
+    const built = (await import(pathToFileURL(join(BUILD, 'dist', 'store', 'pack-write.js')).href)) as typeof import('../../src/store/pack-write.js');
+    box = await sandbox();
+    const text = Buffer.from('{"type":"assistant","message":{"content":[{"type":"text","text":"a page of a log"}]}}\n'.repeat(20_000));
+    const shared = Buffer.from(new SharedArrayBuffer(text.length + 3 * 1024 * 1024));
+    text.copy(shared);
+    randomBytes(3 * 1024 * 1024).copy(shared, text.length);
+    const cuts = [0, 0, 1000, 250_000, text.length, shared.length];
+    const blobs = cuts.slice(1).map((end, i) => blob(shared.subarray(cuts[i], end)));
+    // Two alike (the empty page): the pack holds each id once, as the caller gives them unique.
+    const unique = [...new Map(blobs.map((b) => [b.id, b])).values()];
+    expect(await built.writePack(box.store.git.dir, unique, 1)).toEqual({ deflatedInWorker: true });
+    const read = await readObjects(
+      box.store.git,
+      unique.map((b) => b.id),
+    );
+    for (const b of unique) expect(read.get(b.id)?.equals(b.data)).toBe(true);
+    git(box.store.dir, 'fsck', '--strict', '--no-dangling');
+  }, 300_000);
 
   it('computes CRC-32 as zlib does without zlib.crc32', () => {
     const data = randomBytes(100_000);
