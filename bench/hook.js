@@ -11,7 +11,8 @@
 // --parsed-only: a live session holds no line that is not one JSON record).
 // The machine is shared, so each figure is given as wall seconds and CPU seconds (this process's
 // and its children's: git), with the load average, and as a ratio to a floor measured in the same
-// run on the same file: read it and JSON.parse every line (CPU over CPU). Targets are judged on CPU.
+// run on the same file: read it and JSON.parse every line (CPU over CPU). Targets are wall time
+// (what Claude Code waits) on an idle machine; CPU lets a run under load be read.
 
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -95,7 +95,6 @@ async function writeSynced(path: string, pieces: Buffer[]): Promise<void> {
   }
 }
 
-/** Writes the blobs (ids as computed by gitBlobId, no two alike) as one pack in the repository at `gitDir`. */
 const DEFLATE_WORKER = new URL('./deflate-worker.js', import.meta.url);
 
 /** Pages all in one SharedArrayBuffer (a long log as a snapshot reads it): deflated in a worker thread. */
@@ -127,6 +126,7 @@ async function deflatedHere(blobs: Blob[], level: number): Promise<Buffer[]> {
   return compressed;
 }
 
+/** Writes the blobs (ids as computed by gitBlobId, no two alike) as one pack in the repository at `gitDir`. */
 export async function writePack(gitDir: string, blobs: Blob[], level: number): Promise<{ deflatedInWorker: boolean }> {
   const inWorker = await deflatedInWorker(blobs, level);
   const compressed = inWorker ?? (await deflatedHere(blobs, level));

@@ -209,12 +209,14 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       } finally {
         await temp.close();
       }
+      // The log as it was must be held by whoever asked to wait (the hook's snapshot) before the
+      // record says it is replaced: a kill while waiting leaves no record of a replace.
+      await request.replaceAfter;
       // Saved before the rename: a kill just after it leaves a log cmv still knows how to restore.
       await saveRecord(dir, record);
       // The log's end as the backup has it: a log rewritten during the trim (not appended to) is left alone.
       const copy = await open(backup, 'r');
       const expectTail = await readAt(copy, Math.max(0, record.file!.bytes - TAIL_BYTES), record.file!.bytes).finally(() => copy.close());
-      await request.replaceAfter;
       const carried = await replaceLive(live, writer.tempPath, record.file!.bytes, { relink, expectTail, deadline: request.deadline });
       done = true;
       record.carried = { before: carried.carried, late: carried.late, lines: carried.lines };
