@@ -21,7 +21,7 @@ import { noteSupersedableCalls, type SupersedableCall } from './superseded.js';
 import { SupersededInputs } from './superseded-inputs.js';
 import { recordTokens, type RecordTokens } from '../tokens/breakdown.js';
 import { jsonText } from '../tokens/json-text.js';
-import { StrippedRecordCounter } from '../tokens/estimate.js';
+import { estimatingCounter, StrippedRecordCounter } from '../tokens/estimate.js';
 
 /**
  * Line types Claude Code never sends on resume, dropped whole. The client reads none of them back
@@ -350,13 +350,14 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     const counted = raw.offset >= countFrom && !(entry.isSidechain && mainSeen) && !entry.blocks.some((b) => b.type === 'tool_result' && !(b.toolId && calls.has(b.toolId)));
     if (!needsStripping(entry)) {
       if (counted) {
-        const before = recordTokens(isAssistant, record, toolNames);
+        // Counting only, long texts are estimated (estimate.ts).
+        const before = recordTokens(isAssistant, record, toolNames, setup.countOnly ? estimatingCounter : undefined);
         result.tokens.set(entry, { before, after: before });
       }
       result.spilled.push({ entry, changed: false });
       return raw.bytes;
     }
-    // Counting only, the long texts the strip removes are estimated, not counted (estimate.ts).
+    // Counting only, long texts are estimated, not counted (estimate.ts).
     const counter = counted && setup.countOnly ? new StrippedRecordCounter(isAssistant, toolNames) : undefined;
     const before = counter ? counter.before(record) : counted ? recordTokens(isAssistant, record, toolNames) : undefined;
     const stripped = stripRecord(record, raw.bytes, setup, calls, written);
