@@ -85,6 +85,12 @@ export class StrippedRecordCounter {
     return recordTokens(this.isAssistant, record, this.toolNames, defer);
   }
 
+  /** The strip left the record as it was: its tokens as read (`before`, completed), the same after. */
+  unchanged(before: RecordTokens): { before: RecordTokens; after: RecordTokens } {
+    const full = this.complete(before, new Map());
+    return { before: full, after: full };
+  }
+
   /** Tokens of the stripped record, and of the record as read (`before`, completed). */
   after(stripped: JsonObject | null, before: RecordTokens): { before: RecordTokens; after: RecordTokens | null } {
     const kept = new Map<string, number>();
@@ -95,7 +101,12 @@ export class StrippedRecordCounter {
       return n;
     };
     const after = stripped ? recordTokens(this.isAssistant, stripped, this.toolNames, estimated) : null;
-    if (this.pending.length === 0) return { before, after };
+    return { before: this.complete(before, kept), after };
+  }
+
+  /** `before` with the long texts it set aside: each the estimate made for the stripped record, if it kept it, else estimated now. */
+  private complete(before: RecordTokens, kept: Map<string, number>): RecordTokens {
+    if (this.pending.length === 0) return before;
     const full: RecordTokens = { total: before.total, byKind: { ...before.byKind }, byTool: { ...before.byTool } };
     for (const { text, kind, tool } of this.pending) {
       const n = kept.get(text) ?? estimateTokens(text);
@@ -103,6 +114,6 @@ export class StrippedRecordCounter {
       full.byKind[kind] += n;
       if (tool !== undefined) full.byTool[tool] = (full.byTool[tool] ?? 0) + n;
     }
-    return { before: full, after };
+    return full;
   }
 }
