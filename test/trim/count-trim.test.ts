@@ -10,7 +10,15 @@ function counted(t: TrimCounts) {
   const { usageRewritten: _rewritten, ...removed } = t.removed;
   const { tokens: _tokens, ...input } = t.input;
   const entries = (b: TrimCounts['tokens']['before']) => b.perEntry.map((e) => e.entry.line);
-  return { input, outputLines: t.output.lines, removed, before: entries(t.tokens.before), after: entries(t.tokens.after), tools: Object.keys(t.tokens.after.byTool).sort(), lines: t.index.lines.length };
+  return {
+    input,
+    outputLines: t.output.lines,
+    removed,
+    before: entries(t.tokens.before),
+    after: entries(t.tokens.after),
+    tools: Object.keys(t.tokens.after.byTool).sort(),
+    lines: t.index.lines.length,
+  };
 }
 
 /** How far an estimated count is from the exact one, as a share of it. */
