@@ -6,6 +6,9 @@ import { MESSAGE_ENTRY_TYPES, readDerived, readPreservedSegment, readUsage, with
 
 export { MESSAGE_ENTRY_TYPES, readDerived, readPreservedSegment, readUsage, withoutForeignMessage };
 import { shared } from './interned.js';
+import { blankEntry, blockInfo } from './entry-shape.js';
+
+export { blankEntry, blockInfo };
 
 export const KNOWN_ENTRY_TYPES = [
   'user',
@@ -213,14 +216,18 @@ function blockChars(block: Record<string, unknown>): number {
 }
 
 function readBlocks(content: unknown): { blocks: BlockInfo[]; contentIsString: boolean } {
-  if (typeof content === 'string') return { blocks: [{ type: 'text', chars: content.length, blank: content.trim() === '' }], contentIsString: true };
+  if (typeof content === 'string') {
+    const info = blockInfo('text', content.length);
+    info.blank = content.trim() === '';
+    return { blocks: [info], contentIsString: true };
+  }
   if (!Array.isArray(content)) return { blocks: [], contentIsString: false };
   const blocks: BlockInfo[] = [];
   for (const item of content) {
     if (!item || typeof item !== 'object') continue;
     const block = item as Record<string, unknown>;
     const type = shared(block.type) ?? 'unknown';
-    const info: BlockInfo = { type, chars: blockChars(block) };
+    const info = blockInfo(type, blockChars(block));
     if (type === 'text') info.blank = typeof block.text !== 'string' || block.text.trim() === '';
     if (type === 'tool_use' || type === 'server_tool_use') {
       info.toolId = str(block.id);

@@ -6,6 +6,7 @@
 // escaped key) is never skimmed. test/session/skim-property.test.ts holds it to that.
 
 import type { BlockInfo, SessionEntry } from './entry.js';
+import { blankEntry, blockInfo } from './entry-shape.js';
 import { readDerived, readPreservedSegment, readUsage, withoutForeignMessage } from './usage-record.js';
 import { shared } from './interned.js';
 
@@ -420,7 +421,7 @@ function skimBlock(s: Skim, start: number): { block: BlockInfo; end: number } {
         payload += ve - vs;
     }
   });
-  const info: BlockInfo = { type, chars: chars || payload };
+  const info = blockInfo(type, chars || payload);
   // A text that is not a string counts as blank, as toEntry counts it.
   if (type === 'text') info.blank = blankSpan && s.b[blankSpan[0]] === QUOTE ? s.isBlankString(blankSpan[0], blankSpan[1]) : true;
   if (type === 'tool_use' || type === 'server_tool_use') {
@@ -444,19 +445,7 @@ export function skimEntry(bytes: Buffer, line: number, chainOnly = false): Sessi
   try {
     const first = s.ws(0);
     if (bytes[first] !== LBRACE || lineHasBadBytes(bytes)) return undefined;
-    const entry: SessionEntry = {
-      line,
-      record: 0,
-      type: 'unknown',
-      isSidechain: false,
-      isMeta: false,
-      isCompactSummary: false,
-      isVisibleInTranscriptOnly: false,
-      isApiErrorMessage: false,
-      blocks: [],
-      contentIsString: false,
-      toolUseResultChars: 0,
-    };
+    const entry = blankEntry(line, 0);
     const end = s.fields(
       first,
       (key, vs, ve) => {
@@ -557,7 +546,9 @@ function skimMessage(s: Skim, start: number, entry: SessionEntry): number {
         case 'content':
           if (s.b[vs] === QUOTE) {
             entry.contentIsString = true;
-            entry.blocks = [{ type: 'text', chars: s.stringChars(vs, ve), blank: s.isBlankString(vs, ve) }];
+            const info = blockInfo('text', s.stringChars(vs, ve));
+            info.blank = s.isBlankString(vs, ve);
+            entry.blocks = [info];
           }
           break;
       }

@@ -88,14 +88,40 @@ function patternPieceEnd(enc: Encoder, text: string, start: number): number {
   return start + match[0].length;
 }
 
+/** ASCII pieces of up to this many characters are memoised by a number made of their characters (shortMemo). */
+const SHORT_PIECE_CHARS = 4;
+const shortMemo = new Map<number, number>();
+
+/**
+ * An ASCII piece of 2 to SHORT_PIECE_CHARS characters (most pieces: ` the`, `ing`, `);`), counted
+ * by a key made of its characters (each + 1, in base 129: under 2^30, so a small integer), so a
+ * piece seen before costs neither a new string nor hashing one.
+ */
+function countShortAscii(enc: Encoder, text: string, start: number, end: number): number {
+  let key = 0;
+  for (let i = start; i < end; i++) key = key * 129 + text.charCodeAt(i) + 1;
+  let n = shortMemo.get(key);
+  if (n === undefined) {
+    n = countPiece(enc, text.slice(start, end));
+    if (shortMemo.size >= PIECE_MEMO_LIMIT) shortMemo.clear();
+    shortMemo.set(key, n);
+  }
+  return n;
+}
+
 function countUncached(text: string): number {
   const enc = encoder();
   let total = 0;
   for (let start = 0; start < text.length;) {
     let end = asciiPieceEnd(text, start);
-    if (end < 0) end = patternPieceEnd(enc, text, start);
-    // One ASCII character is one byte, and every byte is a token.
-    total += end === start + 1 && text.charCodeAt(start) < 128 ? 1 : countPiece(enc, text.slice(start, end));
+    if (end >= 0) {
+      // An ASCII piece: one character is one byte, and every byte is a token.
+      const length = end - start;
+      total += length === 1 ? 1 : length <= SHORT_PIECE_CHARS ? countShortAscii(enc, text, start, end) : countPiece(enc, text.slice(start, end));
+    } else {
+      end = patternPieceEnd(enc, text, start);
+      total += end === start + 1 && text.charCodeAt(start) < 128 ? 1 : countPiece(enc, text.slice(start, end));
+    }
     start = end;
   }
   return total;

@@ -1,6 +1,7 @@
-// Token counts of long texts a trim removes, estimated from a sample of the text rather than
-// counted in full: what `cmv analyze` needs of them is their share of the prompt, and counting
-// every tool result a trim then stubs took half of its time. What the trim keeps is counted exactly.
+// Token counts of long texts, estimated from a sample of the text rather than counted in full:
+// what `cmv analyze` needs of them is their share of the prompt, and counting every tool result a
+// trim then stubs took half of its time, counting the long texts it keeps (Write and Edit inputs,
+// replies) most of the rest. Short texts are counted exactly.
 
 import type { JsonObject } from '../session/payload.js';
 import { countTokens, countTokensOnce } from './counter.js';
@@ -55,12 +56,15 @@ interface Pending {
   tool?: string;
 }
 
+/** Counts a text exactly when short, else estimates it (estimateTokens): what an analysis counts with. */
+export const estimatingCounter: TextCounter = (text) => (text.length < ESTIMATE_MIN_CHARS ? countTokens(text) : estimateTokens(text));
+
 /**
- * Counts one record before a trim strips it and after, tokenizing only what the strip keeps: before,
- * its long texts are set aside uncounted; after, the stripped record is counted exactly, and each
- * long text of the original is then either kept (its exact count, from the stripped record) or
- * removed (estimated, estimateTokens). Both sides count a kept text the same, so what the trim
- * removes is the estimate of what it removed. One per record: `before`, then the strip (which
+ * Counts one record before a trim strips it and after, each long text estimated once: before, its
+ * long texts are set aside uncounted; after, the stripped record is counted (its long texts
+ * estimated), and each long text of the original is then either kept (the estimate made for the
+ * stripped record) or removed (estimated then). Both sides count a kept text the same, so what the
+ * trim removes is the estimate of what it removed. One per record: `before`, then the strip (which
  * may change the record in place), then `after`.
  */
 export class StrippedRecordCounter {
@@ -81,16 +85,28 @@ export class StrippedRecordCounter {
     return recordTokens(this.isAssistant, record, this.toolNames, defer);
   }
 
-  /** Tokens of the stripped record, counted exactly, and of the record as read (`before`, completed). */
+  /** The strip left the record as it was: its tokens as read (`before`, completed), the same after. */
+  unchanged(before: RecordTokens): { before: RecordTokens; after: RecordTokens } {
+    const full = this.complete(before, new Map());
+    return { before: full, after: full };
+  }
+
+  /** Tokens of the stripped record, and of the record as read (`before`, completed). */
   after(stripped: JsonObject | null, before: RecordTokens): { before: RecordTokens; after: RecordTokens | null } {
     const kept = new Map<string, number>();
-    const exact: TextCounter = (text) => {
-      const n = countTokens(text);
-      if (text.length >= ESTIMATE_MIN_CHARS) kept.set(text, n);
+    const estimated: TextCounter = (text) => {
+      if (text.length < ESTIMATE_MIN_CHARS) return countTokens(text);
+      const n = estimateTokens(text);
+      kept.set(text, n);
       return n;
     };
-    const after = stripped ? recordTokens(this.isAssistant, stripped, this.toolNames, exact) : null;
-    if (this.pending.length === 0) return { before, after };
+    const after = stripped ? recordTokens(this.isAssistant, stripped, this.toolNames, estimated) : null;
+    return { before: this.complete(before, kept), after };
+  }
+
+  /** `before` with the long texts it set aside: each the estimate made for the stripped record, if it kept it, else estimated now. */
+  private complete(before: RecordTokens, kept: Map<string, number>): RecordTokens {
+    if (this.pending.length === 0) return before;
     const full: RecordTokens = { total: before.total, byKind: { ...before.byKind }, byTool: { ...before.byTool } };
     for (const { text, kind, tool } of this.pending) {
       const n = kept.get(text) ?? estimateTokens(text);
@@ -98,6 +114,6 @@ export class StrippedRecordCounter {
       full.byKind[kind] += n;
       if (tool !== undefined) full.byTool[tool] = (full.byTool[tool] ?? 0) + n;
     }
-    return { before: full, after };
+    return full;
   }
 }

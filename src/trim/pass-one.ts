@@ -21,7 +21,7 @@ import { noteSupersedableCalls, type SupersedableCall } from './superseded.js';
 import { SupersededInputs } from './superseded-inputs.js';
 import { recordTokens, type RecordTokens } from '../tokens/breakdown.js';
 import { jsonText } from '../tokens/json-text.js';
-import { StrippedRecordCounter } from '../tokens/estimate.js';
+import { estimatingCounter, StrippedRecordCounter } from '../tokens/estimate.js';
 
 /**
  * Line types Claude Code never sends on resume, dropped whole. The client reads none of them back
@@ -231,19 +231,22 @@ export function parseWhole(bytes: Buffer, line: number): ParsedLine & { record?:
   return parseLine(bytes, line);
 }
 
-/** Strips one parsed record; returns the bytes to spill, or undefined when nothing is left to send. */
-function stripRecord(
-  record: JsonObject,
-  original: Buffer,
-  setup: PassOneSetup,
-  calls: Map<string, ToolCall>,
-  written: WrittenTexts,
-): { bytes?: Buffer; changed: boolean; removed: Partial<RemovalCounts> } {
-  const removed = emptyCounts();
-  const ctx: StripContext = { options: setup.options, counts: removed, calls, fileHolds: setup.fileHolds, fileLines: setup.fileLines, written };
+/**
+ * Strips one parsed record; returns the bytes to spill, or undefined when nothing is left to send.
+ * `ctx` is the pass's one context, its counts zero on entry and left so.
+ */
+function stripRecord(record: JsonObject, original: Buffer, ctx: StripContext): { bytes?: Buffer; changed: boolean; removed: Partial<RemovalCounts> } {
   const result = stripMessageRecord(record, ctx);
-  // Only the rules that applied: one of these is kept per stripped line.
-  for (const key in removed) if (removed[key as keyof RemovalCounts] === 0) delete removed[key as keyof RemovalCounts];
+  // Only the rules that applied: one of these is kept per stripped line (a small object, not all the counts).
+  const removed: Partial<RemovalCounts> = {};
+  const counts = ctx.counts;
+  for (const key in counts) {
+    const n = counts[key as keyof RemovalCounts];
+    if (n !== 0) {
+      removed[key as keyof RemovalCounts] = n;
+      counts[key as keyof RemovalCounts] = 0;
+    }
+  }
   if (result.emptied) return { changed: true, removed };
   return { bytes: result.changed ? Buffer.from(jsonText(record)) : original, changed: result.changed, removed };
 }
@@ -271,6 +274,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     superseded: new SupersededInputs(setup.options.threshold),
   };
   const supersedableById = new Map<string, SupersedableCall>();
+  const stripContext: StripContext = { options: setup.options, counts: emptyCounts(), calls, fileHolds: setup.fileHolds, fileLines: setup.fileLines, written, cwd: undefined, uuid: undefined };
   const asIsBefore = setup.asIsBefore ?? -1;
   const todoCallsById = new Map<string, TodoCallSeen>();
   const todoBudget = { chars: MAX_TODO_CHARS };
@@ -350,18 +354,20 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     const counted = raw.offset >= countFrom && !(entry.isSidechain && mainSeen) && !entry.blocks.some((b) => b.type === 'tool_result' && !(b.toolId && calls.has(b.toolId)));
     if (!needsStripping(entry)) {
       if (counted) {
-        const before = recordTokens(isAssistant, record, toolNames);
+        // Counting only, long texts are estimated (estimate.ts).
+        const before = recordTokens(isAssistant, record, toolNames, setup.countOnly ? estimatingCounter : undefined);
         result.tokens.set(entry, { before, after: before });
       }
       result.spilled.push({ entry, changed: false });
       return raw.bytes;
     }
-    // Counting only, the long texts the strip removes are estimated, not counted (estimate.ts).
+    // Counting only, long texts are estimated, not counted (estimate.ts).
     const counter = counted && setup.countOnly ? new StrippedRecordCounter(isAssistant, toolNames) : undefined;
     const before = counter ? counter.before(record) : counted ? recordTokens(isAssistant, record, toolNames) : undefined;
-    const stripped = stripRecord(record, raw.bytes, setup, calls, written);
+    const stripped = stripRecord(record, raw.bytes, stripContext);
     if (entry.blocks.some((b) => b.type === 'tool_use')) result.superseded.noteStripped(record, entry);
-    if (counter && before) result.tokens.set(entry, counter.after(stripped.bytes ? record : null, before));
+    // A record the strip left as it was counts the same after (not walked again).
+    if (counter && before) result.tokens.set(entry, stripped.bytes && !stripped.changed ? counter.unchanged(before) : counter.after(stripped.bytes ? record : null, before));
     else if (before) result.tokens.set(entry, { before, after: !stripped.bytes ? null : stripped.changed ? recordTokens(isAssistant, record, toolNames) : before });
     if (!stripped.bytes) {
       result.emptied.set(entry, stripped.removed);

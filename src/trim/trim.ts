@@ -33,7 +33,7 @@ import { fileSpill, memorySpill, type Spill } from './spill.js';
 import { SHORTENED_TODO_NOTE, planTodoChanges } from './todo-lists.js';
 import { supersededRewrites } from './superseded.js';
 import { jsonText } from '../tokens/json-text.js';
-import { StrippedRecordCounter } from '../tokens/estimate.js';
+import { estimatingCounter, StrippedRecordCounter } from '../tokens/estimate.js';
 import { appliedEditRewrites } from './applied-edits.js';
 
 export interface TrimResult {
@@ -513,7 +513,7 @@ async function finishTrim(
       const isAssistant = entry.type === 'assistant';
       if (again) {
         if (countOnly) {
-          // Counting only, the long texts this rewrite removes are estimated (estimate.ts).
+          // Counting only, long texts are estimated (estimate.ts).
           const counter = new StrippedRecordCounter(isAssistant, toolNames);
           counted = counter.after(again, counted?.before ?? counter.before(reader.record(lineAt(entry.line), entry.record)));
         } else {
@@ -528,7 +528,8 @@ async function finishTrim(
           const original = counter.before(record);
           counted = counter.after(emptied.has(entry) ? null : (JSON.parse(stripped!.toString('utf8')) as JsonObject), original);
         } else {
-          const original = recordTokens(isAssistant, record, toolNames);
+          // Counting only, long texts are estimated (estimate.ts).
+          const original = recordTokens(isAssistant, record, toolNames, countOnly ? estimatingCounter : undefined);
           counted = { before: original, after: emptied.has(entry) ? null : stripped ? recordTokens(isAssistant, JSON.parse(stripped.toString('utf8')) as JsonObject, toolNames) : original };
         }
       }

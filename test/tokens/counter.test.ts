@@ -69,6 +69,15 @@ describe('countTokens', () => {
     }
   });
 
+  it('counts every short ASCII piece exactly, control characters included, whatever was counted before', () => {
+    // Pieces of 2 to 4 ASCII characters are memoised by a number made of their characters: pieces
+    // that differ only by a NUL, DEL or their length must not share one.
+    const pieces = ['ab', '\u0000ab', 'ab\u0000', ' ab', '\u007fab', ' \u0000\u0000', '\u0000\u0000', '!!', '!!!', '!!!!', ' the', 'the', 'The', " 's", '123', '));', '\t\t\t'];
+    for (const piece of pieces) expect(countTokens(`${piece}\n${piece}`), JSON.stringify(piece)).toBe(countTokensExact(`${piece}\n${piece}`));
+    const text = pieces.join(' ');
+    expect(countTokens(text)).toBe(countTokensExact(text));
+  });
+
   it('counts zero tokens in the empty string', () => {
     expect(countTokens('')).toBe(0);
   });

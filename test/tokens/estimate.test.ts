@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ESTIMATE_MIN_CHARS, estimateTokens, StrippedRecordCounter } from '../../src/tokens/estimate.js';
+import { ESTIMATE_MIN_CHARS, estimateTokens, estimatingCounter, StrippedRecordCounter } from '../../src/tokens/estimate.js';
 import { countTokens } from '../../src/tokens/counter.js';
 import { recordTokens } from '../../src/tokens/breakdown.js';
 import type { JsonObject } from '../../src/session/payload.js';
@@ -46,7 +46,7 @@ describe('StrippedRecordCounter', () => {
     },
   });
 
-  it('counts what the strip keeps exactly on both sides and estimates only what it removes', () => {
+  it('counts a kept long text the same on both sides, once, and short texts exactly', () => {
     const counter = new StrippedRecordCounter(false, names);
     const record = original();
     const before = counter.before(record);
@@ -54,19 +54,27 @@ describe('StrippedRecordCounter', () => {
     ((record.message as JsonObject).content as JsonObject[])[1].content = '[stub: 9000 characters]';
     const counted = counter.after(record, before);
     const stub = countTokens('[stub: 9000 characters]');
-    expect(counted.after).toEqual(recordTokens(false, record, names));
-    expect(counted.before.byKind.userText).toBe(countTokens(longText));
+    expect(counted.after).toEqual(recordTokens(false, record, names, estimatingCounter));
+    expect(counted.after!.byTool).toEqual({ Read: stub });
+    expect(counted.before.byKind.userText).toBe(estimateTokens(longText));
+    expect(counted.after!.byKind.userText).toBe(estimateTokens(longText));
     expect(counted.before.byKind.toolResult).toBe(estimateTokens(longResult));
     expect(counted.before.byTool).toEqual({ Read: estimateTokens(longResult) });
     expect(counted.before.total - counted.after!.total).toBe(estimateTokens(longResult) - stub);
   });
 
-  it('counts a record the strip leaves whole exactly, as recordTokens does', () => {
+  it('counts a record the strip leaves whole as recordTokens does with the estimating counter', () => {
     const counter = new StrippedRecordCounter(false, names);
     const record = original();
     const counted = counter.after(record, counter.before(record));
-    expect(counted.before).toEqual(recordTokens(false, original(), names));
+    expect(counted.before).toEqual(recordTokens(false, original(), names, estimatingCounter));
     expect(counted.after).toEqual(counted.before);
+  });
+
+  it('estimates long texts within 5% of the exact count of the record', () => {
+    const estimated = recordTokens(false, original(), names, estimatingCounter).total;
+    const exact = recordTokens(false, original(), names).total;
+    expect(Math.abs(estimated - exact) / exact).toBeLessThan(0.05);
   });
 
   it('estimates the whole of a record the strip empties', () => {
