@@ -13,8 +13,12 @@ import { Worker } from 'node:worker_threads';
  */
 export function workerAnswer<T>(url: URL, data: unknown): Promise<T | undefined> | undefined {
   if (!existsSync(fileURLToPath(url))) return undefined;
+  return answerOf<T>(new Worker(url, { workerData: data }));
+}
+
+/** A worker's first message; undefined when it failed or exited without one. */
+function answerOf<T>(worker: Worker): Promise<T | undefined> {
   return new Promise((resolve) => {
-    const worker = new Worker(url, { workerData: data });
     worker.once('message', (answer: T) => resolve(answer));
     worker.once('error', () => resolve(undefined));
     worker.once('exit', () => resolve(undefined));
@@ -30,11 +34,7 @@ export function workerAnswer<T>(url: URL, data: unknown): Promise<T | undefined>
 export function workerForLater<T>(url: URL): { ask: (job: unknown) => Promise<T | undefined>; cancel: () => void } | undefined {
   if (!existsSync(fileURLToPath(url))) return undefined;
   const worker = new Worker(url);
-  const answer = new Promise<T | undefined>((resolve) => {
-    worker.once('message', (value: T) => resolve(value));
-    worker.once('error', () => resolve(undefined));
-    worker.once('exit', () => resolve(undefined));
-  });
+  const answer = answerOf<T>(worker);
   return {
     ask: (job) => {
       worker.postMessage(job);
