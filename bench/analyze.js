@@ -9,6 +9,7 @@
 //
 // Also runs standalone: node --expose-gc bench/analyze.js <dir|files...> [--jobs N]
 
+import './tune.js';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { readFileSync, statSync } from 'node:fs';

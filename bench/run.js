@@ -14,6 +14,7 @@
 // Figures are medians over repeated runs (each file at least MIN_RUNS times and MIN_SECONDS
 // long); token counting is timed once per file, cold, since its memo would flatter a rerun.
 
+import './tune.js';
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';

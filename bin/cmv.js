@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Settles colour before chalk or Ink load (both read the environment when first imported),
-// then runs the built CLI.
+// Sets V8's tiering for a short run (src/v8-tuning.ts) and settles colour before chalk or Ink
+// load (both read the environment when first imported), then runs the built CLI.
+const { tuneV8 } = await import('../dist/v8-tuning.js');
+tuneV8();
 const argv = process.argv.slice(2);
 const { settleColour } = await import('../dist/cli/colour.js');
 settleColour(argv);
