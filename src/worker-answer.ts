@@ -16,10 +16,22 @@ export function workerAnswer<T>(url: URL, data: unknown): Promise<T | undefined>
   return answerOf<T>(new Worker(url, { workerData: data }));
 }
 
-/** A worker's first message; undefined when it failed or exited without one. */
-function answerOf<T>(worker: Worker): Promise<T | undefined> {
+/**
+ * A worker's answer, its first message not a note (`{ note }`, each handed to `onNote` as it
+ * comes: something the worker has ready before its answer); undefined when it failed or exited
+ * without one.
+ */
+function answerOf<T>(worker: Worker, onNote?: (note: unknown) => void): Promise<T | undefined> {
   return new Promise((resolve) => {
-    worker.once('message', (answer: T) => resolve(answer));
+    const onMessage = (message: unknown) => {
+      if (onNote && typeof message === 'object' && message !== null && 'note' in message) {
+        onNote((message as { note: unknown }).note);
+        return;
+      }
+      worker.off('message', onMessage);
+      resolve(message as T);
+    };
+    worker.on('message', onMessage);
     worker.once('error', () => resolve(undefined));
     worker.once('exit', () => resolve(undefined));
   });
@@ -28,15 +40,18 @@ function answerOf<T>(worker: Worker): Promise<T | undefined> {
 /**
  * A worker thread started now, its job given later: its modules load while the caller gets the
  * job ready. `ask` posts the job and gives the one answer, as workerAnswer does (a worker reads
- * its job from workerData, or else from its first message); `cancel` ends one that gets no job.
+ * its job from workerData, or else from its first message), and hands its notes to `onNote`;
+ * `cancel` ends one that gets no job.
  * Undefined when there is no compiled worker.
  */
-export function workerForLater<T>(url: URL): { ask: (job: unknown) => Promise<T | undefined>; cancel: () => void } | undefined {
+export function workerForLater<T>(url: URL): { ask: (job: unknown, onNote?: (note: unknown) => void) => Promise<T | undefined>; cancel: () => void } | undefined {
   if (!existsSync(fileURLToPath(url))) return undefined;
   const worker = new Worker(url);
-  const answer = answerOf<T>(worker);
+  let noted: ((note: unknown) => void) | undefined;
+  const answer = answerOf<T>(worker, (note) => noted?.(note));
   return {
-    ask: (job) => {
+    ask: (job, onNote) => {
+      noted = onNote;
       worker.postMessage(job);
       return answer;
     },

@@ -10,6 +10,7 @@ import type { HookKind } from './hook-entries.js';
 import { sizeGuardDecision } from './size-guard.js';
 import { appendTrimRecord, guardStateOf, setGuardState, type TrimRecord } from './trim-journal.js';
 import { trimLogInPlace } from './trim-in-place.js';
+import type { HistoryChain } from '../trim/history-chain.js';
 
 /** The fields cmv reads of the JSON Claude Code sends a hook on stdin. */
 export interface HookInput {
@@ -61,11 +62,11 @@ function describe(record: TrimRecord): string {
  * Snapshots the log; `onRead` is called once the snapshot holds the log's bytes (or it failed
  * before): from then on the log may change without changing the snapshot.
  */
-async function snapshotBefore(path: string, sessionId: string | undefined, env: NodeJS.ProcessEnv, onRead: () => void): Promise<string> {
+async function snapshotBefore(path: string, sessionId: string | undefined, env: NodeJS.ProcessEnv, onRead: () => void, handChain: (chain: HistoryChain | undefined) => void): Promise<string> {
   const { openStore } = await import('../store/store.js');
   const { takeSnapshot } = await import('../store/snapshot.js');
   const store = await openStore(env);
-  const result = await takeSnapshot(store, path, { message: `before compaction${sessionId ? ` of ${sessionId}` : ''} (cmv PreCompact hook)`, tags: ['pre-compact'], onRead });
+  const result = await takeSnapshot(store, path, { message: `before compaction${sessionId ? ` of ${sessionId}` : ''} (cmv PreCompact hook)`, tags: ['pre-compact'], onRead, handChain });
   return result.name;
 }
 
@@ -93,7 +94,7 @@ export async function runHook(kind: HookKind, input: HookInput, context: RunCont
     if (decision.action === 'wait') return { kind, action: 'waiting', message: '', notes };
   }
 
-  const trim = (historyWorker?: boolean, replaceAfter?: Promise<unknown>) =>
+  const trim = (historyWorker?: boolean, replaceAfter?: Promise<unknown>, handedHistory?: Promise<HistoryChain | undefined>) =>
     // The size guard never waits for another trim of the same log; PreCompact waits a little.
     trimLogInPlace(path, {
       threshold: context.config['trim.threshold'],
@@ -103,6 +104,7 @@ export async function runHook(kind: HookKind, input: HookInput, context: RunCont
       now: context.now,
       historyWorker,
       replaceAfter,
+      handedHistory,
     });
   let outcome: Awaited<ReturnType<typeof trim>>;
   if (kind === 'pre-compact' && context.config['hook.snapshot']) {
@@ -113,14 +115,22 @@ export async function runHook(kind: HookKind, input: HookInput, context: RunCont
     // backup), whichever fails.
     let read!: () => void;
     const holdsLog = new Promise<void>((resolve) => (read = resolve));
-    const taking = snapshotBefore(path, input.session_id, env, read).then(
+    // The first snapshot of a long log reads its history whole in a worker thread: it hands the
+    // trim that history's chain, so the history is read once, not once by each.
+    let handChain!: (chain: HistoryChain | undefined) => void;
+    const handed = new Promise<HistoryChain | undefined>((resolve) => (handChain = resolve));
+    const taking = snapshotBefore(path, input.session_id, env, read, handChain).then(
       (name) => void (snapshot = name),
       (error: Error) => void notes.push(`snapshot skipped: ${error.message}`),
     );
-    void taking.finally(read);
-    // The snapshot's worker and its compression keep the other core busy: the trim reads the
-    // history in this thread (a worker of its own cost 0.15-0.35 s more CPU than it saved here).
-    const [trimmed] = await Promise.allSettled([trim(false, holdsLog), taking]);
+    void taking.finally(() => {
+      read();
+      handChain(undefined);
+    });
+    // The snapshot's worker and its compression keep the other core busy: without a chain from
+    // the snapshot, the trim reads the history in this thread (a worker of its own cost
+    // 0.15-0.35 s more CPU than it saved here).
+    const [trimmed] = await Promise.allSettled([trim(false, holdsLog, handed), taking]);
     if (trimmed.status === 'rejected') throw trimmed.reason;
     outcome = trimmed.value;
   } else {

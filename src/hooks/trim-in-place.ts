@@ -2,7 +2,7 @@
 // Code appends while it runs are carried into the trimmed log (trim/in-place.ts); nothing is ever
 // undone by copying the backup back over the log.
 
-import { trimInPlace } from '../trim/in-place.js';
+import { trimInPlace, type InPlaceRequest } from '../trim/in-place.js';
 import type { TrimRecord, TrimSource } from './trim-journal.js';
 
 export interface InPlaceOptions {
@@ -17,6 +17,8 @@ export interface InPlaceOptions {
   historyWorker?: boolean;
   /** See InPlaceRequest.replaceAfter. */
   replaceAfter?: Promise<unknown>;
+  /** See InPlaceRequest.handedHistory. */
+  handedHistory?: InPlaceRequest['handedHistory'];
 }
 
 export type InPlaceOutcome =
@@ -36,6 +38,7 @@ export async function trimLogInPlace(path: string, options: InPlaceOptions): Pro
     now: options.now,
     historyWorker: options.historyWorker,
     replaceAfter: options.replaceAfter,
+    handedHistory: options.handedHistory,
   });
   if (outcome.status === 'busy') return outcome;
   const r = outcome.result;

@@ -525,6 +525,17 @@ export function skimEntry(bytes: Buffer, line: number, chainOnly = false): Sessi
   }
 }
 
+/**
+ * What `skimEntry(bytes, line, true)` gives for a line `skimEntry(bytes, line)` read whole as
+ * `entry` (its line numbered `line`): the message's fields and the version, cwd and branch left out. The top-level fields
+ * are read by the same code either way, and a line whose message the whole read took is one a
+ * chain-only read steps over (both check it as JSON.parse would), so one read of a line serves
+ * both (test/session/skim-chain.test.ts checks every corpus line).
+ */
+export function chainOnlyOf(entry: SessionEntry, line: number): SessionEntry {
+  return { ...entry, line, version: undefined, cwd: undefined, gitBranch: undefined, role: undefined, messageId: undefined, model: undefined, usage: undefined, blocks: [], contentIsString: false };
+}
+
 /** Reads the message object at `start` into the entry; returns the index past it. */
 function skimMessage(s: Skim, start: number, entry: SessionEntry): number {
   return s.fields(

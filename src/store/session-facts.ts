@@ -5,8 +5,10 @@
 import { createHash } from 'node:crypto';
 import type { Session } from '../session/session.js';
 import { readFacts, sessionFromLines } from '../session/session.js';
-import { splitRawLines } from '../session/line-reader.js';
-import { parseLine, parseRecords, type SessionEntry } from '../session/entry.js';
+import { splitRawLines, type RawLine } from '../session/line-reader.js';
+import { parseLine, parseRecords, type ParsedLine, type SessionEntry } from '../session/entry.js';
+import { chainOnlyOf, skimEntry } from '../session/skim.js';
+import { historyLine } from '../trim/history-chain.js';
 import { groupResponses, isConversational, type Conversation, type SessionLine } from '../session/conversation.js';
 import { contentBlocks, type JsonObject } from '../session/payload.js';
 import { CmvError } from '../errors.js';
@@ -94,8 +96,7 @@ export interface FactsSource {
  * sessionOfBuffer has them, without the resume model (the resumed path, tool pairs, chains) that
  * the facts do not read. A long log's snapshot costs its parse, not its conversation model.
  */
-export function factsModelOf(data: Buffer): FactsSource {
-  const lines = linesOf(data);
+export function factsModelOf(data: Buffer, lines: SessionLine[] = linesOf(data)): FactsSource {
   const entries: SessionEntry[] = [];
   for (const line of lines) if (line.status !== 'glued') entries.push(...line.entries);
   const mainConversational = entries.some((e) => isConversational(e) && e.uuid && !e.isSidechain);
@@ -114,10 +115,11 @@ export function factsModelOf(data: Buffer): FactsSource {
 }
 
 function linesOf(data: Buffer): SessionLine[] {
-  return splitRawLines(data).map((raw) => {
-    const parsed = parseLine(raw.bytes, raw.index);
-    return { index: raw.index, offset: raw.offset, bytes: raw.bytes, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error };
-  });
+  return splitRawLines(data).map((raw) => lineOf(raw, parseLine(raw.bytes, raw.index)));
+}
+
+function lineOf(raw: RawLine, parsed: ParsedLine): SessionLine {
+  return { index: raw.index, offset: raw.offset, bytes: raw.bytes, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error };
 }
 
 /** Models a log held in memory (a snapshot, or the part of a log appended since the last one). */
@@ -157,8 +159,58 @@ export function storedFacts(facts: SessionFactsSummary): SessionFactsSummary {
 
 /** The facts of a modelled log. */
 /** The facts of each [start, end) byte range of a log, each modelled apart. */
-export function factsOfParts(data: Buffer, parts: [number, number][]): SessionFactsSummary[] {
-  return parts.map(([start, end]) => factsOf(factsModelOf(data.subarray(start, end))));
+/**
+ * Asks factsOfParts for the chain of the log's history as a trim that copies it as it is reads
+ * it (historyLine), made from the same read of those lines as their facts: the PreCompact hook's
+ * trim then need not read the history a second time.
+ */
+export interface ChainRequest {
+  /** The history: the lines before this byte offset of the log (where a line starts). */
+  bytes: number;
+  /**
+   * Called once, as soon as the history's lines are read (before what follows is modelled), with
+   * them (their bytes left out, numbered and placed in the whole log); undefined when the parts do
+   * not start at the log's start or no line ends at `bytes`.
+   */
+  give: (lines: SessionLine[] | undefined) => void;
+}
+
+export function factsOfParts(data: Buffer, parts: [number, number][], chain?: ChainRequest): SessionFactsSummary[] {
+  if (!chain) return parts.map(([start, end]) => factsOf(factsModelOf(data.subarray(start, end))));
+  const history: SessionLine[] = [];
+  let given = false;
+  const give = (whole: boolean) => {
+    if (given) return;
+    given = true;
+    chain.give(whole ? history : undefined);
+  };
+  if (parts.length === 0 || parts[0][0] !== 0) give(false);
+  // Every part's lines are read before any part is modelled, so the chain goes as soon as the
+  // history's last line is read, not after the history is modelled.
+  let before = 0; // lines of the parts before this one
+  const read = parts.map(([start, end]) => {
+    const part = data.subarray(start, end);
+    const raws = splitRawLines(part);
+    const lines = raws.map((raw) => {
+      const offset = start + raw.offset;
+      if (!given && offset >= chain.bytes) give(offset === chain.bytes);
+      if (given) return lineOf(raw, parseLine(raw.bytes, raw.index));
+      // Read whole once: the line's facts, and its chain entry as historyLine would read it.
+      const index = before + raw.index;
+      const whole = skimEntry(raw.bytes, raw.index);
+      if (whole) {
+        history.push({ index, offset, length: raw.bytes.length, terminated: raw.terminated, status: 'entry', entries: [chainOnlyOf(whole, index)], error: undefined });
+        return lineOf(raw, { status: 'entry', entries: [whole] });
+      }
+      history.push(historyLine({ ...raw, index, offset }));
+      return lineOf(raw, parseLine(raw.bytes, raw.index));
+    });
+    before += raws.length;
+    return { part, lines };
+  });
+  const last = history[history.length - 1];
+  give(!!last && last.terminated && last.offset + last.length + 1 === chain.bytes);
+  return read.map(({ part, lines }) => factsOf(factsModelOf(part, lines)));
 }
 
 export function factsOf(session: FactsSource): SessionFactsSummary {

@@ -2,6 +2,7 @@
 // graph beside it. A log that grew by appends since its last snapshot shares every earlier page
 // with it; the new commit's parent is the session's last snapshot (or the branch it came from).
 
+import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import type { FactsJob } from './facts-worker.js';
 import { basename, resolve } from 'node:path';
@@ -22,6 +23,7 @@ import { parseLine } from '../session/entry.js';
 import { CmvError, fromSystemError } from '../errors.js';
 import { requireRegularFile } from '../session/regular-file.js';
 import { workerAnswer, workerForLater } from '../worker-answer.js';
+import { historyChainFromText, type HistoryChain } from '../trim/history-chain.js';
 
 /** A log written this recently may be mid-turn: the snapshot still works, but says so. */
 export const ACTIVE_MS = 2 * 60 * 1000;
@@ -51,6 +53,13 @@ export interface SnapshotOptions {
    * the log may change (the PreCompact hook trims it) without changing the snapshot.
    */
   onRead?: () => void;
+  /**
+   * Called once with the chain of the log's history (the lines before its last compaction
+   * boundary) as a trim that copies them as they are reads them, when the snapshot read it anyway
+   * (the first snapshot of a long log, modelled in a worker thread), else with undefined: the
+   * PreCompact hook's trim then reads the history only once (history-chain.ts).
+   */
+  handChain?: (chain: HistoryChain | undefined) => void;
 }
 
 export interface SnapshotResult {
@@ -161,6 +170,8 @@ interface FactsPlan {
   parts: [number, number][];
   historyPages: number;
   historyBytes: number;
+  /** Where the log's last compaction boundary line starts (0: none). */
+  boundary: number;
 }
 
 function factsPlan(data: Buffer, parent: ParentState | undefined, appended: boolean, pages: Page[]): FactsPlan {
@@ -172,7 +183,7 @@ function factsPlan(data: Buffer, parent: ParentState | undefined, appended: bool
   while (historyPages < pages.length && pages[historyPages].offset + pages[historyPages].bytes <= boundary) historyPages++;
   const historyBytes = historyPages > 0 ? pages[historyPages - 1].offset + pages[historyPages - 1].bytes : 0;
   const parts: [number, number][] = historyBytes > from ? [[from, historyBytes], ...(historyBytes < data.length ? [[historyBytes, data.length] as [number, number]] : [])] : [[from, data.length]];
-  return { known, parts, historyPages, historyBytes };
+  return { known, parts, historyPages, historyBytes, boundary };
 }
 
 /** The facts of the log from those of the plan's parts (in the plan's order). */
@@ -205,11 +216,24 @@ const FACTS_WORKER = new URL('./facts-worker.js', import.meta.url);
  * too small for one, the log's memory cannot be shared with it, or the worker failed (no memory
  * for its heap, a thread limit): the caller models them in this thread.
  */
-async function factsInWorker(data: Buffer, parts: [number, number][], workerBytes: number, started?: StartedWorker): Promise<SessionFactsSummary[] | undefined> {
+async function factsInWorker(
+  data: Buffer,
+  parts: [number, number][],
+  workerBytes: number,
+  started?: StartedWorker,
+  chain?: { bytes: number; give: (chain: HistoryChain | undefined) => void },
+): Promise<SessionFactsSummary[] | undefined> {
   const bytes = parts.reduce((n, [start, end]) => n + end - start, 0);
   if (bytes < workerBytes || !(data.buffer instanceof SharedArrayBuffer) || data.byteOffset !== 0) return undefined;
   const job: FactsJob = { data: data.buffer, length: data.length, parts };
-  return started ? started.ask(job) : workerAnswer<SessionFactsSummary[]>(FACTS_WORKER, job);
+  if (!started) return workerAnswer<SessionFactsSummary[]>(FACTS_WORKER, job);
+  if (!chain) return started.ask(job);
+  const answer = started.ask({ ...job, chainBytes: chain.bytes }, (lines) => chain.give(typeof lines === 'string' ? historyChainFromText(chainText(lines)) : undefined));
+  // The digest of the history's bytes, made here while the worker reads them (the trim takes the
+  // chain only for the bytes it copies: test/trim/history-handed.test.ts).
+  const sha256 = createHash('sha256').update(data.subarray(0, chain.bytes)).digest('hex');
+  const chainText = (lines: string) => `{"format":1,"cmv":${JSON.stringify(cmvVersion())},"bytes":${chain.bytes},"sha256":"${sha256}","lines":${lines}}`;
+  return answer;
 }
 
 type StartedWorker = NonNullable<ReturnType<typeof workerForLater<SessionFactsSummary[]>>>;
@@ -252,43 +276,59 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
   for (const tag of options.tags ?? []) checkName(tag);
   const now = options.now ?? new Date();
   const warnings: string[] = [];
-  await requireRegularFile(path); // a FIFO or device is refused before the lock is taken
-  return withStoreLock(store, async () => {
-    // Read under the lock: concurrent snapshots of a growing log then see it grow in lock order,
-    // and each links to the one before (an append), never to a later, longer one.
-    let data: Buffer;
-    // A log named by its session id (as Claude Code names them) has its lineage's refs read while
-    // it is read; a first snapshot of a long one has its worker's modules loaded meanwhile too.
-    const named = basename(path, '.jsonl');
-    const earlyRef = isUuid(named) ? sessionRef(named) : undefined;
-    const early = earlyRef ? { ref: earlyRef, refs: namesAnd(store, earlyRef) } : undefined;
-    early?.refs.catch(() => undefined); // awaited below
-    let worker: StartedWorker | undefined;
-    try {
-      try {
-        const info = await requireRegularFile(path);
-        if (now.getTime() - info.mtimeMs < ACTIVE_MS) {
-          warnings.push(`the session was written ${Math.max(0, Math.round((now.getTime() - info.mtimeMs) / 1000))}s ago and may be active: the snapshot holds the log as it is now`);
-        }
-        const workerBytes = options.factsWorkerBytes ?? FACTS_WORKER_BYTES;
-        if (early && info.size > (options.graphMaxBytes ?? GRAPH_MAX_BYTES) && info.size >= workerBytes) {
-          worker = workerForLater<SessionFactsSummary[]>(FACTS_WORKER);
-          // A lineage with snapshots already: only what they lack is modelled, most often too little for a worker.
-          void early.refs.then(
-            ({ id }) => id && worker?.cancel(),
-            () => worker?.cancel(),
-          );
-        }
-        data = await readSessionLog(path, Math.max((options.graphMaxBytes ?? GRAPH_MAX_BYTES) + 1, workerBytes));
-      } catch (error) {
-        throw error instanceof CmvError ? error : fromSystemError(error, path);
+  let chainHanded = false;
+  const handChain = options.handChain
+    ? (chain: HistoryChain | undefined) => {
+        if (chainHanded) return;
+        chainHanded = true;
+        options.handChain!(chain);
       }
-      options.onRead?.();
-      return await stored(data, worker, early);
-    } finally {
-      worker?.cancel();
-    }
-  });
+    : undefined;
+  try {
+    return await snapshotUnderLock();
+  } finally {
+    handChain?.(undefined);
+  }
+
+  async function snapshotUnderLock(): Promise<SnapshotResult> {
+    await requireRegularFile(path); // a FIFO or device is refused before the lock is taken
+    return withStoreLock(store, async () => {
+      // Read under the lock: concurrent snapshots of a growing log then see it grow in lock order,
+      // and each links to the one before (an append), never to a later, longer one.
+      let data: Buffer;
+      // A log named by its session id (as Claude Code names them) has its lineage's refs read while
+      // it is read; a first snapshot of a long one has its worker's modules loaded meanwhile too.
+      const named = basename(path, '.jsonl');
+      const earlyRef = isUuid(named) ? sessionRef(named) : undefined;
+      const early = earlyRef ? { ref: earlyRef, refs: namesAnd(store, earlyRef) } : undefined;
+      early?.refs.catch(() => undefined); // awaited below
+      let worker: StartedWorker | undefined;
+      try {
+        try {
+          const info = await requireRegularFile(path);
+          if (now.getTime() - info.mtimeMs < ACTIVE_MS) {
+            warnings.push(`the session was written ${Math.max(0, Math.round((now.getTime() - info.mtimeMs) / 1000))}s ago and may be active: the snapshot holds the log as it is now`);
+          }
+          const workerBytes = options.factsWorkerBytes ?? FACTS_WORKER_BYTES;
+          if (early && info.size > (options.graphMaxBytes ?? GRAPH_MAX_BYTES) && info.size >= workerBytes) {
+            worker = workerForLater<SessionFactsSummary[]>(FACTS_WORKER);
+            // A lineage with snapshots already: only what they lack is modelled, most often too little for a worker.
+            void early.refs.then(
+              ({ id }) => id && worker?.cancel(),
+              () => worker?.cancel(),
+            );
+          }
+          data = await readSessionLog(path, Math.max((options.graphMaxBytes ?? GRAPH_MAX_BYTES) + 1, workerBytes));
+        } catch (error) {
+          throw error instanceof CmvError ? error : fromSystemError(error, path);
+        }
+        options.onRead?.();
+        return await stored(data, worker, early);
+      } finally {
+        worker?.cancel();
+      }
+    });
+  }
 
   /** The snapshot of `data`, the log as read; `early`: the refs of the lineage its file name gives, read meanwhile. */
   async function stored(data: Buffer, started: StartedWorker | undefined, early: { ref: string; refs: ReturnType<typeof namesAnd> } | undefined): Promise<SnapshotResult> {
@@ -320,7 +360,8 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
     } else {
       // A long part is modelled in a worker while git is fed the pages, then compresses them.
       const plan = factsPlan(data, parent, appended, pages);
-      const inWorker = factsInWorker(data, plan.parts, options.factsWorkerBytes ?? FACTS_WORKER_BYTES, started);
+      const chain = handChain && plan.boundary > 0 && plan.parts[0][0] === 0 ? { bytes: plan.boundary, give: handChain } : undefined;
+      const inWorker = factsInWorker(data, plan.parts, options.factsWorkerBytes ?? FACTS_WORKER_BYTES, started, chain);
       write = await beginPages(store, data, pages);
       const partFacts = await inWorker;
       modelledInWorker = partFacts !== undefined;

@@ -109,12 +109,18 @@ const HISTORY_WORKER = new URL('./history-worker.js', import.meta.url);
 /** The history's chain read in a worker thread; undefined when there is no compiled worker (the TypeScript sources) or it failed. */
 export function historyChainInWorker(path: string, bytes: number): Promise<HistoryChain | undefined> | undefined {
   // As JSON text: a structured clone of ~17,000 lines took 0.2 s (both threads), the text 0.06.
-  return workerAnswer<string | undefined>(HISTORY_WORKER, { path, bytes })?.then((text) => {
-    if (!text) return undefined;
+  return workerAnswer<string | undefined>(HISTORY_WORKER, { path, bytes })?.then((text) => (text ? historyChainFromText(text) : undefined));
+}
+
+/** A chain that came as JSON text from a worker thread (this trim's, or a snapshot's: store/facts-worker.ts); kept as that text. */
+export function historyChainFromText(text: string): HistoryChain | undefined {
+  try {
     const chain = interned(JSON.parse(text) as HistoryChain);
     asText.set(chain, text);
     return chain;
-  });
+  } catch {
+    return undefined;
+  }
 }
 
 /** Chains that came as JSON text (from a worker thread): kept as that text, not serialised again. */

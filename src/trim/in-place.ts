@@ -12,7 +12,7 @@ import { refuseUnwritable } from './refusals.js';
 import type { TrimOptions } from './options.js';
 import { backupFolder, dropBackup, lockLog, saveRecord, takeBackup, type BackupRecord } from './backups.js';
 import { lastBoundaryOffset } from './last-boundary.js';
-import { loadHistoryChain, saveHistoryChain } from './history-chain.js';
+import { loadHistoryChain, saveHistoryChain, type HistoryChain } from './history-chain.js';
 import { AtomicWriter, removeStaleTemps } from '../session/write.js';
 import { asCmvError, fingerprint, openLiveLog, readAt, realLogPath, replaceLive, TAIL_BYTES, type LiveLog, type Replaced } from '../session/live-replace.js';
 import { withTopLevelValues } from '../session/skim.js';
@@ -43,6 +43,11 @@ export interface InPlaceRequest {
    * reads the log, which must hold the log as it was. Everything else (the backup, the trim) goes on meanwhile.
    */
   replaceAfter?: Promise<unknown>;
+  /**
+   * The history's chain, handed by another reader of the log's bytes (the PreCompact hook's
+   * snapshot): see TrimTarget.history.handed. A chain kept at the previous trim comes first.
+   */
+  handedHistory?: Promise<HistoryChain | undefined>;
 }
 
 export type InPlaceOutcome =
@@ -172,7 +177,7 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       writer = await AtomicWriter.open(path, record.mode);
       const streamed = request.options.budget === undefined;
       // The history copied as it is was read at the previous trim: its chain is taken as kept then.
-      const history = historyAsIs ? { kept, digests: prefixDigests, ...(request.historyWorker === false ? { workerBytes: Infinity } : {}) } : undefined;
+      const history = historyAsIs ? { kept, digests: prefixDigests, handed: request.handedHistory, ...(request.historyWorker === false ? { workerBytes: Infinity } : {}) } : undefined;
       const result = await trimSession(backup, request.options, { fileHoldsOnDisk: true, projectDir: request.projectDir, writer: streamed ? writer : undefined, history });
       // Read from the backup, reported as the log it stands for.
       result.input.path = path;

@@ -18,7 +18,7 @@ import { lineReader } from '../session/line-at.js';
 import { open } from 'node:fs/promises';
 import { promptTokens } from '../tokens/usage.js';
 import { trimOptions, emptyCounts, type TrimOptions, type RemovalCounts } from './options.js';
-import { countLinesBefore, HistoryChanged, historyChainInWorker, HistoryReader, HISTORY_WORKER_BYTES, type HistoryChain } from './history-chain.js';
+import { countLinesBefore, HistoryChanged, historyChainInWorker, HistoryReader, HISTORY_WORKER_BYTES, readHistoryChain, type HistoryChain } from './history-chain.js';
 import { chainStartsOf, clientTexts, preservedOf, digestText, mergeClientReports, verifyAgainst, type OriginalFacts, type VerifyReport, type TextDigest } from './verify.js';
 import { buildConversation } from '../session/conversation.js';
 import { CLIENT_MODELS, type ClientModel } from '../session/clients.js';
@@ -65,6 +65,8 @@ export interface TrimResult {
   historyChain?: HistoryChain;
   /** That chain was read in a worker thread while pass 1 read what follows the history. */
   historyInWorker?: boolean;
+  /** That chain was handed by another reader of the same bytes (TrimTarget.history.handed), not read by this trim. */
+  historyHanded?: boolean;
 }
 
 /** What a trim removes, counted (countTrim): a TrimResult without the output, its model or its check (no usage rewritten; output bytes as before chain links are rewritten). */
@@ -101,6 +103,13 @@ export interface TrimTarget {
     workerBytes?: number;
     /** SHA-256 of the input's first N bytes by N, hashed already (the backup's copy): what the history reader then need not hash. */
     digests?: ReadonlyMap<number, string>;
+    /**
+     * The history's chain as another reader of the same bytes read it (the PreCompact hook's
+     * snapshot: SnapshotOptions.handChain), to come: taken instead of reading the history when it
+     * stands for exactly the bytes copied as they are (their length and SHA-256, the latter from
+     * `digests`), else the history is read here after all.
+     */
+    handed?: Promise<HistoryChain | undefined>;
   };
 }
 
@@ -160,11 +169,24 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
   // The history's chain as a previous trim read it, when it can stand for a prefix of what is copied.
   const kept = target.history?.kept;
   const usable = kept && asIsBefore !== undefined && kept.bytes <= asIsBefore ? kept : undefined;
-  // Without one, a long history's chain is read in a worker thread while pass 1 reads what follows.
-  const inWorker = target.history && !usable && asIsBefore !== undefined && asIsBefore >= (target.history.workerBytes ?? HISTORY_WORKER_BYTES) ? historyChainInWorker(path, asIsBefore) : undefined;
-  const historyElsewhere = inWorker ? { lines: await countLinesBefore(path, asIsBefore!), chain: inWorker } : undefined;
   // Prefixes hashed already serve only when they cover every prefix the reader checks or keeps.
   const digests = target.history?.digests;
+  // Without one, the chain handed by whoever read the same bytes, if it stands for them; else a
+  // long history's chain is read in a worker thread; either while pass 1 reads what follows.
+  let handedUsed = false;
+  const handed =
+    target.history?.handed && !usable && asIsBefore !== undefined
+      ? target.history.handed.then((chain) => {
+          if (chain && chain.bytes === asIsBefore && digests?.get(asIsBefore) === chain.sha256) {
+            handedUsed = true;
+            return chain;
+          }
+          return readHistoryChain(path, asIsBefore);
+        })
+      : undefined;
+  const inWorker =
+    handed ?? (target.history && !usable && asIsBefore !== undefined && asIsBefore >= (target.history.workerBytes ?? HISTORY_WORKER_BYTES) ? historyChainInWorker(path, asIsBefore) : undefined);
+  const historyElsewhere = inWorker ? { lines: await countLinesBefore(path, asIsBefore!), chain: inWorker } : undefined;
   const hashed = (needed: (number | undefined)[]) => (digests && needed.every((n) => n !== undefined && digests.has(n)) ? digests : undefined);
   let trimmed: TrimCounts | TrimResult | undefined;
   try {
@@ -175,6 +197,7 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
     // The log no longer starts with the bytes kept: read all of it.
     trimmed = await trimOnce(path, size, options, target, countOnly, { ...setup, history: new HistoryReader(undefined, hashed([asIsBefore])) });
   }
+  if (trimmed && 'verify' in trimmed && trimmed.historyChain && handedUsed) trimmed.historyHanded = true;
   // The index disagreed with the boundary found before reading (a resumed path before it, a
   // boundary written some other way): read everything in full.
   return trimmed ?? (await trimOnce(path, size, options, target, countOnly, { options, fileHolds, fileLines }))!;

@@ -1,10 +1,13 @@
 // A long log's facts modelled in a worker thread (the built cmv: the TypeScript sources have no
 // compiled worker) are those modelled in this thread, part by part, history included.
 
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { takeSnapshot } from '../../src/store/snapshot.js';
+import { readHistoryChain, type HistoryChain } from '../../src/trim/history-chain.js';
 import { BUILD, buildIfStale } from '../helpers/built-cli.js';
 import { SessionBuilder, CWD, readOutput, commandOutput } from '../trim/session-builder.js';
 import { installSession, sandbox, type Sandbox } from './helpers.js';
@@ -69,5 +72,32 @@ describe('facts of a long log modelled in a worker thread', () => {
     const again = await built.takeSnapshot(there.store, named, options);
     expect(again.parent).toBe(first.id);
     expect(again.meta.facts).toEqual(reference.meta.facts);
+  });
+
+  it('hands the history’s chain, read with the facts, as the trim would read it (a first snapshot, its worker started before the read)', async () => {
+    const built = (await import(pathToFileURL(join(BUILD, 'dist', 'store', 'snapshot.js')).href)) as typeof import('../../src/store/snapshot.js');
+    const b = session();
+    const options = { graphMaxBytes: 0, factsWorkerBytes: 0, pageRule: { minBytes: 2 * 1024, spreadBytes: 4 * 1024, maxBytes: 16 * 1024 } };
+    const here = await sandbox();
+    boxes.push(here);
+    const path = installSession(here, CWD, b.sessionId, b.text());
+    const reference = await takeSnapshot(here.store, path, options);
+    const there = await sandbox();
+    boxes.push(there);
+    const log = installSession(there, CWD, b.sessionId, b.text());
+    const handed: (HistoryChain | undefined)[] = [];
+    const first = await built.takeSnapshot(there.store, log, { ...options, handChain: (chain) => handed.push(chain) });
+    expect(first.modelledInWorker).toBe(true);
+    expect(first.meta.facts).toEqual(reference.meta.facts);
+    expect(handed).toHaveLength(1);
+    const data = readFileSync(log);
+    const boundary = data.lastIndexOf(0x0a, data.lastIndexOf('"compact_boundary"')) + 1;
+    const read = await readHistoryChain(log, boundary);
+    expect(handed[0]).toEqual(read);
+    expect(handed[0]!.sha256).toBe(createHash('sha256').update(data.subarray(0, boundary)).digest('hex'));
+    // A snapshot with a parent models only what is new: no chain, said at once.
+    const again: (HistoryChain | undefined)[] = [];
+    await built.takeSnapshot(there.store, log, { ...options, handChain: (chain) => again.push(chain) });
+    expect(again).toEqual([undefined]);
   });
 });

@@ -150,3 +150,58 @@ describe('the kept history chain', () => {
     }
   });
 });
+
+describe('a history chain handed by another reader of the same bytes (the hook’s snapshot)', () => {
+  function handedSetup() {
+    const path = compactedLog();
+    const input = readFileSync(path);
+    const prefixEnd = input.lastIndexOf(10, input.indexOf('"compact_boundary"')) + 1;
+    const sha = createHash('sha256').update(input.subarray(0, prefixEnd)).digest('hex');
+    return { path, prefixEnd, digests: new Map([[prefixEnd, sha]]) };
+  }
+
+  it('is taken when it stands for the bytes copied (their length and digest), and the trim is the one that reads them', async () => {
+    const { path, digests } = handedSetup();
+    const first = await trimSession(path, AS_IS, { history: { digests } });
+    expect(first.historyHanded).toBeUndefined();
+    const chain = first.historyChain!;
+    const handed = await trimSession(path, AS_IS, { history: { digests, handed: Promise.resolve(chain) } });
+    expect(handed.historyHanded).toBe(true);
+    expect(handed.verify).toEqual(first.verify);
+    expect(joined(handed.lines).equals(joined(first.lines))).toBe(true);
+    expect(handed.historyChain).toEqual(chain);
+    // Taken, not read: a change made to it shows in the model.
+    const taken = await trimSession(path, AS_IS, { history: { digests, handed: Promise.resolve(tampered(chain)) } });
+    expect(taken.historyHanded).toBe(true);
+    expect(taken.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(true);
+  });
+
+  it('is not taken for other bytes (a digest that differs, another length, no digest to check it by), nor when none comes: the history is read here', async () => {
+    const { path, prefixEnd, digests } = handedSetup();
+    const first = await trimSession(path, AS_IS, { history: { digests } });
+    const chain = tampered(first.historyChain!);
+    const cases = [
+      { history: { digests, handed: Promise.resolve({ ...chain, sha256: '0'.repeat(64) }) } },
+      { history: { digests, handed: Promise.resolve({ ...chain, bytes: prefixEnd - 1 }) } },
+      { history: { handed: Promise.resolve(chain) } },
+      { history: { digests, handed: Promise.resolve(undefined) } },
+    ];
+    for (const target of cases) {
+      const read = await trimSession(path, AS_IS, target);
+      expect(read.historyHanded).toBeUndefined();
+      expect(read.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(false);
+      expect(read.verify).toEqual(first.verify);
+      expect(joined(read.lines).equals(joined(first.lines))).toBe(true);
+      expect(read.historyChain).toEqual(first.historyChain);
+    }
+  });
+
+  it('is not waited for when a chain kept at the last trim stands for the history', async () => {
+    const { path, digests } = handedSetup();
+    const kept = (await trimSession(path, AS_IS, { history: { digests } })).historyChain!;
+    const never = new Promise<HistoryChain | undefined>(() => undefined);
+    const trimmed = await trimSession(path, AS_IS, { history: { kept, digests, handed: never } });
+    expect(trimmed.historyHanded).toBeUndefined();
+    expect(trimmed.historyChain).toEqual(kept);
+  });
+});
