@@ -131,9 +131,12 @@ async function timed(fn) {
 async function steps(place, file, dist) {
   process.env.CMV_HOME = place.env.CMV_HOME;
   const store = await dist.openStore(place.env);
-  const snapshot = await timed(() => dist.takeSnapshot(store, place.log, { message: 'bench', tags: ['pre-compact'] }));
-  // As the hook trims beside its snapshot: the history (without a kept chain) read in this thread.
-  const trim = await timed(() => dist.trimInPlace(place.log, { options: { keepHistory: true, historyAsIs: true }, by: 'pre-compact', lockWaitMs: 5_000, historyWorker: false }));
+  // As the hook trims beside its snapshot: the history's chain handed by the snapshot when it read
+  // the history anyway (a first snapshot of a long log), else read in this thread (without a kept chain).
+  let handChain;
+  const handed = new Promise((resolve) => (handChain = resolve));
+  const snapshot = await timed(() => dist.takeSnapshot(store, place.log, { message: 'bench', tags: ['pre-compact'], handChain }));
+  const trim = await timed(() => dist.trimInPlace(place.log, { options: { keepHistory: true, historyAsIs: true }, by: 'pre-compact', lockWaitMs: 5_000, historyWorker: false, handedHistory: handed }));
   return { snapshot, trim };
 }
 
@@ -209,7 +212,7 @@ export async function benchHook(files = []) {
       );
       const r = last.trim.value.result;
       console.log(
-        `    in-place trim, as the hook runs it: ${f(parts.map((p) => p.trim))}   [target <= 1 s]; ${(r.input.bytes / MB).toFixed(1)} -> ${(r.output.bytes / MB).toFixed(1)} MB, tokens sent ${r.input.tokens} -> ${r.output.tokens}, verify ${r.verify.ok ? 'ok' : 'FAILED'}`,
+        `    in-place trim, as the hook runs it: ${f(parts.map((p) => p.trim))}   [target <= 1 s]; ${(r.input.bytes / MB).toFixed(1)} -> ${(r.output.bytes / MB).toFixed(1)} MB, tokens sent ${r.input.tokens} -> ${r.output.tokens}, verify ${r.verify.ok ? 'ok' : 'FAILED'}; history chain ${r.historyHanded ? 'handed by the snapshot' : 'kept from the last trim or read in this thread'}`,
       );
       if (alone.length) {
         const a = alone[alone.length - 1].value.result;

@@ -103,6 +103,11 @@ const TOOL_REFERENCE = Buffer.from('"tool_reference"');
 
 class Skim {
   private readonly fast: FastSlices;
+  /**
+   * Blocks are measured (their text's length, whether a result loads tools); false for a reader
+   * that reads neither (a snapshot's facts), which then skips decoding short strings to count them.
+   */
+  measure = true;
   constructor(readonly b: Buffer) {
     this.fast = b as unknown as FastSlices;
   }
@@ -342,8 +347,9 @@ class Skim {
     return at >= 0 && at + needle.length <= end;
   }
 
-  /** Length of a string value: exact for short ones, the byte length of its JSON for long ones. */
+  /** Length of a string value: exact for short ones, the byte length of its JSON for long ones (0 unmeasured). */
   stringChars(start: number, end: number): number {
+    if (!this.measure) return 0;
     if (this.b[start] !== QUOTE) return end - start;
     return end - start <= DECODE_LIMIT ? this.decodeString(start, end).length : end - start - 2;
   }
@@ -410,7 +416,7 @@ function skimBlock(s: Skim, start: number): { block: BlockInfo; end: number } {
       case 'content':
         chars = s.stringChars(vs, ve);
         // A ToolSearch result loads tools through tool_reference blocks (2.1.332 adds "Tool loaded." after it).
-        if (s.contains(vs, ve, TOOL_REFERENCE)) loadsTools = true;
+        if (s.measure && s.contains(vs, ve, TOOL_REFERENCE)) loadsTools = true;
         break;
       case 'source':
         s.fields(vs, (k, a, z) => {
@@ -439,9 +445,12 @@ function skimBlock(s: Skim, start: number): { block: BlockInfo; end: number } {
  * Reads one line's entry without decoding its payload, or undefined when only JSON.parse can tell.
  * With `chainOnly`, the message is stepped over: the entry has its kind, ids, time and chain links,
  * but no content blocks, usage, message ids, version, cwd or branch (enough for lines a trim drops unread).
+ * With `measure` false, blocks are read but not measured: their `chars` are 0 and no result is
+ * said to load tools (a snapshot's facts read neither).
  */
-export function skimEntry(bytes: Buffer, line: number, chainOnly = false): SessionEntry | undefined {
+export function skimEntry(bytes: Buffer, line: number, chainOnly = false, measure = true): SessionEntry | undefined {
   const s = new Skim(bytes);
+  s.measure = measure;
   try {
     const first = s.ws(0);
     if (bytes[first] !== LBRACE || lineHasBadBytes(bytes)) return undefined;

@@ -195,9 +195,10 @@ export function factsOfParts(data: Buffer, parts: [number, number][], chain?: Ch
       const offset = start + raw.offset;
       if (!given && offset >= chain.bytes) give(offset === chain.bytes);
       if (given) return lineOf(raw, parseLine(raw.bytes, raw.index));
-      // Read whole once: the line's facts, and its chain entry as historyLine would read it.
+      // Read whole once (blocks not measured: the facts read no block's size), for the line's
+      // facts and its chain entry as historyLine would read it.
       const index = before + raw.index;
-      const whole = skimEntry(raw.bytes, raw.index);
+      const whole = skimEntry(raw.bytes, raw.index, false, false);
       if (whole) {
         history.push({ index, offset, length: raw.bytes.length, terminated: raw.terminated, status: 'entry', entries: [chainOnlyOf(whole, index)], error: undefined });
         return lineOf(raw, { status: 'entry', entries: [whole] });

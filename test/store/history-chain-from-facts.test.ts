@@ -50,7 +50,12 @@ describe('a line read whole serves the chain a trim reads', () => {
       const entry = skimEntry(raw.bytes, raw.index);
       if (!entry) continue;
       whole++;
-      expect(chainOnlyOf(entry, raw.index)).toEqual(skimEntry(raw.bytes, raw.index, true));
+      const chain = skimEntry(raw.bytes, raw.index, true);
+      expect(chainOnlyOf(entry, raw.index)).toEqual(chain);
+      // Unmeasured (as the facts read it): the same line, blocks without sizes.
+      const unmeasured = skimEntry(raw.bytes, raw.index, false, false)!;
+      expect(chainOnlyOf(unmeasured, raw.index)).toEqual(chain);
+      expect(unmeasured.blocks.map((b) => [b.type, b.name, b.toolId, b.blank])).toEqual(entry.blocks.map((b) => [b.type, b.name, b.toolId, b.blank]));
     }
     expect(whole).toBeGreaterThan(0);
   });
