@@ -23,7 +23,7 @@ import { parseLine } from '../session/entry.js';
 import { CmvError, fromSystemError } from '../errors.js';
 import { requireRegularFile } from '../session/regular-file.js';
 import { workerAnswer, workerForLater } from '../worker-answer.js';
-import { historyChainFromText, type HistoryChain } from '../trim/history-chain.js';
+import { handedPartEnd, historyChainFromText, type HistoryChain } from '../trim/history-chain.js';
 
 /** A log written this recently may be mid-turn: the snapshot still works, but says so. */
 export const ACTIVE_MS = 2 * 60 * 1000;
@@ -54,10 +54,11 @@ export interface SnapshotOptions {
    */
   onRead?: () => void;
   /**
-   * Called once with the chain of the log's history (the lines before its last compaction
-   * boundary) as a trim that copies them as they are reads them, when the snapshot read it anyway
-   * (the first snapshot of a long log, modelled in a worker thread), else with undefined: the
-   * PreCompact hook's trim then reads the history only once (history-chain.ts).
+   * Called once with the chain of the first part of the log's history (the lines before its last
+   * compaction boundary, up to handedPartEnd) as a trim that copies them as they are reads them,
+   * when the snapshot read it anyway (the first snapshot of a long log, modelled in a worker
+   * thread), else with undefined: the PreCompact hook's trim then reads the history only once,
+   * that part here, the rest itself meanwhile (history-chain.ts).
    */
   handChain?: (chain: HistoryChain | undefined) => void;
 }
@@ -360,7 +361,7 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
     } else {
       // A long part is modelled in a worker while git is fed the pages, then compresses them.
       const plan = factsPlan(data, parent, appended, pages);
-      const chain = handChain && plan.boundary > 0 && plan.parts[0][0] === 0 ? { bytes: plan.boundary, give: handChain } : undefined;
+      const chain = handChain && plan.boundary > 0 && plan.parts[0][0] === 0 ? { bytes: handedPartEnd(data, plan.boundary), give: handChain } : undefined;
       const inWorker = factsInWorker(data, plan.parts, options.factsWorkerBytes ?? FACTS_WORKER_BYTES, started, chain);
       write = await beginPages(store, data, pages);
       const partFacts = await inWorker;

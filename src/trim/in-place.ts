@@ -12,7 +12,7 @@ import { refuseUnwritable } from './refusals.js';
 import type { TrimOptions } from './options.js';
 import { backupFolder, dropBackup, lockLog, saveRecord, takeBackup, type BackupRecord } from './backups.js';
 import { lastBoundaryOffset } from './last-boundary.js';
-import { loadHistoryChain, saveHistoryChain, type HistoryChain } from './history-chain.js';
+import { handedPartEndOf, loadHistoryChain, saveHistoryChain, type HistoryChain } from './history-chain.js';
 import { AtomicWriter, removeStaleTemps } from '../session/write.js';
 import { asCmvError, fingerprint, openLiveLog, readAt, realLogPath, replaceLive, TAIL_BYTES, type LiveLog, type Replaced } from '../session/live-replace.js';
 import { withTopLevelValues } from '../session/skim.js';
@@ -44,8 +44,9 @@ export interface InPlaceRequest {
    */
   replaceAfter?: Promise<unknown>;
   /**
-   * The history's chain, handed by another reader of the log's bytes (the PreCompact hook's
-   * snapshot): see TrimTarget.history.handed. A chain kept at the previous trim comes first.
+   * The chain of the history's first part (up to handedPartEnd of the last boundary), handed by
+   * another reader of the log's bytes (the PreCompact hook's snapshot): see
+   * TrimTarget.history.handed. A chain kept at the previous trim comes first.
    */
   handedHistory?: Promise<HistoryChain | undefined>;
 }
@@ -169,7 +170,9 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
     const historyAsIs = request.options.historyAsIs === true;
     const kept = historyAsIs ? await loadHistoryChain(await backupFolder(path)) : undefined;
     const boundary = historyAsIs ? await lastBoundaryOffset(path, live.stats.size) : undefined;
-    const digestAt = [kept?.bytes, boundary].filter((n): n is number => n !== undefined);
+    // A chain handed for the history's first part (the hook's snapshot): that part's digest too.
+    const handedPart = request.handedHistory && !kept && boundary !== undefined ? await handedPartEndOf(path, boundary) : undefined;
+    const digestAt = [kept?.bytes, boundary, handedPart].filter((n): n is number => n !== undefined);
     const { record, path: backup, dir, prefixDigests } = await takeBackup(live, request.by, now, digestAt);
     let writer: AtomicWriter | undefined;
     let done = false;
@@ -177,7 +180,8 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       writer = await AtomicWriter.open(path, record.mode);
       const streamed = request.options.budget === undefined;
       // The history copied as it is was read at the previous trim: its chain is taken as kept then.
-      const history = historyAsIs ? { kept, digests: prefixDigests, handed: request.handedHistory, ...(request.historyWorker === false ? { workerBytes: Infinity } : {}) } : undefined;
+      const handed = handedPart !== undefined ? { bytes: handedPart, chain: request.handedHistory! } : undefined;
+      const history = historyAsIs ? { kept, digests: prefixDigests, handed, ...(request.historyWorker === false ? { workerBytes: Infinity } : {}) } : undefined;
       const result = await trimSession(backup, request.options, { fileHoldsOnDisk: true, projectDir: request.projectDir, writer: streamed ? writer : undefined, history });
       // Read from the backup, reported as the log it stands for.
       result.input.path = path;

@@ -152,10 +152,11 @@ export interface PassOneSetup {
   /** With `asIsBefore`: the lines copied as they are, as a previous trim read them (history-chain.ts). */
   history?: HistoryReader;
   /**
-   * With `asIsBefore`: the chain of the lines before it, being read elsewhere (a worker thread),
-   * and how many lines they are. Pass 1 then reads only what follows, and puts those lines first.
+   * With `asIsBefore`: the chain of the lines before `bytes` (`asIsBefore`, or a line start before
+   * it), being read elsewhere (a worker thread), and how many lines they are. Pass 1 then reads
+   * only what follows (the rest of the history as it reads history), and puts those lines first.
    */
-  historyElsewhere?: { lines: number; chain: Promise<HistoryChain | undefined> };
+  historyElsewhere?: { bytes: number; lines: number; chain: Promise<HistoryChain | undefined> };
   /**
    * Count the tokens of messages from this byte offset on while their records are parsed anyway:
    * set when what follows the last boundary (what Claude Code sends) is known and small.
@@ -285,7 +286,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
   let mainSeen = false;
   const dropBefore = setup.dropBefore ?? -1;
   const elsewhere = setup.asIsBefore !== undefined ? setup.historyElsewhere : undefined;
-  const from = elsewhere ? { offset: setup.asIsBefore!, index: elsewhere.lines } : undefined;
+  const from = elsewhere ? { offset: elsewhere.bytes, index: elsewhere.lines } : undefined;
   // One line, worked through synchronously: returns the bytes to spill, if any. Kept out of
   // passOne's own body, which is resumed once per chunk read, not once per line (an async
   // function resumed per line was optimised again and again, each time at length).
@@ -392,13 +393,16 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     // The history read elsewhere goes first; a chain that does not end where this read began
     // (the worker failed, or the file is not what was counted) reads everything here again.
     const chain = await elsewhere.chain;
-    if (!chain || chain.lines.length !== elsewhere.lines || chain.bytes !== setup.asIsBefore) throw new HistoryChanged();
+    if (!chain || chain.lines.length !== elsewhere.lines || chain.bytes !== elsewhere.bytes) throw new HistoryChanged();
     const malformed = chain.lines.filter((l) => l.status === 'malformed' || l.status === 'glued').map((l) => l.index + 1);
     result.lines = chain.lines.concat(result.lines);
     result.malformedLines = malformed.concat(result.malformedLines);
     result.lineCount += chain.lines.length;
-    result.asIsLines = chain.lines.length;
-    result.historyChain = chain;
+    // The history's lines read here (when the chain covers only its first part) follow those.
+    result.asIsLines += chain.lines.length;
+    // A chain of the whole history is kept as it came; one of its first part, joined with the
+    // lines read here, is made by the history reader (its digest of the whole history).
+    if (chain.bytes === setup.asIsBefore) result.historyChain = chain;
   }
   await spill.finish();
   return result;

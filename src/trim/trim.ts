@@ -67,6 +67,8 @@ export interface TrimResult {
   historyInWorker?: boolean;
   /** That chain was handed by another reader of the same bytes (TrimTarget.history.handed), not read by this trim. */
   historyHanded?: boolean;
+  /** With historyHanded: the chain handed stood for this much of the history; pass 1 read the rest. */
+  historyHandedBytes?: number;
 }
 
 /** What a trim removes, counted (countTrim): a TrimResult without the output, its model or its check (no usage rewritten; output bytes as before chain links are rewritten). */
@@ -104,12 +106,13 @@ export interface TrimTarget {
     /** SHA-256 of the input's first N bytes by N, hashed already (the backup's copy): what the history reader then need not hash. */
     digests?: ReadonlyMap<number, string>;
     /**
-     * The history's chain as another reader of the same bytes read it (the PreCompact hook's
-     * snapshot: SnapshotOptions.handChain), to come: taken instead of reading the history when it
-     * stands for exactly the bytes copied as they are (their length and SHA-256, the latter from
-     * `digests`), else the history is read here after all.
+     * The chain of the history's first `bytes` (all of it, or up to handedPartEnd) as another
+     * reader of the same bytes reads it (the PreCompact hook's snapshot: SnapshotOptions.handChain),
+     * to come: pass 1 reads the rest meanwhile, and the chain is taken when it stands for exactly
+     * those bytes (their length, and their SHA-256 against `digests`, which must hold it and the
+     * whole history's), else that part is read here after all.
      */
-    handed?: Promise<HistoryChain | undefined>;
+    handed?: { bytes: number; chain: Promise<HistoryChain | undefined> };
   };
 }
 
@@ -174,19 +177,22 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
   // Without one, the chain handed by whoever read the same bytes, if it stands for them; else a
   // long history's chain is read in a worker thread; either while pass 1 reads what follows.
   let handedUsed = false;
+  const offered = target.history?.handed;
+  const part = offered && !usable && asIsBefore !== undefined && offered.bytes <= asIsBefore && digests?.has(asIsBefore) && digests.has(offered.bytes) ? offered.bytes : undefined;
   const handed =
-    target.history?.handed && !usable && asIsBefore !== undefined
-      ? target.history.handed.then((chain) => {
-          if (chain && chain.bytes === asIsBefore && digests?.get(asIsBefore) === chain.sha256) {
+    part !== undefined
+      ? offered!.chain.then((chain) => {
+          if (chain && chain.bytes === part && digests!.get(part) === chain.sha256) {
             handedUsed = true;
             return chain;
           }
-          return readHistoryChain(path, asIsBefore);
+          return readHistoryChain(path, part);
         })
       : undefined;
   const inWorker =
     handed ?? (target.history && !usable && asIsBefore !== undefined && asIsBefore >= (target.history.workerBytes ?? HISTORY_WORKER_BYTES) ? historyChainInWorker(path, asIsBefore) : undefined);
-  const historyElsewhere = inWorker ? { lines: await countLinesBefore(path, asIsBefore!), chain: inWorker } : undefined;
+  const elsewhereBytes = part ?? asIsBefore!;
+  const historyElsewhere = inWorker ? { bytes: elsewhereBytes, lines: await countLinesBefore(path, elsewhereBytes), chain: inWorker } : undefined;
   const hashed = (needed: (number | undefined)[]) => (digests && needed.every((n) => n !== undefined && digests.has(n)) ? digests : undefined);
   let trimmed: TrimCounts | TrimResult | undefined;
   try {
@@ -198,6 +204,7 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
     trimmed = await trimOnce(path, size, options, target, countOnly, { ...setup, history: new HistoryReader(undefined, hashed([asIsBefore])) });
   }
   if (trimmed && 'verify' in trimmed && trimmed.historyChain && handedUsed) trimmed.historyHanded = true;
+  if (trimmed && 'verify' in trimmed && trimmed.historyHanded && part !== undefined && part < asIsBefore!) trimmed.historyHandedBytes = part;
   // The index disagreed with the boundary found before reading (a resumed path before it, a
   // boundary written some other way): read everything in full.
   return trimmed ?? (await trimOnce(path, size, options, target, countOnly, { options, fileHolds, fileLines }))!;

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { trimSession } from '../../src/trim/trim.js';
 import { trimToDestination } from '../../src/trim/apply.js';
 import { backupFolder } from '../../src/trim/backups.js';
-import { HISTORY_CHAIN_FILE, loadHistoryChain, saveHistoryChain, type HistoryChain } from '../../src/trim/history-chain.js';
+import { HANDED_SHARE, handedPartEnd, handedPartEndOf, HISTORY_CHAIN_FILE, loadHistoryChain, readHistoryChain, saveHistoryChain, type HistoryChain } from '../../src/trim/history-chain.js';
 import { SessionBuilder, readOutput, removeWrittenSessions, CWD } from './session-builder.js';
 
 afterAll(removeWrittenSessions);
@@ -156,35 +156,65 @@ describe('a history chain handed by another reader of the same bytes (the hookâ€
     const path = compactedLog();
     const input = readFileSync(path);
     const prefixEnd = input.lastIndexOf(10, input.indexOf('"compact_boundary"')) + 1;
-    const sha = createHash('sha256').update(input.subarray(0, prefixEnd)).digest('hex');
-    return { path, prefixEnd, digests: new Map([[prefixEnd, sha]]) };
+    // A first part: the history's first two lines.
+    const part = input.indexOf(10, input.indexOf(10) + 1) + 1;
+    const sha = (n: number) => createHash('sha256').update(input.subarray(0, n)).digest('hex');
+    return {
+      path,
+      prefixEnd,
+      part,
+      digests: new Map([
+        [prefixEnd, sha(prefixEnd)],
+        [part, sha(part)],
+      ]),
+    };
   }
 
-  it('is taken when it stands for the bytes copied (their length and digest), and the trim is the one that reads them', async () => {
-    const { path, digests } = handedSetup();
+  it('of the whole history is taken when it stands for the bytes copied (their length and digest), and the trim is the one that reads them', async () => {
+    const { path, prefixEnd, digests } = handedSetup();
     const first = await trimSession(path, AS_IS, { history: { digests } });
     expect(first.historyHanded).toBeUndefined();
     const chain = first.historyChain!;
-    const handed = await trimSession(path, AS_IS, { history: { digests, handed: Promise.resolve(chain) } });
+    const handed = await trimSession(path, AS_IS, { history: { digests, handed: { bytes: prefixEnd, chain: Promise.resolve(chain) } } });
     expect(handed.historyHanded).toBe(true);
+    expect(handed.historyHandedBytes).toBeUndefined();
     expect(handed.verify).toEqual(first.verify);
     expect(joined(handed.lines).equals(joined(first.lines))).toBe(true);
     expect(handed.historyChain).toEqual(chain);
     // Taken, not read: a change made to it shows in the model.
-    const taken = await trimSession(path, AS_IS, { history: { digests, handed: Promise.resolve(tampered(chain)) } });
+    const taken = await trimSession(path, AS_IS, { history: { digests, handed: { bytes: prefixEnd, chain: Promise.resolve(tampered(chain)) } } });
     expect(taken.historyHanded).toBe(true);
     expect(taken.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(true);
   });
 
-  it('is not taken for other bytes (a digest that differs, another length, no digest to check it by), nor when none comes: the history is read here', async () => {
-    const { path, prefixEnd, digests } = handedSetup();
+  it('of the historyâ€™s first part is taken for that part, the rest read here, and the chain kept is the whole historyâ€™s', async () => {
+    const { path, part, digests } = handedSetup();
+    const first = await trimSession(path, AS_IS, { history: { digests } });
+    const partChain = await readHistoryChain(path, part);
+    expect(partChain!.lines.length).toBe(2);
+    const handed = await trimSession(path, AS_IS, { history: { digests, handed: { bytes: part, chain: Promise.resolve(partChain) } } });
+    expect(handed.historyHanded).toBe(true);
+    expect(handed.historyHandedBytes).toBe(part);
+    expect(handed.verify).toEqual(first.verify);
+    expect(joined(handed.lines).equals(joined(first.lines))).toBe(true);
+    expect(handed.historyChain).toEqual(first.historyChain);
+    const taken = await trimSession(path, AS_IS, { history: { digests, handed: { bytes: part, chain: Promise.resolve(tampered(partChain!)) } } });
+    expect(taken.index.conversation.byUuid.has('tampered-0000-4000-8000-000000000000')).toBe(true);
+  });
+
+  it('is not taken for other bytes (a digest that differs, another length, no digest to check it by), nor when none comes: that part is read here', async () => {
+    const { path, prefixEnd, part, digests } = handedSetup();
     const first = await trimSession(path, AS_IS, { history: { digests } });
     const chain = tampered(first.historyChain!);
+    const partChain = tampered((await readHistoryChain(path, part))!);
     const cases = [
-      { history: { digests, handed: Promise.resolve({ ...chain, sha256: '0'.repeat(64) }) } },
-      { history: { digests, handed: Promise.resolve({ ...chain, bytes: prefixEnd - 1 }) } },
-      { history: { handed: Promise.resolve(chain) } },
-      { history: { digests, handed: Promise.resolve(undefined) } },
+      { history: { digests, handed: { bytes: prefixEnd, chain: Promise.resolve({ ...chain, sha256: '0'.repeat(64) }) } } },
+      { history: { digests, handed: { bytes: prefixEnd, chain: Promise.resolve({ ...chain, bytes: prefixEnd - 1 }) } } },
+      { history: { digests, handed: { bytes: part, chain: Promise.resolve(chain) } } },
+      { history: { digests, handed: { bytes: part, chain: Promise.resolve({ ...partChain, sha256: '0'.repeat(64) }) } } },
+      { history: { handed: { bytes: prefixEnd, chain: Promise.resolve(chain) } } },
+      { history: { digests: new Map([[prefixEnd, digests.get(prefixEnd)!]]), handed: { bytes: part, chain: Promise.resolve(partChain) } } },
+      { history: { digests, handed: { bytes: part, chain: Promise.resolve(undefined) } } },
     ];
     for (const target of cases) {
       const read = await trimSession(path, AS_IS, target);
@@ -197,11 +227,27 @@ describe('a history chain handed by another reader of the same bytes (the hookâ€
   });
 
   it('is not waited for when a chain kept at the last trim stands for the history', async () => {
-    const { path, digests } = handedSetup();
+    const { path, prefixEnd, digests } = handedSetup();
     const kept = (await trimSession(path, AS_IS, { history: { digests } })).historyChain!;
     const never = new Promise<HistoryChain | undefined>(() => undefined);
-    const trimmed = await trimSession(path, AS_IS, { history: { kept, digests, handed: never } });
+    const trimmed = await trimSession(path, AS_IS, { history: { kept, digests, handed: { bytes: prefixEnd, chain: never } } });
     expect(trimmed.historyHanded).toBeUndefined();
     expect(trimmed.historyChain).toEqual(kept);
+  });
+
+  it('ends its part at the first line start at or after its share of the history, found alike in memory and in the file', async () => {
+    const path = compactedLog();
+    const input = readFileSync(path);
+    const prefixEnd = input.lastIndexOf(10, input.indexOf('"compact_boundary"')) + 1;
+    const end = handedPartEnd(input, prefixEnd);
+    expect(end).toBe(await handedPartEndOf(path, prefixEnd));
+    expect(end).toBeGreaterThanOrEqual(Math.floor(prefixEnd * HANDED_SHARE));
+    expect(end).toBeLessThan(prefixEnd);
+    expect(input[end - 1]).toBe(10);
+    expect(input.subarray(Math.floor(prefixEnd * HANDED_SHARE), end - 1).includes(10)).toBe(false);
+    // A history that is one line: nothing to share.
+    const line = input.indexOf(10) + 1;
+    expect(handedPartEnd(input, line)).toBe(line);
+    expect(await handedPartEndOf(path, line)).toBe(line);
   });
 });
