@@ -32,6 +32,8 @@ export interface HookOutcome {
   snapshot?: string;
   /** Things that went wrong but did not stop the hook (a failed snapshot). */
   notes: string[];
+  /** The trim took the history's chain (or its first part) from the snapshot, which read it anyway. */
+  historyHanded?: boolean;
 }
 
 export function parseHookInput(text: string): HookInput {
@@ -145,5 +147,5 @@ export async function runHook(kind: HookKind, input: HookInput, context: RunCont
   await appendTrimRecord(record);
   await setGuardState(path, (await stat(path)).size);
   const message = `${describe(record)}${snapshot ? `; snapshot ${snapshot}` : ''}`;
-  return { kind, action: 'trimmed', message, record, snapshot, notes };
+  return { kind, action: 'trimmed', message, record, snapshot, notes, ...(outcome.historyHanded ? { historyHanded: true } : {}) };
 }

@@ -22,7 +22,8 @@ export interface InPlaceOptions {
 }
 
 export type InPlaceOutcome =
-  | { status: 'trimmed'; record: TrimRecord }
+  /** historyHanded: the history's chain (or its first part) came from the snapshot (TrimResult.historyHanded). */
+  | { status: 'trimmed'; record: TrimRecord; historyHanded?: boolean }
   /** Nothing to gain: the trim would not make the log smaller, so it was left alone. */
   | { status: 'unchanged'; bytes: number }
   | { status: 'busy' };
@@ -55,5 +56,5 @@ export async function trimLogInPlace(path: string, options: InPlaceOptions): Pro
     backup: outcome.backup,
     ...(outcome.carried.lines > 0 ? { carriedLines: outcome.carried.lines } : {}),
   };
-  return { status: 'trimmed', record };
+  return { status: 'trimmed', record, ...(r.historyHanded ? { historyHanded: true } : {}) };
 }
