@@ -72,13 +72,19 @@ export class AtomicWriter {
   private spare?: Buffer;
   bytesWritten = 0;
 
-  private constructor(path: string, tempPath: string, handle: FileHandle) {
+  private constructor(
+    path: string,
+    tempPath: string,
+    handle: FileHandle,
+    /** finish() syncs the file to the disk; false for a file nothing needs after a crash (a scratch file, a cache). */
+    private readonly durable = true,
+  ) {
     this.path = path;
     this.tempPath = tempPath;
     this.handle = handle;
   }
 
-  static async open(path: string, mode = 0o600): Promise<AtomicWriter> {
+  static async open(path: string, mode = 0o600, durable = true): Promise<AtomicWriter> {
     const dir = dirname(path);
     const tempPath = tempPathFor(path);
     try {
@@ -87,16 +93,20 @@ export class AtomicWriter {
       const handle = await open(tempPath, 'wx', mode);
       // The mode asked for, whatever the umask (an in-place write keeps the log's own mode).
       if (mode !== 0o600) await handle.chmod(mode);
-      return new AtomicWriter(path, tempPath, handle);
+      return new AtomicWriter(path, tempPath, handle, durable);
     } catch (error) {
       throw fromSystemError(error, path);
     }
   }
 
-  /** A scratch file at exactly `tempPath` (created new), written like any other but never committed. */
+  /**
+   * A scratch file at exactly `tempPath` (created new), written like any other but never committed
+   * nor synced: it is read back by the process that wrote it and removed (a crash leaves a temp
+   * file the next write in its folder removes).
+   */
   static async openScratch(tempPath: string, mode = 0o600): Promise<AtomicWriter> {
     try {
-      return new AtomicWriter(tempPath, tempPath, await open(tempPath, 'wx', mode));
+      return new AtomicWriter(tempPath, tempPath, await open(tempPath, 'wx', mode), false);
     } catch (error) {
       throw fromSystemError(error, tempPath);
     }
@@ -158,13 +168,13 @@ export class AtomicWriter {
     }
   }
 
-  /** Flushes and syncs the temp file, leaving it in place (for checks before commit). */
+  /** Flushes and syncs the temp file (unless not durable), leaving it in place (for checks before commit). */
   async finish(): Promise<void> {
     await this.flush();
     await this.settle();
     if (!this.handle) return;
     try {
-      await this.handle.sync();
+      if (this.durable) await this.handle.sync();
       await this.handle.close();
       this.handle = undefined;
     } catch (error) {
@@ -193,8 +203,13 @@ export class AtomicWriter {
   }
 }
 
-export async function writeFileAtomic(path: string, chunks: Chunks, mode = 0o600): Promise<number> {
-  const writer = await AtomicWriter.open(path, mode);
+/**
+ * Writes a file whole or not at all (a temp file, renamed). `durable` false: not synced first, for
+ * a file that is checked when read and only costs work when lost (a cache); a crash may then leave
+ * it empty or absent, never part of another.
+ */
+export async function writeFileAtomic(path: string, chunks: Chunks, mode = 0o600, durable = true): Promise<number> {
+  const writer = await AtomicWriter.open(path, mode, durable);
   try {
     for await (const chunk of chunks) await writer.write(chunk);
     await writer.commit();

@@ -171,7 +171,8 @@ const asText = new WeakMap<HistoryChain, string>();
 /** Keeps the chain of a log's history for the next trim (best effort: a failure only costs a read). */
 export async function saveHistoryChain(dir: string, chain: HistoryChain): Promise<void> {
   try {
-    await writeFileAtomic(join(dir, HISTORY_CHAIN_FILE), [asText.get(chain) ?? JSON.stringify(chain)], 0o600);
+    // Not synced: a chain that did not reach the disk is read again from the log (loadHistoryChain checks it).
+    await writeFileAtomic(join(dir, HISTORY_CHAIN_FILE), [asText.get(chain) ?? JSON.stringify(chain)], 0o600, false);
   } catch {
     // the next trim reads the history again
   }

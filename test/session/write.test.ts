@@ -2,9 +2,10 @@
 // torn file, and a backup never overwrites an earlier one.
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AtomicWriter, backupFile, writeFileAtomic } from '../../src/session/write.js';
 import { CmvError } from '../../src/errors.js';
 
@@ -80,5 +81,42 @@ describe('backupFile', () => {
     const error = await backupFile(source, backup).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CmvError);
     expect(readFileSync(backup, 'utf8')).toBe('first\n');
+  });
+});
+
+describe('what is synced to the disk', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cmv-write-sync-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Calls of FileHandle#sync made by `fn`. */
+  async function syncs(fn: () => Promise<unknown>): Promise<number> {
+    const probe = await open(join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+    await probe.close();
+    const spy = vi.spyOn(proto, 'sync');
+    try {
+      await fn();
+      return spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('a log or any durable file is synced before it is renamed into place; a cache and a scratch file are not', async () => {
+    expect(await syncs(() => writeFileAtomic(join(dir, 'log.jsonl'), ['{"type":"user"}\n']))).toBe(1);
+    expect(await syncs(() => writeFileAtomic(join(dir, 'chain.cache'), ['{}'], 0o600, false))).toBe(0);
+    expect(readFileSync(join(dir, 'chain.cache'), 'utf8')).toBe('{}');
+    const scratch = join(dir, 'spill.pass1');
+    expect(
+      await syncs(async () => {
+        const writer = await AtomicWriter.openScratch(scratch);
+        await writer.write('line\n');
+        await writer.finish();
+      }),
+    ).toBe(0);
+    expect(readFileSync(scratch, 'utf8')).toBe('line\n');
   });
 });
