@@ -157,8 +157,6 @@ export function storedFacts(facts: SessionFactsSummary): SessionFactsSummary {
   return { ...facts, edges: { last: facts.edges.last } };
 }
 
-/** The facts of a modelled log. */
-/** The facts of each [start, end) byte range of a log, each modelled apart. */
 /**
  * Asks factsOfParts for the chain of the log's history as a trim that copies it as it is reads
  * it (historyLine), made from the same read of those lines as their facts: the PreCompact hook's
@@ -175,6 +173,7 @@ export interface ChainRequest {
   give: (lines: SessionLine[] | undefined) => void;
 }
 
+/** The facts of each [start, end) byte range of a log, each modelled apart (and the history's chain, when asked). */
 export function factsOfParts(data: Buffer, parts: [number, number][], chain?: ChainRequest): SessionFactsSummary[] {
   if (!chain) return parts.map(([start, end]) => factsOf(factsModelOf(data.subarray(start, end))));
   const history: SessionLine[] = [];
@@ -214,6 +213,7 @@ export function factsOfParts(data: Buffer, parts: [number, number][], chain?: Ch
   return read.map(({ part, lines }) => factsOf(factsModelOf(part, lines)));
 }
 
+/** The facts of a modelled log. */
 export function factsOf(session: FactsSource): SessionFactsSummary {
   const c = session.conversation;
   const usage = summariseUsage(c);

@@ -225,15 +225,21 @@ async function factsInWorker(
   chain?: { bytes: number; give: (chain: HistoryChain | undefined) => void },
 ): Promise<SessionFactsSummary[] | undefined> {
   const bytes = parts.reduce((n, [start, end]) => n + end - start, 0);
-  if (bytes < workerBytes || !(data.buffer instanceof SharedArrayBuffer) || data.byteOffset !== 0) return undefined;
+  if (bytes < workerBytes || !(data.buffer instanceof SharedArrayBuffer) || data.byteOffset !== 0) {
+    chain?.give(undefined);
+    return undefined;
+  }
   const job: FactsJob = { data: data.buffer, length: data.length, parts };
   if (!started) return workerAnswer<SessionFactsSummary[]>(FACTS_WORKER, job);
   if (!chain) return started.ask(job);
-  const answer = started.ask({ ...job, chainBytes: chain.bytes }, (lines) => chain.give(typeof lines === 'string' ? historyChainFromText(chainText(lines)) : undefined));
-  // The digest of the history's bytes, made here while the worker reads them (the trim takes the
-  // chain only for the bytes it copies: test/trim/history-handed.test.ts).
-  const sha256 = createHash('sha256').update(data.subarray(0, chain.bytes)).digest('hex');
-  const chainText = (lines: string) => `{"format":1,"cmv":${JSON.stringify(cmvVersion())},"bytes":${chain.bytes},"sha256":"${sha256}","lines":${lines}}`;
+  // The job goes first, so the worker reads while this thread digests the bytes the chain stands
+  // for (the trim takes the chain only for the bytes it copies: test/trim/history-chain.test.ts).
+  // The worker's note (the lines as JSON text) comes on a later turn, after the digest is made.
+  let sha256 = '';
+  const answer = started.ask({ ...job, chainBytes: chain.bytes }, (lines) =>
+    chain.give(typeof lines === 'string' ? historyChainFromText(`{"format":1,"cmv":${JSON.stringify(cmvVersion())},"bytes":${chain.bytes},"sha256":"${sha256}","lines":${lines}}`) : undefined),
+  );
+  sha256 = createHash('sha256').update(data.subarray(0, chain.bytes)).digest('hex');
   return answer;
 }
 
@@ -337,6 +343,9 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
     const lineageRef = sessionId ? sessionRef(sessionId) : undefined;
     const { names, id: parentId } = early && lineageRef === early.ref ? await early.refs : lineageRef ? await namesAnd(store, lineageRef) : { names: await listNames(store), id: undefined };
     if (parentId) started = undefined;
+    // No worker reads the history (a snapshot with a parent models what is new): said at once, so
+    // the trim waiting on it reads the history itself.
+    if (!started) handChain?.(undefined);
     const taken = new Set(names.map((n) => n.name));
     if (options.name !== undefined && taken.has(options.name)) throw nameTaken(options.name);
     const parent = parentId ? await parentState(store, parentId) : undefined;
@@ -362,6 +371,7 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       // A long part is modelled in a worker while git is fed the pages, then compresses them.
       const plan = factsPlan(data, parent, appended, pages);
       const chain = handChain && plan.boundary > 0 && plan.parts[0][0] === 0 ? { bytes: handedPartEnd(data, plan.boundary), give: handChain } : undefined;
+      if (!chain) handChain?.(undefined);
       const inWorker = factsInWorker(data, plan.parts, options.factsWorkerBytes ?? FACTS_WORKER_BYTES, started, chain);
       write = await beginPages(store, data, pages);
       const partFacts = await inWorker;

@@ -201,6 +201,7 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
   } catch (error) {
     if (!(error instanceof HistoryChanged)) throw error;
     // The log no longer starts with the bytes kept: read all of it.
+    handedUsed = false;
     trimmed = await trimOnce(path, size, options, target, countOnly, { ...setup, history: new HistoryReader(undefined, hashed([asIsBefore])) });
   }
   if (trimmed && 'verify' in trimmed && trimmed.historyChain && handedUsed) trimmed.historyHanded = true;
