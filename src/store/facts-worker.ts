@@ -3,7 +3,7 @@
 // not copied; the answer is the facts of each part, in order (small, plain data). The job comes
 // as workerData, or as the first message to a worker started before the log was read. Asked for
 // the history's chain too (the PreCompact hook's first snapshot of a long log), it first posts
-// `{ note: text }`, the chain as JSON text (history-chain.ts), as soon as the history is read.
+// `{ note: text }`, the chain's lines as JSON text (history-chain.ts), as soon as they are read.
 
 import { once } from 'node:events';
 import { parentPort, workerData } from 'node:worker_threads';

@@ -66,9 +66,12 @@ export function historyLine(raw: RawLine): SessionLine {
   return { index: raw.index, offset: raw.offset, length: raw.bytes.length, terminated: raw.terminated, status: parsed.status, entries: parsed.entries, error: parsed.error };
 }
 
-/** The chain of the lines that start before `bytes` in the file at `path` (a backup: nobody writes it), read whole. */
-export async function readHistoryChain(path: string, bytes: number): Promise<HistoryChain | undefined> {
-  const reader = new HistoryReader(undefined);
+/**
+ * The chain of the lines that start before `bytes` in the file at `path` (a backup: nobody writes
+ * it), read whole; `digests` as HistoryReader takes them (a prefix's digest known already is not made again).
+ */
+export async function readHistoryChain(path: string, bytes: number, digests?: ReadonlyMap<number, string>): Promise<HistoryChain | undefined> {
+  const reader = new HistoryReader(undefined, digests);
   const lines: SessionLine[] = [];
   for await (const raw of readRawLines(path, { recycle: true })) {
     if (raw.offset >= bytes) break;

@@ -186,7 +186,8 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
             handedUsed = true;
             return chain;
           }
-          return readHistoryChain(path, part);
+          // Not the chain of these bytes: that part is read here, its digest known already.
+          return readHistoryChain(path, part, digests);
         })
       : undefined;
   const inWorker =

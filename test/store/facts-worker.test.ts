@@ -33,16 +33,32 @@ function session(): SessionBuilder {
   return b;
 }
 
+const OPTIONS = { graphMaxBytes: 0, factsWorkerBytes: 0, pageRule: { minBytes: 2 * 1024, spreadBytes: 4 * 1024, maxBytes: 16 * 1024 } };
+
+/** The built snapshot module: the one with a compiled worker. */
+async function builtSnapshot(): Promise<typeof import('../../src/store/snapshot.js')> {
+  return (await import(pathToFileURL(join(BUILD, 'dist', 'store', 'snapshot.js')).href)) as typeof import('../../src/store/snapshot.js');
+}
+
+async function box(): Promise<Sandbox> {
+  const made = await sandbox();
+  boxes.push(made);
+  return made;
+}
+
+/** The first snapshot of the session's log in a store of its own, modelled in this thread (the sources have no compiled worker). */
+async function inThisThread(b: SessionBuilder, options: typeof OPTIONS & { now?: Date }) {
+  const here = await box();
+  return takeSnapshot(here.store, installSession(here, CWD, b.sessionId, b.text()), options);
+}
+
 describe('facts of a long log modelled in a worker thread', () => {
   it('are the facts modelled in this thread, history included', async () => {
-    const built = (await import(pathToFileURL(join(BUILD, 'dist', 'store', 'snapshot.js')).href)) as typeof import('../../src/store/snapshot.js');
+    const built = await builtSnapshot();
     const b = session();
-    const options = { graphMaxBytes: 0, factsWorkerBytes: 0, pageRule: { minBytes: 2 * 1024, spreadBytes: 4 * 1024, maxBytes: 16 * 1024 }, now: new Date('2026-01-01T00:00:00Z') };
-    const here = await sandbox();
-    boxes.push(here);
-    const a = await takeSnapshot(here.store, installSession(here, CWD, b.sessionId, b.text()), options);
-    const there = await sandbox();
-    boxes.push(there);
+    const options = { ...OPTIONS, now: new Date('2026-01-01T00:00:00Z') };
+    const a = await inThisThread(b, options);
+    const there = await box();
     const w = await built.takeSnapshot(there.store, installSession(there, CWD, b.sessionId, b.text()), options);
     expect(a.modelledInWorker).toBe(false);
     expect(w.modelledInWorker).toBe(true);
@@ -53,40 +69,31 @@ describe('facts of a long log modelled in a worker thread', () => {
   });
 
   it('whether the worker was started before the log was read (a log named by its session id) or after (any other name), and when a parent covers it', async () => {
-    const built = (await import(pathToFileURL(join(BUILD, 'dist', 'store', 'snapshot.js')).href)) as typeof import('../../src/store/snapshot.js');
+    const built = await builtSnapshot();
     const b = session();
-    const options = { graphMaxBytes: 0, factsWorkerBytes: 0, pageRule: { minBytes: 2 * 1024, spreadBytes: 4 * 1024, maxBytes: 16 * 1024 } };
-    const here = await sandbox();
-    boxes.push(here);
-    const reference = await takeSnapshot(here.store, installSession(here, CWD, b.sessionId, b.text()), options);
-    const there = await sandbox();
-    boxes.push(there);
+    const reference = await inThisThread(b, OPTIONS);
+    const there = await box();
     const other = installSession(there, CWD, 'renamed-log', b.text());
-    const late = await built.takeSnapshot(there.store, other, options);
+    const late = await built.takeSnapshot(there.store, other, OPTIONS);
     expect(late.modelledInWorker).toBe(true);
     expect(late.meta.facts).toEqual(reference.meta.facts);
     // Grown by a little: the parent's facts cover the rest, the little is modelled too (no worker needed but allowed).
     const named = installSession(there, CWD, b.sessionId, b.text());
-    const first = await built.takeSnapshot(there.store, named, options);
+    const first = await built.takeSnapshot(there.store, named, OPTIONS);
     expect(first.meta.facts).toEqual(reference.meta.facts);
-    const again = await built.takeSnapshot(there.store, named, options);
+    const again = await built.takeSnapshot(there.store, named, OPTIONS);
     expect(again.parent).toBe(first.id);
     expect(again.meta.facts).toEqual(reference.meta.facts);
   });
 
   it('hands the chain of the history’s first part, read with the facts, as the trim would read it (a first snapshot, its worker started before the read)', async () => {
-    const built = (await import(pathToFileURL(join(BUILD, 'dist', 'store', 'snapshot.js')).href)) as typeof import('../../src/store/snapshot.js');
+    const built = await builtSnapshot();
     const b = session();
-    const options = { graphMaxBytes: 0, factsWorkerBytes: 0, pageRule: { minBytes: 2 * 1024, spreadBytes: 4 * 1024, maxBytes: 16 * 1024 } };
-    const here = await sandbox();
-    boxes.push(here);
-    const path = installSession(here, CWD, b.sessionId, b.text());
-    const reference = await takeSnapshot(here.store, path, options);
-    const there = await sandbox();
-    boxes.push(there);
+    const reference = await inThisThread(b, OPTIONS);
+    const there = await box();
     const log = installSession(there, CWD, b.sessionId, b.text());
     const handed: (HistoryChain | undefined)[] = [];
-    const first = await built.takeSnapshot(there.store, log, { ...options, handChain: (chain) => handed.push(chain) });
+    const first = await built.takeSnapshot(there.store, log, { ...OPTIONS, handChain: (chain) => handed.push(chain) });
     expect(first.modelledInWorker).toBe(true);
     expect(first.meta.facts).toEqual(reference.meta.facts);
     expect(handed).toHaveLength(1);
@@ -100,7 +107,7 @@ describe('facts of a long log modelled in a worker thread', () => {
     expect(handed[0]!.sha256).toBe(createHash('sha256').update(data.subarray(0, part)).digest('hex'));
     // A snapshot with a parent models only what is new: no chain, said at once.
     const again: (HistoryChain | undefined)[] = [];
-    await built.takeSnapshot(there.store, log, { ...options, handChain: (chain) => again.push(chain) });
+    await built.takeSnapshot(there.store, log, { ...OPTIONS, handChain: (chain) => again.push(chain) });
     expect(again).toEqual([undefined]);
   });
 });
