@@ -4,7 +4,7 @@
 import { open, readdir, rename, unlink, mkdir, copyFile, constants, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { fromSystemError } from '../errors.js';
+import { CmvError, fromSystemError } from '../errors.js';
 
 export type Chunks = Iterable<Buffer | string> | AsyncIterable<Buffer | string>;
 
@@ -71,6 +71,12 @@ export class AtomicWriter {
   /** The buffer of the write in flight, reused as the next batch once that write is done. */
   private spare?: Buffer;
   bytesWritten = 0;
+  /** Where the next batch lands: writes are positioned, so a prefill can be written beside them. */
+  private position = 0;
+  /** Another file's first bytes being copied in (prefill), and synced once copied. */
+  private prefilling?: Promise<void>;
+  /** Bytes at the file's start that prefill() copies, or has copied. */
+  prefilled = 0;
 
   private constructor(
     path: string,
@@ -112,6 +118,37 @@ export class AtomicWriter {
     }
   }
 
+  /**
+   * Starts copying the first `bytes` of `source` to the file's start, in the background: writes
+   * made meanwhile land after them. Once copied they are synced to the disk (when durable), so
+   * the sync of finish() has only the rest left. Only before any write; errors surface at finish().
+   */
+  prefill(source: string, bytes: number): void {
+    if (this.bytesWritten > 0 || this.prefilling || !this.handle) throw new CmvError('INTERNAL', 'a prefill comes before any write', { hint: 'report this as a bug' });
+    const handle = this.handle;
+    this.prefilled = bytes;
+    this.position = bytes;
+    this.bytesWritten = bytes;
+    this.prefilling = copyRange(source, handle, bytes).then(() => (this.durable ? handle.datasync() : undefined));
+    this.prefilling.catch(() => undefined); // surfaced by finish()
+  }
+
+  /** Undoes a prefill (the caller writes the whole file after all): the file is empty again. */
+  async rewind(): Promise<void> {
+    if (this.bytesWritten !== this.prefilled) throw new CmvError('INTERNAL', 'only a prefill can be undone', { hint: 'report this as a bug' });
+    await this.prefilling?.catch(() => undefined);
+    this.prefilling = undefined;
+    this.prefilled = 0;
+    this.position = 0;
+    this.bytesWritten = 0;
+    try {
+      await this.handle?.truncate(0);
+    } catch (error) {
+      await this.abort();
+      throw fromSystemError(error, this.path);
+    }
+  }
+
   async write(chunk: Buffer | string): Promise<void> {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     this.bytesWritten += buffer.length;
@@ -147,9 +184,11 @@ export class AtomicWriter {
       this.batchBytes = 0;
     }
     const handle = this.handle;
+    const at = this.position;
+    this.position += data.length;
     const written = (async () => {
       // write() may take fewer bytes than given (a full disk): write the rest, or let it throw.
-      for (let offset = 0; offset < data.length;) offset += (await handle.write(data, offset, data.length - offset)).bytesWritten;
+      for (let offset = 0; offset < data.length;) offset += (await handle.write(data, offset, data.length - offset, at + offset)).bytesWritten;
     })();
     written.catch(() => undefined); // surfaced by the next settle()
     this.writing = written;
@@ -174,6 +213,7 @@ export class AtomicWriter {
     await this.settle();
     if (!this.handle) return;
     try {
+      await this.prefilling;
       if (this.durable) await this.handle.sync();
       await this.handle.close();
       this.handle = undefined;
@@ -197,9 +237,36 @@ export class AtomicWriter {
     const writing = this.writing;
     this.writing = undefined;
     await writing?.catch(() => undefined);
+    await this.prefilling?.catch(() => undefined);
     await this.handle?.close().catch(() => {});
     this.handle = undefined;
     await unlink(this.tempPath).catch(() => {});
+  }
+}
+
+/** Bytes copied at a time by prefill(). */
+const PREFILL_CHUNK_BYTES = 8 * 1024 * 1024;
+
+/** Copies the first `bytes` of `source` to the same offsets of `target`, reading the next piece while one is written. */
+async function copyRange(source: string, target: FileHandle, bytes: number): Promise<void> {
+  const input = await open(source, 'r');
+  try {
+    const chunks = [Buffer.allocUnsafe(Math.min(bytes, PREFILL_CHUNK_BYTES)), Buffer.allocUnsafe(Math.min(bytes, PREFILL_CHUNK_BYTES))];
+    const readAt = (at: number, chunk: Buffer) => {
+      const read = input.read(chunk, 0, Math.min(chunk.length, bytes - at), at);
+      read.catch(() => undefined); // awaited at its turn
+      return read;
+    };
+    let reading = readAt(0, chunks[0]);
+    for (let at = 0, turn = 0; at < bytes; turn ^= 1) {
+      const { bytesRead } = await reading;
+      if (bytesRead === 0) throw new CmvError('CONFLICT', `${source} shrank while it was copied`, { hint: 'run the command again' });
+      if (at + bytesRead < bytes) reading = readAt(at + bytesRead, chunks[turn ^ 1]);
+      for (let done = 0; done < bytesRead;) done += (await target.write(chunks[turn], done, bytesRead - done, at + done)).bytesWritten;
+      at += bytesRead;
+    }
+  } finally {
+    await input.close();
   }
 }
 

@@ -169,6 +169,8 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
   // Streamed to a writer, nothing reads the dropped lines afterwards: they are not indexed at all.
   const chainOnlyBeforeBoundary = target.writer !== undefined;
   const setup: PassOneSetup = { options, fileHolds, fileLines, dropBefore, asIsBefore, countFrom, chainOnlyBeforeBoundary };
+  // The history copied as it is goes to the output first, while pass 1 reads: its bytes are known now.
+  if (target.writer && asIsBefore !== undefined && asIsBefore > 0) target.writer.prefill(path, asIsBefore);
   // The history's chain as a previous trim read it, when it can stand for a prefix of what is copied.
   const kept = target.history?.kept;
   const usable = kept && asIsBefore !== undefined && kept.bytes <= asIsBefore ? kept : undefined;
@@ -430,36 +432,40 @@ async function finishTrim(
     else await emit(item);
   };
 
+  const prefilled = target.writer !== undefined && target.writer.prefilled > 0 && pass1.asIsLines > 0 && target.writer.prefilled === asIsBefore;
+  // A trim read again in full after all (the index disagreed with the boundary) writes its whole output.
+  if (target.writer && target.writer.prefilled > 0 && !prefilled) await target.writer.rewind();
   if (pass1.asIsLines > 0) {
     // The history copied as it is: its bytes read again in large pieces (pass 1 kept none), its
-    // lines modelled as pass 1 read them.
+    // lines modelled as pass 1 read them. With a writer, they were copied while pass 1 read (prefill).
     const prefix = lines.slice(0, pass1.asIsLines);
     for (const line of prefix) {
       outLines.push({ ...line, terminated: true, entries: line.entries.map((entry) => ({ ...entry })) });
     }
     outBytes = asIsBefore!;
-    const handle = await open(path, 'r');
-    try {
-      if (memory) {
-        const bytes = Buffer.allocUnsafe(outBytes);
-        await handle.read(bytes, 0, outBytes, 0);
-        prefix.forEach((line, i) => {
-          memory.push(bytes.subarray(line.offset, line.offset + line.length));
-          outLines[i].bytes = memory[i];
-        });
-      } else {
-        const piece = Buffer.allocUnsafe(Math.min(outBytes, 8 * 1024 * 1024));
-        for (let done = 0; done < outBytes;) {
-          const { bytesRead } = await handle.read(piece, 0, Math.min(piece.length, outBytes - done), done);
-          if (bytesRead === 0) throw new CmvError('INTERNAL', `${path} shrank while it was trimmed`, { hint: 'trim it again' });
-          // A piece of a batch or more is written before write() resolves: the buffer may be reused.
-          await target.writer!.write(piece.subarray(0, bytesRead));
-          done += bytesRead;
+    const handle = prefilled ? undefined : await open(path, 'r');
+    if (handle)
+      try {
+        if (memory) {
+          const bytes = Buffer.allocUnsafe(outBytes);
+          await handle.read(bytes, 0, outBytes, 0);
+          prefix.forEach((line, i) => {
+            memory.push(bytes.subarray(line.offset, line.offset + line.length));
+            outLines[i].bytes = memory[i];
+          });
+        } else {
+          const piece = Buffer.allocUnsafe(Math.min(outBytes, 8 * 1024 * 1024));
+          for (let done = 0; done < outBytes;) {
+            const { bytesRead } = await handle.read(piece, 0, Math.min(piece.length, outBytes - done), done);
+            if (bytesRead === 0) throw new CmvError('INTERNAL', `${path} shrank while it was trimmed`, { hint: 'trim it again' });
+            // A piece of a batch or more is written before write() resolves: the buffer may be reused.
+            await target.writer!.write(piece.subarray(0, bytesRead));
+            done += bytesRead;
+          }
         }
+      } finally {
+        await handle.close();
       }
-    } finally {
-      await handle.close();
-    }
   }
 
   // What pass 2 makes of one spilled line: the item to write, or undefined when it is dropped.

@@ -65,6 +65,69 @@ describe('writeFileAtomic', () => {
   });
 });
 
+describe('AtomicWriter.prefill', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cmv-prefill-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A source of `bytes` bytes, no two 8 MB pieces alike (the copy goes a piece at a time). */
+  function source(name: string, bytes: number): Buffer {
+    const data = Buffer.alloc(bytes);
+    for (let i = 0; i + 4 <= bytes; i += 4) data.writeUInt32LE(i >>> 0, i);
+    writeFileSync(join(dir, name), data);
+    return data;
+  }
+
+  it("puts the source's first bytes first, the writes made meanwhile after them, and syncs both", async () => {
+    const data = source('history.bin', 17 * 1024 * 1024 + 12); // three pieces, the last short
+    const prefix = 17 * 1024 * 1024 + 8;
+    const path = join(dir, 'out.jsonl');
+    const writer = await AtomicWriter.open(path);
+    writer.prefill(join(dir, 'history.bin'), prefix);
+    expect(writer.prefilled).toBe(prefix);
+    // Written while the copy runs: small pieces (batched) and one larger than a batch.
+    await writer.write('{"after":1}\n');
+    await writer.write(Buffer.alloc(3 << 20, 0x62));
+    await writer.write('{"after":2}\n');
+    await writer.commit();
+    const out = readFileSync(path);
+    expect(out.subarray(0, prefix).equals(data.subarray(0, prefix))).toBe(true);
+    expect(out.subarray(prefix, prefix + 12).toString()).toBe('{"after":1}\n');
+    expect(out.length).toBe(prefix + 12 + (3 << 20) + 12);
+    expect(out.subarray(out.length - 12).toString()).toBe('{"after":2}\n');
+    expect(writer.bytesWritten).toBe(out.length);
+  });
+
+  it('rewind empties the file again for a caller that writes it whole after all', async () => {
+    source('short.bin', 1000);
+    const path = join(dir, 'rewound.jsonl');
+    const writer = await AtomicWriter.open(path);
+    writer.prefill(join(dir, 'short.bin'), 1000);
+    await writer.rewind();
+    expect(writer.prefilled).toBe(0);
+    await writer.write('whole\n');
+    await writer.commit();
+    expect(readFileSync(path, 'utf8')).toBe('whole\n');
+  });
+
+  it('is refused once something was written, and a source that is too short fails the file at finish', async () => {
+    source('tiny.bin', 10);
+    const writer = await AtomicWriter.open(join(dir, 'late.jsonl'));
+    await writer.write('x');
+    expect(() => writer.prefill(join(dir, 'tiny.bin'), 5)).toThrow(CmvError);
+    await writer.abort();
+    const path = join(dir, 'short-source.jsonl');
+    const short = await AtomicWriter.open(path);
+    short.prefill(join(dir, 'tiny.bin'), 100);
+    await short.write('after\n');
+    await expect(short.commit()).rejects.toThrow(/shrank/);
+    expect(readdirSync(dir).filter((f) => f.startsWith('.short-source'))).toEqual([]);
+    expect(readdirSync(dir)).not.toContain('short-source.jsonl');
+  });
+});
+
 describe('backupFile', () => {
   let dir: string;
   beforeAll(() => {

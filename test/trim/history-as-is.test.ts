@@ -84,5 +84,12 @@ describe('historyAsIs', () => {
     expect(asIs.verify.faults).toEqual([]);
     expect(joined(asIs.lines).equals(joined(full.lines))).toBe(true);
     expect(byUuid(recordsOf(asIs.lines), 'c0ffee00-0000-4000-8000-00000000aaaa')).toBeDefined();
+    // Streamed, the history copied while pass 1 read (prefill) is undone: the file is the full trim's.
+    const writer = await AtomicWriter.open(join(path, '..', 'streamed-fallback.jsonl'));
+    const streamed = await trimSession(path, { keepHistory: true, historyAsIs: true }, { writer });
+    expect(writer.prefilled).toBe(0);
+    await writer.commit();
+    expect(streamed.verify.faults).toEqual([]);
+    expect(readFileSync(writer.path).equals(joined(full.lines))).toBe(true);
   });
 });
