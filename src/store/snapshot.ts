@@ -397,7 +397,11 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       growth: !parent ? 'first' : appended ? 'append' : 'rewrite',
       ...(history ? { history } : {}),
     };
-    await write.done();
+    // The commit's objects are written while the pages are still being compressed (a long log's
+    // pack ends the snapshot): no ref names them until both are on disk, and a failed pack leaves
+    // them unreachable, for `cmv gc`.
+    const pagesWritten = write.done();
+    pagesWritten.catch(() => {}); // awaited below
     const { commit } = await writeCommit(
       store,
       pages.map((p) => p.id),
@@ -406,6 +410,7 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       graph ? [graph] : [],
       write.presentTrees,
     );
+    await pagesWritten;
     const updates: RefUpdate[] = [{ ref: refOf('snapshot', name), id: commit, old: ZERO_ID }];
     if (lineageRef) updates.push({ ref: lineageRef, id: commit, old: parentId ?? ZERO_ID });
     await updateRefs(store, updates, `cmv snapshot ${name}`);
