@@ -181,7 +181,9 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       const streamed = request.options.budget === undefined;
       // The history copied as it is was read at the previous trim: its chain is taken as kept then.
       const handed = handedPart !== undefined ? { bytes: handedPart, chain: request.handedHistory! } : undefined;
-      const history = historyAsIs ? { kept, digests: prefixDigests, handed, ...(request.historyWorker === false ? { workerBytes: Infinity } : {}) } : undefined;
+      // The boundary was found in the log before the backup copied it: the same bytes when the log had no more then.
+      const known = { bytes: live.stats.size, offset: boundary };
+      const history = historyAsIs ? { kept, digests: prefixDigests, handed, boundary: known, ...(request.historyWorker === false ? { workerBytes: Infinity } : {}) } : undefined;
       const result = await trimSession(backup, request.options, { fileHoldsOnDisk: true, projectDir: request.projectDir, writer: streamed ? writer : undefined, history });
       // Read from the backup, reported as the log it stands for.
       result.input.path = path;

@@ -113,6 +113,13 @@ export interface TrimTarget {
      * whole history's), else that part is read here after all.
      */
     handed?: { bytes: number; chain: Promise<HistoryChain | undefined> };
+    /**
+     * The last compaction boundary's offset as found in the same bytes (`bytes` long) by whoever
+     * copied them here (an in-place trim, before its backup): not looked for again. A wrong one
+     * (the bytes changed between) still gives a trim that verifies: finishTrim checks the resumed
+     * path starts there, else the history is stripped too, as without historyAsIs.
+     */
+    boundary?: { bytes: number; offset: number | undefined };
   };
 }
 
@@ -160,7 +167,8 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
   const fileHolds = target.fileHolds ?? disk?.holds ?? (() => false);
   const fileLines = target.fileHolds ? target.fileLines : disk?.lines;
   const asIs = options.keepHistory && options.historyAsIs === true && !target.newSessionId;
-  const lastBoundary = options.keepHistory && !asIs ? undefined : await lastBoundaryOffset(path, size);
+  const known = target.history?.boundary;
+  const lastBoundary = options.keepHistory && !asIs ? undefined : known && known.bytes === size ? known.offset : await lastBoundaryOffset(path, size);
   const dropBefore = options.keepHistory ? undefined : lastBoundary;
   const asIsBefore = asIs ? lastBoundary : undefined;
   // What follows the last boundary (all of a log without one) is what Claude Code sends, bar dead

@@ -68,6 +68,26 @@ describe('historyAsIs', () => {
     expect(readFileSync(writer.path).equals(joined(inMemory.lines))).toBe(true);
   });
 
+  it('takes the boundary an in-place trim found before its backup; a wrong one still gives a trim that verifies', async () => {
+    const { b } = compactedSession();
+    const path = b.write();
+    const input = readFileSync(path);
+    const boundaryAt = input.lastIndexOf(10, input.indexOf('"compact_boundary"')) + 1;
+    const plain = await trimSession(path, { keepHistory: true, historyAsIs: true });
+    const hinted = await trimSession(path, { keepHistory: true, historyAsIs: true }, { history: { boundary: { bytes: input.length, offset: boundaryAt } } });
+    expect(joined(hinted.lines).equals(joined(plain.lines))).toBe(true);
+    // Found in other bytes (the log grew since): not taken.
+    const stale = await trimSession(path, { keepHistory: true, historyAsIs: true }, { history: { boundary: { bytes: input.length - 1, offset: 0 } } });
+    expect(joined(stale.lines).equals(joined(plain.lines))).toBe(true);
+    // Wrong for these bytes (none, not a line start, not the resumed one): the history is stripped too, as without historyAsIs.
+    const full = await trimSession(path, { keepHistory: true });
+    for (const offset of [undefined, 0, boundaryAt + 1]) {
+      const wrong = await trimSession(path, { keepHistory: true, historyAsIs: true }, { history: { boundary: { bytes: input.length, offset } } });
+      expect(wrong.verify.faults).toEqual([]);
+      expect(joined(wrong.lines).equals(joined(full.lines))).toBe(true);
+    }
+  });
+
   it('strips every line when the resumed path starts before the last boundary', async () => {
     const { b } = compactedSession();
     // A reply to the history, stamped later than everything: Claude Code resumes that branch.
