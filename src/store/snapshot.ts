@@ -400,17 +400,21 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
     // The commit's objects are written while the pages are still being compressed (a long log's
     // pack ends the snapshot): no ref names them until both are on disk, and a failed pack leaves
     // them unreachable, for `cmv gc`.
-    const pagesWritten = write.done();
-    pagesWritten.catch(() => {}); // awaited below
-    const { commit } = await writeCommit(
-      store,
-      pages.map((p) => p.id),
-      meta,
-      parent ? [parent.id] : [],
-      graph ? [graph] : [],
-      write.presentTrees,
-    );
-    await pagesWritten;
+    // Both are waited for, whichever fails: nothing is left writing once the store's lock is let go.
+    const [committed, paged] = await Promise.allSettled([
+      writeCommit(
+        store,
+        pages.map((p) => p.id),
+        meta,
+        parent ? [parent.id] : [],
+        graph ? [graph] : [],
+        write.presentTrees,
+      ),
+      write.done(),
+    ]);
+    if (paged.status === 'rejected') throw paged.reason;
+    if (committed.status === 'rejected') throw committed.reason;
+    const { commit } = committed.value;
     const updates: RefUpdate[] = [{ ref: refOf('snapshot', name), id: commit, old: ZERO_ID }];
     if (lineageRef) updates.push({ ref: lineageRef, id: commit, old: parentId ?? ZERO_ID });
     await updateRefs(store, updates, `cmv snapshot ${name}`);

@@ -115,6 +115,21 @@ describe('takeSnapshot', () => {
     expect(second.newBytes).toBeLessThan(big.length / 4);
   });
 
+  it('moves no ref when its pages cannot be written, though its commit was written meanwhile; the store stays sound', async () => {
+    const path = installSession(box, '/home/me/app', SESSION_A, coding);
+    const packs = join(box.store.dir, 'objects', 'pack');
+    spawnSync('rm', ['-rf', packs]);
+    writeFileSync(packs, 'not a folder'); // git can write no pack: the pages fail, the loose commit objects do not
+    await expect(takeSnapshot(box.store, path, { name: 'lost', now: OLD })).rejects.toThrow();
+    spawnSync('rm', ['-f', packs]);
+    mkdirSync(packs);
+    expect(git(box.store.dir, 'for-each-ref').trim()).toBe('');
+    // fsck throws on a fault; the commit written beside the failed pages is only dangling.
+    expect(git(box.store.dir, 'fsck', '--strict')).toMatch(/dangling commit/);
+    const again = await takeSnapshot(box.store, path, { name: 'kept', now: OLD });
+    expect((await readLog(box.store.git, again.id)).equals(coding)).toBe(true);
+  });
+
   it('calls a log that changed in place a rewrite, still linked to its last snapshot', async () => {
     const path = installSession(box, '/home/me/app', SESSION_A, coding);
     const first = await takeSnapshot(box.store, path, { now: OLD });
