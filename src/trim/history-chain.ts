@@ -104,24 +104,25 @@ export function handedPartEnd(data: Buffer, bytes: number): number {
   return handedEnd(bytes, (at) => data.subarray(0, bytes).indexOf(0x0a, at));
 }
 
-/** handedEnd of the history of the file at `path` (read around the share, up to the history's end). */
+/** handedEnd of the history of the file at `path` (read from the share on, up to the history's end). */
 export async function handedPartEndOf(path: string, bytes: number): Promise<number> {
+  const at = Math.floor(bytes * HANDED_SHARE);
+  if (at <= 0) return bytes;
   const handle = await open(path, 'r');
+  let newline = -1;
   try {
-    const at = Math.floor(bytes * HANDED_SHARE);
-    if (at <= 0) return bytes;
     const chunk = Buffer.allocUnsafe(64 * 1024);
-    for (let from = at - 1; from < bytes;) {
+    for (let from = at - 1; from < bytes && newline < 0;) {
       const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, bytes - from), from);
       if (bytesRead === 0) break;
-      const newline = chunk.subarray(0, bytesRead).indexOf(0x0a);
-      if (newline >= 0) return from + newline + 1 >= bytes ? bytes : from + newline + 1;
+      const found = chunk.subarray(0, bytesRead).indexOf(0x0a);
+      if (found >= 0) newline = from + found;
       from += bytesRead;
     }
-    return bytes;
   } finally {
     await handle.close();
   }
+  return handedEnd(bytes, () => newline);
 }
 
 /** Lines in the first `bytes` of the file (they end there: `bytes` is the start of a line). */

@@ -440,40 +440,33 @@ async function finishTrim(
     else await emit(item);
   };
 
-  const prefilled = target.writer !== undefined && target.writer.prefilled > 0 && pass1.asIsLines > 0 && target.writer.prefilled === asIsBefore;
+  const writer = target.writer;
   // A trim read again in full after all (the index disagreed with the boundary) writes its whole output.
-  if (target.writer && target.writer.prefilled > 0 && !prefilled) await target.writer.rewind();
+  if (writer && writer.prefilled > 0 && !(pass1.asIsLines > 0 && writer.prefilled === asIsBefore)) await writer.rewind();
   if (pass1.asIsLines > 0) {
     // The history copied as it is: its bytes read again in large pieces (pass 1 kept none), its
-    // lines modelled as pass 1 read them. With a writer, they were copied while pass 1 read (prefill).
+    // lines modelled as pass 1 read them. A writer has them copied in (prefill): runTrim started
+    // that while pass 1 read.
     const prefix = lines.slice(0, pass1.asIsLines);
     for (const line of prefix) {
       outLines.push({ ...line, terminated: true, entries: line.entries.map((entry) => ({ ...entry })) });
     }
     outBytes = asIsBefore!;
-    const handle = prefilled ? undefined : await open(path, 'r');
-    if (handle)
+    if (writer) {
+      if (writer.prefilled === 0) writer.prefill(path, outBytes);
+    } else {
+      const handle = await open(path, 'r');
       try {
-        if (memory) {
-          const bytes = Buffer.allocUnsafe(outBytes);
-          await handle.read(bytes, 0, outBytes, 0);
-          prefix.forEach((line, i) => {
-            memory.push(bytes.subarray(line.offset, line.offset + line.length));
-            outLines[i].bytes = memory[i];
-          });
-        } else {
-          const piece = Buffer.allocUnsafe(Math.min(outBytes, 8 * 1024 * 1024));
-          for (let done = 0; done < outBytes;) {
-            const { bytesRead } = await handle.read(piece, 0, Math.min(piece.length, outBytes - done), done);
-            if (bytesRead === 0) throw new CmvError('INTERNAL', `${path} shrank while it was trimmed`, { hint: 'trim it again' });
-            // A piece of a batch or more is written before write() resolves: the buffer may be reused.
-            await target.writer!.write(piece.subarray(0, bytesRead));
-            done += bytesRead;
-          }
-        }
+        const bytes = Buffer.allocUnsafe(outBytes);
+        await handle.read(bytes, 0, outBytes, 0);
+        prefix.forEach((line, i) => {
+          memory!.push(bytes.subarray(line.offset, line.offset + line.length));
+          outLines[i].bytes = memory![i];
+        });
       } finally {
         await handle.close();
       }
+    }
   }
 
   // What pass 2 makes of one spilled line: the item to write, or undefined when it is dropped.
