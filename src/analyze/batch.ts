@@ -68,9 +68,12 @@ export async function analyseBatch(files: BatchFile[], options: BatchOptions): P
   const jobs = Math.min(wanted, queue.length);
   // From the TypeScript sources (tests) there is no compiled worker: analyse in this thread.
   const canSpawn = existsSync(fileURLToPath(WORKER_URL));
-  const workers = jobs > 1 && canSpawn ? jobs : 0;
-  if (workers === 0) await analyseHere(queue, options, record);
-  else await analyseInWorkers(queue, workers, options, record);
+  // This thread is one of the jobs: it has the modules loaded already, and would otherwise sit
+  // idle while the workers analyse (see analyseHere).
+  const workers = jobs > 1 && canSpawn ? jobs - 1 : 0;
+  const shared: Queued[] = queue.map((file) => ({ file }));
+  if (workers === 0) await analyseHere(shared, options, record);
+  else await Promise.all([analyseInWorkers(shared, workers, options, record), analyseHere(shared, options, record, { besideWorkers: true })]);
 
   const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
   return {
@@ -83,9 +86,20 @@ export async function analyseBatch(files: BatchFile[], options: BatchOptions): P
 
 type Recorder = (file: BatchFile, reply: Omit<WorkerReply, 'id'>) => void;
 
-async function analyseHere(queue: BatchFile[], options: WorkerSetup, record: Recorder): Promise<void> {
+/**
+ * Analyses the queue's files in this thread until it is empty. Beside worker threads (the queue
+ * shared with them) it takes the smallest files, from the queue's end, while the workers take the
+ * largest first: a file analysed here holds this thread, which hands the workers their next
+ * files, for as long as it takes, so the files taken here are the shortest ones; the two ends
+ * meet at the last file. Between files the workers' replies are handled first.
+ */
+async function analyseHere(queue: Queued[], options: WorkerSetup, record: Recorder, lane: { besideWorkers?: boolean } = {}): Promise<void> {
   const registry = new ModelRegistry(options.models);
-  for (const file of queue) {
+  for (;;) {
+    if (lane.besideWorkers) await new Promise((resolve) => setImmediate(resolve));
+    const item = lane.besideWorkers ? queue.pop() : queue.shift();
+    if (!item) return;
+    const { file } = item;
     try {
       record(file, { summary: summariseCost(await analyseSessionCost(file.path, { registry, model: options.model, trim: options.trim })) });
     } catch (error) {
@@ -106,9 +120,9 @@ interface Queued {
   alone?: boolean;
 }
 
-function analyseInWorkers(files: BatchFile[], count: number, options: WorkerSetup, record: Recorder): Promise<void> {
+/** Analyses the queue's files (shared with this thread, which takes from its end) in `count` workers. */
+function analyseInWorkers(queue: Queued[], count: number, options: WorkerSetup, record: Recorder): Promise<void> {
   const setup: WorkerSetup = { models: options.models, model: options.model, trim: options.trim };
-  const queue: Queued[] = files.map((file) => ({ file }));
   let nextId = 0;
   let running = 0;
   return new Promise((resolveAll) => {
@@ -120,7 +134,9 @@ function analyseInWorkers(files: BatchFile[], count: number, options: WorkerSetu
       const fill = () => {
         while (!finished && queue.length > 0) {
           const alone = queue[0].alone || [...inFlight.values()].some((q) => q.alone);
-          if (inFlight.size >= (alone ? 1 : FILES_IN_FLIGHT)) return;
+          // Near the queue's end a second file would wait behind the first while this thread,
+          // which takes the queue's other end, runs out of files: one at a time then.
+          if (inFlight.size >= (alone || queue.length <= FILES_IN_FLIGHT ? 1 : FILES_IN_FLIGHT)) return;
           const item = queue.shift()!;
           const id = nextId++;
           inFlight.set(id, item);

@@ -36,6 +36,8 @@ export interface ReadOptions {
   maxLineBytes?: number;
   /** Start at this byte offset, the start of line `index` (the caller knows the lines before it). */
   from?: { offset: number; index: number };
+  /** Read no byte at or past this offset (a log's complete lines as they were, while it is appended to). */
+  end?: number;
 }
 
 function lineTooLong(path: string, line: number, limit: number): CmvError {
@@ -82,11 +84,13 @@ export async function* readRawLineBatches(path: string, options: ReadOptions = {
     let pendingBytes = 0;
     // The next chunk is read while the caller works through this one's lines.
     let position = fileOffset;
+    const end = options.end ?? Infinity;
     const readChunk = (): Promise<{ chunk: Buffer; bytesRead: number }> => {
       const chunk = buffers ? buffers[reads++ % 2] : Buffer.allocUnsafe(chunkBytes);
       const at = position;
       position += chunkBytes;
-      return handle.read(chunk, 0, chunkBytes, at).then(({ bytesRead }) => ({ chunk, bytesRead }));
+      const length = Math.max(0, Math.min(chunkBytes, end - at));
+      return length === 0 ? Promise.resolve({ chunk, bytesRead: 0 }) : handle.read(chunk, 0, length, at).then(({ bytesRead }) => ({ chunk, bytesRead }));
     };
     let next = readChunk();
     for (;;) {

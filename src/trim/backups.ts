@@ -1,17 +1,19 @@
 // Backups of logs changed in place. One folder per session file; per change a record (<id>.json)
-// and, for a trim, the copy of the log it started from (<id>.jsonl), written to a temp file,
-// synced and renamed, so a backup is complete or absent. Each record names the state the log was
+// and, for a trim, the log it started from (<id>.jsonl): the log's old file itself, hard-linked
+// just before the trimmed log is renamed over it, or where no link can be made a copy written to
+// a temp file, synced and renamed; either way a backup is complete or absent, its record written
+// first. Each record names the state the log was
 // in when the change began (the result of an earlier change, by size and fingerprint), so the
 // changes of one run form a chain that restore.ts follows. A restore ends the run.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, readFile, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { ensureDataDir } from '../data-dir.js';
 import { acquireLock, type HeldLock } from '../lock.js';
 import { AtomicWriter, removeStaleTemps, writeFileAtomic } from '../session/write.js';
-import { completeLength, fingerprint, readAt, realLogPath, type LiveLog } from '../session/live-replace.js';
+import { completeLength, fingerprint, readAt, realLogPath, TAIL_BYTES, type LiveLog } from '../session/live-replace.js';
 import { CmvError } from '../errors.js';
 
 export type ChangeKind = 'trim' | 'restore';
@@ -25,8 +27,12 @@ export interface BackupRecord {
   at: string;
   /** What made the change: `trim --in-place`, a hook (`pre-compact`, `size-guard`), `restore`. */
   by: string;
-  /** A trim's copy of the log as it began (complete lines only). */
-  file?: { bytes: number; sha256: string; fingerprint: string };
+  /**
+   * A trim's backup of the log as it began (its complete lines: the backup's first `bytes`).
+   * `linked`: the backup is the log's old file itself, hard-linked before it was replaced, so it
+   * may hold more (what was appended before the replacement).
+   */
+  file?: { bytes: number; sha256: string; fingerprint: string; linked?: boolean };
   /** The log's mode and mtime when the change began. */
   mode: number;
   mtimeMs: number;
@@ -147,18 +153,25 @@ export async function stateOf(records: BackupRecord[], log: FileHandle, size: nu
 /** Bytes read (and written) at a time when a log is backed up. */
 const BACKUP_CHUNK_BYTES = 4 * 1024 * 1024;
 
+/** A backup read and described (its record), to be placed just before the log is replaced (placeBackup). */
+export interface PendingBackup {
+  record: BackupRecord;
+  path: string;
+  dir: string;
+  /** SHA-256 of the prefixes asked for (`digestAt`), by length. */
+  prefixDigests: Map<number, string>;
+  /** The last TAIL_BYTES of the bytes backed up, as read: the log must still end so when it is replaced. */
+  tail: Buffer;
+}
+
 /**
- * Copies the log's complete lines to a new backup (temp file, sync, rename) with its record. The
- * log is read through the handle opened for the change, so the copy is of the file then replaced.
- * `digestAt`: offsets whose prefix of the copy is wanted hashed too (SHA-256, `prefixDigests`),
- * from the same pass over the bytes (a trim that copies the history as it is needs them).
+ * Reads the log's complete lines once, through the handle opened for the change, and describes
+ * them in a backup record (size, SHA-256, fingerprint, the state the log was in); nothing is
+ * written yet (placeBackup does, just before the log is replaced). `digestAt`: offsets whose
+ * prefix is wanted hashed too (SHA-256, `prefixDigests`), from the same pass over the bytes (a
+ * trim that copies the history as it is needs them).
  */
-export async function takeBackup(
-  log: LiveLog,
-  by: string,
-  now = new Date(),
-  digestAt: number[] = [],
-): Promise<{ record: BackupRecord; path: string; dir: string; prefixDigests: Map<number, string> }> {
+export async function readForBackup(log: LiveLog, by: string, now = new Date(), digestAt: number[] = []): Promise<PendingBackup> {
   const size = (await log.handle.stat()).size;
   const bytes = await completeLength(log.handle, size);
   if (bytes === 0) {
@@ -171,57 +184,105 @@ export async function takeBackup(
   await removeStaleTemps(dir);
   const state = await stateOf(records, log.handle, bytes);
   const id = newId(now);
-  const path = backupPathOf(dir, id);
-  const writer = await AtomicWriter.open(path);
+  const { sha256, prefixDigests } = await digestOf(log, bytes, digestAt);
+  const record: BackupRecord = {
+    format: 1,
+    id,
+    kind: 'trim',
+    source: log.path,
+    at: now.toISOString(),
+    by,
+    file: { bytes, sha256, fingerprint: await fingerprint(log.handle, bytes) },
+    mode: log.stats.mode & 0o7777,
+    mtimeMs: log.stats.mtimeMs,
+    after: state.record ? { id: state.record.id, bytes: state.bytes } : undefined,
+  };
+  return { record, path: backupPathOf(dir, id), dir, prefixDigests, tail: await readAt(log.handle, Math.max(0, bytes - TAIL_BYTES), bytes) };
+}
+
+/**
+ * SHA-256 of the log's first `bytes` (and of the prefixes `digestAt`), read through its handle;
+ * with `write`, each piece is also written (a copy). The next piece is read while one is hashed
+ * and written (one after another took 1.5-2x as long on a 50 MB log).
+ */
+async function digestOf(log: LiveLog, bytes: number, digestAt: number[], write?: (piece: Buffer) => Promise<void>): Promise<{ sha256: string; prefixDigests: Map<number, string> }> {
   const hash = createHash('sha256');
   const prefixDigests = new Map<number, string>();
   const cuts = [...new Set(digestAt)].filter((n) => n > 0 && n <= bytes).sort((a, b) => a - b);
+  const chunks = [Buffer.allocUnsafe(Math.min(bytes, BACKUP_CHUNK_BYTES)), Buffer.allocUnsafe(Math.min(bytes, BACKUP_CHUNK_BYTES))];
+  const readAtOffset = (at: number, chunk: Buffer) => {
+    const read = log.handle.read(chunk, 0, Math.min(chunk.length, bytes - at), at);
+    read.catch(() => undefined); // awaited at its turn; a write failing first must not leave it unhandled
+    return read;
+  };
+  let reading = readAtOffset(0, chunks[0]);
+  for (let at = 0, turn = 0; at < bytes; turn ^= 1) {
+    const { bytesRead } = await reading;
+    if (bytesRead === 0) throw new CmvError('CONFLICT', `${log.path} shrank while it was backed up; nothing changed`, { hint: 'run the command again' });
+    // The other chunk's write resolved a turn ago (the writer has a piece written or copied once
+    // write() resolves): it takes the next read.
+    if (at + bytesRead < bytes) reading = readAtOffset(at + bytesRead, chunks[turn ^ 1]);
+    const piece = chunks[turn].subarray(0, bytesRead);
+    let hashed = 0;
+    while (cuts.length > 0 && cuts[0] <= at + bytesRead) {
+      const cut = cuts.shift()! - at;
+      hash.update(piece.subarray(hashed, cut));
+      hashed = cut;
+      prefixDigests.set(at + cut, hash.copy().digest('hex'));
+    }
+    hash.update(piece.subarray(hashed));
+    if (write) await write(piece);
+    at += bytesRead;
+  }
+  return { sha256: hash.digest('hex'), prefixDigests };
+}
+
+/** Why a hard link cannot be made here (another file system, one without links, no right to link the log): copied instead. */
+const CANNOT_LINK = new Set(['EXDEV', 'EPERM', 'EACCES', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOSYS']);
+
+/**
+ * Puts a backup read by readForBackup in place, its record first (a backup file always has one):
+ * a hard link to the log's file when it can be made (nothing copied: the log's replacement, a new
+ * file renamed over it, leaves the old file to the backup alone), else a copy of the bytes read,
+ * synced and renamed. Either way the backup's first `record.file.bytes` are those the record
+ * describes; a linked backup also holds what was appended to the log before its replacement
+ * (lines the replacement carries too), so it may be longer (`file.linked`). Returns how it was placed.
+ */
+export async function placeBackup(log: LiveLog, backup: PendingBackup): Promise<'linked' | 'copied'> {
+  const { record, path, dir } = backup;
+  const file = record.file!;
+  record.file = { ...file, linked: true };
+  await saveRecord(dir, record);
+  let linked = false;
   try {
-    // Two chunks: the next is read while this one is hashed and written (read, hash and write one
-    // after another took 1.5-2x as long on a 50 MB log).
-    const chunks = [Buffer.allocUnsafe(BACKUP_CHUNK_BYTES), Buffer.allocUnsafe(BACKUP_CHUNK_BYTES)];
-    const readAtOffset = (at: number, chunk: Buffer) => {
-      const read = log.handle.read(chunk, 0, Math.min(chunk.length, bytes - at), at);
-      read.catch(() => undefined); // awaited at its turn; a write failing first must not leave it unhandled
-      return read;
-    };
-    let reading = readAtOffset(0, chunks[0]);
-    for (let at = 0, turn = 0; at < bytes; turn ^= 1) {
-      const { bytesRead } = await reading;
-      if (bytesRead === 0) throw new CmvError('CONFLICT', `${log.path} shrank while it was backed up; nothing changed`, { hint: 'run the command again' });
-      // The other chunk's write resolved a turn ago (the writer has a piece written or copied once
-      // write() resolves): it takes the next read.
-      if (at + bytesRead < bytes) reading = readAtOffset(at + bytesRead, chunks[turn ^ 1]);
-      const piece = chunks[turn].subarray(0, bytesRead);
-      let hashed = 0;
-      while (cuts.length > 0 && cuts[0] <= at + bytesRead) {
-        const cut = cuts.shift()! - at;
-        hash.update(piece.subarray(hashed, cut));
-        hashed = cut;
-        prefixDigests.set(at + cut, hash.copy().digest('hex'));
-      }
-      hash.update(piece.subarray(hashed));
-      await writer.write(piece);
-      at += bytesRead;
+    await link(log.path, path);
+    // The log's path could name another file than the one read (it never does while the change
+    // lock is held and Claude Code appends): then that link goes, and the bytes read are copied.
+    const placed = await stat(path);
+    linked = placed.ino === log.stats.ino && placed.dev === log.stats.dev;
+    if (!linked) await unlink(path);
+  } catch (error) {
+    if (!CANNOT_LINK.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  }
+  if (!linked) {
+    record.file = file;
+    await saveRecord(dir, record);
+    await copyBackup(log, backup);
+  }
+  await writeFile(join(dir, 'source.txt'), `${log.path}\n`, { mode: 0o600 });
+  return linked ? 'linked' : 'copied';
+}
+
+/** The backup as a copy of the bytes read (temp file, sync, rename), checked against the record's SHA-256 as it is copied. */
+async function copyBackup(log: LiveLog, backup: PendingBackup): Promise<void> {
+  const writer = await AtomicWriter.open(backup.path);
+  try {
+    const { sha256 } = await digestOf(log, backup.record.file!.bytes, [], (piece) => writer.write(piece));
+    if (sha256 !== backup.record.file!.sha256) {
+      throw new CmvError('CONFLICT', `${log.path} was rewritten while it was trimmed (not appended to); nothing changed`, { hint: 'run the command again' });
     }
     await writer.finish();
-    const record: BackupRecord = {
-      format: 1,
-      id,
-      kind: 'trim',
-      source: log.path,
-      at: now.toISOString(),
-      by,
-      file: { bytes, sha256: hash.digest('hex'), fingerprint: await fingerprint(log.handle, bytes) },
-      mode: log.stats.mode & 0o7777,
-      mtimeMs: log.stats.mtimeMs,
-      after: state.record ? { id: state.record.id, bytes: state.bytes } : undefined,
-    };
-    // The record first: a backup file in place always has one (a record alone is ignored).
-    await saveRecord(dir, record);
     await writer.commit();
-    await writeFile(join(dir, 'source.txt'), `${log.path}\n`, { mode: 0o600 });
-    return { record, path, dir, prefixDigests };
   } catch (error) {
     await writer.abort();
     throw error;
@@ -233,11 +294,13 @@ export async function checkComplete(path: string, record: BackupRecord): Promise
   const info = await stat(path).catch(() => undefined);
   if (!info) return 'its file is missing';
   if (!record.file) return 'it holds no copy';
-  if (info.size !== record.file.bytes) return `it holds ${info.size} bytes of ${record.file.bytes}`;
+  const bytes = record.file.bytes;
+  // A linked backup is the log's old file: it also holds what was appended before the log was replaced.
+  if (record.file.linked ? info.size < bytes : info.size !== bytes) return `it holds ${info.size} bytes of ${bytes}`;
   const handle = await open(path, 'r');
   try {
-    if (info.size === 0 || (await readAt(handle, info.size - 1, info.size))[0] !== 0x0a) return 'its last line is cut short';
-    if ((await fingerprint(handle, info.size)) !== record.file.fingerprint) return 'its bytes are not those copied';
+    if (bytes === 0 || (await readAt(handle, bytes - 1, bytes))[0] !== 0x0a) return 'its last line is cut short';
+    if ((await fingerprint(handle, bytes)) !== record.file.fingerprint) return 'its bytes are not those copied';
   } finally {
     await handle.close();
   }

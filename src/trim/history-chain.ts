@@ -73,7 +73,7 @@ export function historyLine(raw: RawLine): SessionLine {
 export async function readHistoryChain(path: string, bytes: number, digests?: ReadonlyMap<number, string>): Promise<HistoryChain | undefined> {
   const reader = new HistoryReader(undefined, digests);
   const lines: SessionLine[] = [];
-  for await (const raw of readRawLines(path, { recycle: true })) {
+  for await (const raw of readRawLines(path, { recycle: true, end: bytes })) {
     if (raw.offset >= bytes) break;
     reader.line(raw.index, raw.offset, raw.bytes, raw.terminated);
     lines.push(historyLine(raw));

@@ -1,6 +1,8 @@
-// A trim that replaces the log itself, safe while Claude Code appends to it: a complete backup
-// first (backups.ts), the trim read from that backup (a file nobody writes), then the result
-// renamed over the log with every line appended meanwhile carried after it (live-replace.ts).
+// A trim that replaces the log itself, safe while Claude Code appends to it: the log's complete
+// lines read and hashed for the backup, the trim read from those bytes of the log (an appending
+// writer never changes them), the backup put in place (the log's file hard-linked, backups.ts),
+// then the result renamed over the log with every line appended meanwhile carried after it
+// (live-replace.ts).
 // Lines carried whose parent the trim dropped are relinked to the nearest line it kept, and the
 // log's last line is always kept, since the running client chains its next line to it (2.1.100:
 // each line's parentUuid is the last line the client wrote; seen in the corpus and the harness).
@@ -10,11 +12,11 @@ import { dirname } from 'node:path';
 import { trimSession, type TrimResult } from './trim.js';
 import { refuseUnwritable } from './refusals.js';
 import type { TrimOptions } from './options.js';
-import { backupFolder, dropBackup, lockLog, saveRecord, takeBackup, type BackupRecord } from './backups.js';
+import { backupFolder, dropBackup, lockLog, placeBackup, readForBackup, saveRecord, type BackupRecord } from './backups.js';
 import { lastBoundaryOffset } from './last-boundary.js';
 import { handedPartEndOf, loadHistoryChain, saveHistoryChain, type HistoryChain } from './history-chain.js';
 import { AtomicWriter, removeStaleTemps } from '../session/write.js';
-import { asCmvError, fingerprint, openLiveLog, readAt, realLogPath, replaceLive, TAIL_BYTES, type LiveLog, type Replaced } from '../session/live-replace.js';
+import { asCmvError, fingerprint, openLiveLog, readAt, realLogPath, replaceLive, type LiveLog, type Replaced } from '../session/live-replace.js';
 import { withTopLevelValues } from '../session/skim.js';
 import { CmvError } from '../errors.js';
 
@@ -126,14 +128,14 @@ export function relinkerOf(result: TrimResult): { relink: (line: Buffer) => Buff
  * The original's last line with a uuid, when the trim dropped it: the running client chains its
  * next line to that uuid, so it goes back at the end of the result (relinked like a carried line).
  */
-async function droppedLastLine(result: TrimResult, backup: string, relink: (line: Buffer) => Buffer): Promise<Buffer | undefined> {
+async function droppedLastLine(result: TrimResult, log: string, relink: (line: Buffer) => Buffer): Promise<Buffer | undefined> {
   const entries = result.index.conversation.entries;
   let last: (typeof entries)[number] | undefined;
   for (const entry of entries) if (entry.uuid && (!last || entry.line > last.line)) last = entry;
   if (!last?.uuid || result.trimmed.conversation.byUuid.has(last.uuid)) return undefined;
   const line = result.index.lines.find((l) => l.index === last!.line);
   if (!line) return undefined;
-  const handle = await open(backup, 'r');
+  const handle = await open(log, 'r');
   try {
     return relink(await readAt(handle, line.offset, line.offset + line.length));
   } finally {
@@ -173,7 +175,11 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
     // A chain handed for the history's first part (the hook's snapshot): that part's digest too.
     const handedPart = request.handedHistory && !kept && boundary !== undefined ? await handedPartEndOf(path, boundary) : undefined;
     const digestAt = [kept?.bytes, boundary, handedPart].filter((n): n is number => n !== undefined);
-    const { record, path: backup, dir, prefixDigests } = await takeBackup(live, request.by, now, digestAt);
+    // The log's complete lines are read and hashed for the backup; it is placed (linked) just
+    // before the log is replaced, and the trim reads those bytes of the log meanwhile (Claude
+    // Code only appends: what it appends is carried).
+    const backup = await readForBackup(live, request.by, now, digestAt);
+    const { record, dir, prefixDigests } = backup;
     let writer: AtomicWriter | undefined;
     let done = false;
     try {
@@ -184,9 +190,7 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       // The boundary was found in the log before the backup copied it: the same bytes when the log had no more then.
       const known = { bytes: live.stats.size, offset: boundary };
       const history = historyAsIs ? { kept, digests: prefixDigests, handed, boundary: known, ...(request.historyWorker === false ? { workerBytes: Infinity } : {}) } : undefined;
-      const result = await trimSession(backup, request.options, { fileHoldsOnDisk: true, projectDir: request.projectDir, writer: streamed ? writer : undefined, history });
-      // Read from the backup, reported as the log it stands for.
-      result.input.path = path;
+      const result = await trimSession(path, request.options, { fileHoldsOnDisk: true, projectDir: request.projectDir, writer: streamed ? writer : undefined, history, bytes: record.file!.bytes });
       refuseUnwritable(result);
       // The history the trim copies is the same bytes in the log before and after it: its chain
       // serves the next trim either way, and is written while the log is replaced.
@@ -199,7 +203,7 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
         await writer.finish();
       }
       const { relink, relinked } = relinkerOf(result);
-      const anchor = await droppedLastLine(result, backup, relink);
+      const anchor = await droppedLastLine(result, path, relink);
       // A trimmed log trims to itself (its last line put back): nothing to gain, nothing changed.
       if (result.output.bytes + (anchor ? anchor.length + 1 : 0) >= result.input.bytes) {
         await writer.abort();
@@ -223,18 +227,17 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       // The log as it was must be held by whoever asked to wait (the hook's snapshot) before the
       // record says it is replaced: a kill while waiting leaves no record of a replace.
       await request.replaceAfter;
-      // Saved before the rename: a kill just after it leaves a log cmv still knows how to restore.
-      await saveRecord(dir, record);
-      // The log's end as the backup has it: a log rewritten during the trim (not appended to) is left alone.
-      const copy = await open(backup, 'r');
-      const expectTail = await readAt(copy, Math.max(0, record.file!.bytes - TAIL_BYTES), record.file!.bytes).finally(() => copy.close());
-      const carried = await replaceLive(live, writer.tempPath, record.file!.bytes, { relink, expectTail, deadline: request.deadline });
+      // The backup and its record (saved first) before the rename: a kill just after it leaves a
+      // log cmv still knows how to restore.
+      await placeBackup(live, backup);
+      // The log's end as it was read: a log rewritten during the trim (not appended to) is left alone.
+      const carried = await replaceLive(live, writer.tempPath, record.file!.bytes, { relink, expectTail: backup.tail, deadline: request.deadline });
       done = true;
       record.carried = { before: carried.carried, late: carried.late, lines: carried.lines };
       if (Object.keys(relinked).length) record.relinked = relinked;
       await saveRecord(dir, record).catch(() => {});
       await chainSaved;
-      return { status: 'trimmed', result, backup, record, carried, warnings };
+      return { status: 'trimmed', result, backup: backup.path, record, carried, warnings };
     } finally {
       if (!done) {
         await writer?.abort();

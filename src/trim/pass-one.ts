@@ -132,6 +132,8 @@ function noteTodoCalls(record: JsonObject, entry: SessionEntry, seen: Map<string
 
 export interface PassOneSetup {
   options: TrimOptions;
+  /** Read the log up to this byte offset only (TrimTarget.bytes). */
+  end?: number;
   fileHolds: (path: string, text: string) => boolean;
   fileLines?: (path: string) => ReadonlySet<string> | undefined;
   /**
@@ -387,7 +389,7 @@ export async function passOne(path: string, setup: PassOneSetup, spill: Spill): 
     return out;
   };
   // A spill that copies what it is given lets the reader reuse its two read buffers: no line's bytes outlive their batch.
-  for await (const batch of readRawLineBatches(path, { recycle: spill.copies, from })) await spill.appendAll(stepAll(batch));
+  for await (const batch of readRawLineBatches(path, { recycle: spill.copies, from, end: setup.end })) await spill.appendAll(stepAll(batch));
   setup.history?.finish();
   if (elsewhere) {
     // The history read elsewhere goes first; a chain that does not end where this read began

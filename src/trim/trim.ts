@@ -89,6 +89,11 @@ export interface TrimTarget {
   /** Stub large Write/Edit inputs whose file on disk holds them (read from disk as pass 1 strips). */
   fileHoldsOnDisk?: boolean;
   /**
+   * Trim the file's first `bytes` only (complete lines): the file is a log Claude Code may be
+   * appending to meanwhile (an in-place trim reads the log itself; what is appended is carried).
+   */
+  bytes?: number;
+  /**
    * The output is a copy beside its original (not the log itself, trimmed in place): its responses
    * are marked as copies (session/derived.ts), with zero usage, so no tool counts them again.
    */
@@ -162,7 +167,7 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
   if (options.budget !== undefined && target.writer) {
     throw new CmvError('INTERNAL', 'a budget trim works on the output in memory', { hint: 'trim without a writer' });
   }
-  const size = await logSize(path);
+  const size = target.bytes ?? (await logSize(path));
   const disk = !target.fileHolds && target.fileHoldsOnDisk ? diskChecker(target.projectDir ? await projectMove(path, target.projectDir) : undefined) : undefined;
   const fileHolds = target.fileHolds ?? disk?.holds ?? (() => false);
   const fileLines = target.fileHolds ? target.fileLines : disk?.lines;
@@ -176,7 +181,7 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
   const countFrom = options.keepHistory && !asIs ? undefined : (lastBoundary ?? 0);
   // Streamed to a writer, nothing reads the dropped lines afterwards: they are not indexed at all.
   const chainOnlyBeforeBoundary = target.writer !== undefined;
-  const setup: PassOneSetup = { options, fileHolds, fileLines, dropBefore, asIsBefore, countFrom, chainOnlyBeforeBoundary };
+  const setup: PassOneSetup = { options, end: target.bytes, fileHolds, fileLines, dropBefore, asIsBefore, countFrom, chainOnlyBeforeBoundary };
   // The history copied as it is goes to the output first, while pass 1 reads: its bytes are known now.
   if (target.writer && asIsBefore !== undefined && asIsBefore > 0) target.writer.prefill(path, asIsBefore);
   // The history's chain as a previous trim read it, when it can stand for a prefix of what is copied.
@@ -219,7 +224,7 @@ async function runTrim(path: string, overrides: Partial<TrimOptions>, target: Tr
   if (trimmed && 'verify' in trimmed && trimmed.historyHanded && part !== undefined && part < asIsBefore!) trimmed.historyHandedBytes = part;
   // The index disagreed with the boundary found before reading (a resumed path before it, a
   // boundary written some other way): read everything in full.
-  return trimmed ?? (await trimOnce(path, size, options, target, countOnly, { options, fileHolds, fileLines }))!;
+  return trimmed ?? (await trimOnce(path, size, options, target, countOnly, { options, end: target.bytes, fileHolds, fileLines }))!;
 }
 
 async function trimOnce(path: string, size: number, options: TrimOptions, target: TrimTarget, countOnly: boolean, setup: PassOneSetup): Promise<TrimCounts | TrimResult | undefined> {

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { trimToDestination } from '../../src/trim/apply.js';
-import { listBackups, takeBackup } from '../../src/trim/backups.js';
+import { checkComplete, listBackups, placeBackup, readForBackup, type BackupRecord } from '../../src/trim/backups.js';
 import { restoreLog } from '../../src/trim/restore.js';
-import { openLiveLog } from '../../src/session/live-replace.js';
+import { fingerprint, openLiveLog } from '../../src/session/live-replace.js';
 import { trimInPlace } from '../../src/trim/in-place.js';
 import { refusal } from '../helpers/refusal.js';
 import { SessionBuilder, commandOutput, readOutput, removeWrittenSessions } from './session-builder.js';
@@ -124,12 +124,14 @@ describe('trim --in-place', () => {
     const replaceAfter = { then: (resolve: () => void) => (waiting(), (release = resolve)) } as unknown as Promise<void>;
     const trimming = trimInPlace(path, { options: {}, by: 'test', lockWaitMs: 0, replaceAfter });
     await atGate;
+    // Trimmed, not replaced; the backup is placed just before the replace.
     expect(readFileSync(path, 'utf8')).toBe(text);
-    expect((await listBackups(path)).length).toBe(1);
+    expect((await listBackups(path)).length).toBe(0);
     release();
     const outcome = await trimming;
     expect(outcome.status).toBe('trimmed');
     expect(statSync(path).size).toBeLessThan(Buffer.byteLength(text));
+    expect((await listBackups(path)).length).toBe(1);
   });
 
   it('trims the file a symlink points to and leaves the symlink a symlink', async () => {
@@ -159,14 +161,14 @@ describe('trim --in-place', () => {
 });
 
 describe('backups and restore', () => {
-  it('hashes the prefixes asked for as it copies (SHA-256 of the first N bytes), ignoring offsets past the copy', async () => {
+  it('hashes the prefixes asked for as it reads (SHA-256 of the first N bytes), ignoring offsets past the backup', async () => {
     const { text } = build();
     const path = logAt(text);
     const live = await openLiveLog(path);
     try {
       const bytes = Buffer.from(text);
       const cut = bytes.indexOf(10) + 1;
-      const { prefixDigests } = await takeBackup(live, 'test', new Date(), [cut, bytes.length, bytes.length + 10, 0]);
+      const { prefixDigests } = await readForBackup(live, 'test', new Date(), [cut, bytes.length, bytes.length + 10, 0]);
       const sha = (n: number) => createHash('sha256').update(bytes.subarray(0, n)).digest('hex');
       expect([...prefixDigests.entries()]).toEqual([
         [cut, sha(cut)],
@@ -183,13 +185,104 @@ describe('backups and restore', () => {
     const live = await openLiveLog(path);
     try {
       const now = new Date('2026-11-26T00:00:00.000Z');
-      const [a, b] = await Promise.all([takeBackup(live, 'test', now), takeBackup(live, 'test', now)]);
+      const [a, b] = await Promise.all([readForBackup(live, 'test', now), readForBackup(live, 'test', now)]);
+      await Promise.all([placeBackup(live, a), placeBackup(live, b)]);
       expect(a.path).not.toBe(b.path);
       expect(readFileSync(a.path, 'utf8')).toBe(text);
       expect(readFileSync(b.path, 'utf8')).toBe(text);
     } finally {
       await live.handle.close();
     }
+  });
+
+  it('backs the log up as its own old file, hard-linked just before the replace: nothing copied, restored from it', async () => {
+    const { text } = build();
+    const path = logAt(text);
+    const original = statSync(path);
+    const applied = await trimToDestination(path, {}, { kind: 'in-place' });
+    expect(statSync(applied.backup!).ino).toBe(original.ino);
+    expect(statSync(path).ino).not.toBe(original.ino);
+    expect(readFileSync(applied.backup!, 'utf8')).toBe(text);
+    const record = JSON.parse(readFileSync(applied.backup!.replace(/\.jsonl$/, '.json'), 'utf8')) as BackupRecord;
+    expect(record.file).toMatchObject({ bytes: Buffer.byteLength(text), linked: true });
+    expect((await listBackups(path))[0].problem).toBeUndefined();
+    await restoreLog(path);
+    expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+
+  it('keeps a line appended during the trim once: carried into the result, in the linked backup past its record, and once after a restore', async () => {
+    const { text, tip, sessionId } = build();
+    const path = logAt(text);
+    const appended = line('appended-1', tip, sessionId, 'written while the trim ran');
+    let release!: () => void;
+    let waiting!: () => void;
+    const atGate = new Promise<void>((resolve) => (waiting = resolve));
+    const replaceAfter = { then: (resolve: () => void) => (waiting(), (release = resolve)) } as unknown as Promise<void>;
+    const trimming = trimInPlace(path, { options: {}, by: 'test', lockWaitMs: 0, replaceAfter });
+    await atGate;
+    appendFileSync(path, appended);
+    release();
+    const outcome = await trimming;
+    if (outcome.status !== 'trimmed') throw new Error(outcome.status);
+    const count = (s: string) => s.split('"uuid":"appended-1"').length - 1;
+    expect(count(readFileSync(path, 'utf8'))).toBe(1);
+    // Last, relinked past the line the trim dropped.
+    expect(JSON.parse(readFileSync(path, 'utf8').trimEnd().split('\n').at(-1)!).uuid).toBe('appended-1');
+    expect(outcome.record.file!.bytes).toBe(Buffer.byteLength(text));
+    expect(readFileSync(outcome.backup, 'utf8')).toBe(text + appended);
+    expect((await listBackups(path))[0].problem).toBeUndefined();
+    await restoreLog(path);
+    expect(readFileSync(path, 'utf8')).toBe(text + appended);
+  });
+
+  const shm = '/dev/shm';
+  const otherFileSystem = (() => {
+    try {
+      return statSync(shm).isDirectory() && statSync(shm).dev !== statSync(tmpdir()).dev;
+    } catch {
+      return false;
+    }
+  })();
+  it.skipIf(!otherFileSystem)('copies the backup where no link can be made (cmv data on another file system), and restores from the copy', async () => {
+    const { text } = build();
+    const path = logAt(text);
+    const data = mkdtempSync(join(shm, 'cmv-in-place-data-'));
+    process.env.CMV_HOME = data;
+    try {
+      const original = statSync(path);
+      const applied = await trimToDestination(path, {}, { kind: 'in-place' });
+      expect(statSync(applied.backup!).ino).not.toBe(original.ino);
+      expect(readFileSync(applied.backup!, 'utf8')).toBe(text);
+      const record = JSON.parse(readFileSync(applied.backup!.replace(/\.jsonl$/, '.json'), 'utf8')) as BackupRecord;
+      expect(record.file!.linked).toBeUndefined();
+      await restoreLog(path);
+      expect(readFileSync(path, 'utf8')).toBe(text);
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
+  it('takes a linked backup longer than its record as complete (lines appended before the replace), a copy only at its exact size', async () => {
+    const { text } = build();
+    const path = logAt(text + 'x'.repeat(10) + '\n');
+    const bytes = Buffer.byteLength(text);
+    const live = await openLiveLog(path);
+    const print = await fingerprint(live.handle, bytes).finally(() => live.handle.close());
+    const record = (linked?: boolean): BackupRecord => ({
+      format: 1,
+      id: 'x',
+      kind: 'trim',
+      source: path,
+      at: '',
+      by: 'test',
+      mode: 0o600,
+      mtimeMs: 0,
+      file: { bytes, sha256: 'unused', fingerprint: print, ...(linked ? { linked } : {}) },
+    });
+    expect(await checkComplete(path, record(true))).toBeUndefined();
+    expect(await checkComplete(path, record())).toMatch(/bytes of/);
+    truncateSync(path, bytes - 1);
+    expect(await checkComplete(path, record(true))).toMatch(/bytes of/);
   });
 
   it('restores the original after two trims, keeping every line written between and after, and never toggles', async () => {
