@@ -15,7 +15,7 @@
 // (what Claude Code waits) on an idle machine; CPU lets a run under load be read.
 
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -146,12 +146,26 @@ async function cliTrim(place, dist) {
   return timed(() => dist.trimToDestination(place.log, { keepHistory: true, historyAsIs: true }, { kind: 'in-place' }));
 }
 
+/**
+ * The log on disk as a session's is when it compacts: written over hours, so the kernel has long
+ * written it back, not 50 MB of it still waiting in the page cache for the hook's syncs to queue behind.
+ */
+function settled(path) {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Prepares `place` as the session stood at `moment`, with the hook installed (which makes the snapshot store). */
 async function prepare(place, data, moment, dist) {
   await dist.openStore(place.env);
   const boundaries = boundaryOffsets(data);
   if (moment === 'first' || boundaries.length < 2) {
     writeFileSync(place.log, data);
+    settled(place.log);
     return;
   }
   // The hook ran when the previous compaction began (before its boundary was written)...
@@ -160,6 +174,7 @@ async function prepare(place, data, moment, dist) {
   await steps(place, place.log, dist);
   // ...and the session went on: its boundary and everything since were appended.
   appendFileSync(place.log, data.subarray(previous));
+  settled(place.log);
 }
 
 export async function benchHook(files = []) {
