@@ -67,8 +67,9 @@ export function historyLine(raw: RawLine): SessionLine {
 }
 
 /**
- * The chain of the lines that start before `bytes` in the file at `path` (a backup: nobody writes
- * it), read whole; `digests` as HistoryReader takes them (a prefix's digest known already is not made again).
+ * The chain of the lines that start before `bytes` in the file at `path` (a log: an appending
+ * writer never changes those bytes), read whole; `digests` as HistoryReader takes them (a prefix's
+ * digest known already is not made again).
  */
 export async function readHistoryChain(path: string, bytes: number, digests?: ReadonlyMap<number, string>): Promise<HistoryChain | undefined> {
   const reader = new HistoryReader(undefined, digests);
@@ -195,7 +196,7 @@ export class HistoryReader {
   private used = false;
 
   /**
-   * `digests`: SHA-256 of the file's first N bytes by N, hashed already (the backup's copy hashes
+   * `digests`: SHA-256 of the file's first N bytes by N, hashed already (the backup's read hashes
    * them as it goes): given for every prefix this reader must check or keep, it hashes nothing.
    */
   constructor(

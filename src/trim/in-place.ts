@@ -168,7 +168,7 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
     }
     await removeStaleTemps(dirname(path));
     // A trim that copies the history as it is reads it against the chain kept at the last trim:
-    // the backup's copy hashes the prefixes that chain and this one stand for as it goes.
+    // the backup's read hashes the prefixes that chain and this one stand for as it goes.
     const historyAsIs = request.options.historyAsIs === true;
     const kept = historyAsIs ? await loadHistoryChain(await backupFolder(path)) : undefined;
     const boundary = historyAsIs ? await lastBoundaryOffset(path, live.stats.size) : undefined;

@@ -108,7 +108,7 @@ export interface TrimTarget {
     kept?: HistoryChain;
     /** Read a history at least this long in a worker thread (HISTORY_WORKER_BYTES). */
     workerBytes?: number;
-    /** SHA-256 of the input's first N bytes by N, hashed already (the backup's copy): what the history reader then need not hash. */
+    /** SHA-256 of the input's first N bytes by N, hashed already (the backup's read): what the history reader then need not hash. */
     digests?: ReadonlyMap<number, string>;
     /**
      * The chain of the history's first `bytes` (all of it, or up to handedPartEnd) as another
