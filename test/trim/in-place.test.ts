@@ -39,6 +39,17 @@ function logAt(text: string, name = 'session.jsonl'): string {
   return path;
 }
 
+/** An in-place trim held where it would replace the log: a thenable replaceAfter tells when the trim waits on it. */
+async function trimmedAtGate(path: string): Promise<{ trimming: ReturnType<typeof trimInPlace>; release: () => void }> {
+  let release!: () => void;
+  let waiting!: () => void;
+  const atGate = new Promise<void>((resolve) => (waiting = resolve));
+  const replaceAfter = { then: (resolve: () => void) => (waiting(), (release = resolve)) } as unknown as Promise<void>;
+  const trimming = trimInPlace(path, { options: {}, by: 'test', lockWaitMs: 0, replaceAfter });
+  await atGate;
+  return { trimming, release };
+}
+
 beforeEach(() => {
   scratch = mkdtempSync(join(tmpdir(), 'cmv-in-place-'));
   process.env.CMV_HOME = join(scratch, 'data');
@@ -117,13 +128,7 @@ describe('trim --in-place', () => {
   it('replaces the log only once replaceAfter settles (the hook trims while its snapshot reads the log), backup and trim done before', async () => {
     const { text } = build();
     const path = logAt(text);
-    let release!: () => void;
-    let waiting!: () => void;
-    const atGate = new Promise<void>((resolve) => (waiting = resolve));
-    // A thenable that tells when the trim waits on it.
-    const replaceAfter = { then: (resolve: () => void) => (waiting(), (release = resolve)) } as unknown as Promise<void>;
-    const trimming = trimInPlace(path, { options: {}, by: 'test', lockWaitMs: 0, replaceAfter });
-    await atGate;
+    const { trimming, release } = await trimmedAtGate(path);
     // Trimmed, not replaced; the backup is placed just before the replace.
     expect(readFileSync(path, 'utf8')).toBe(text);
     expect((await listBackups(path)).length).toBe(0);
@@ -214,12 +219,7 @@ describe('backups and restore', () => {
     const { text, tip, sessionId } = build();
     const path = logAt(text);
     const appended = line('appended-1', tip, sessionId, 'written while the trim ran');
-    let release!: () => void;
-    let waiting!: () => void;
-    const atGate = new Promise<void>((resolve) => (waiting = resolve));
-    const replaceAfter = { then: (resolve: () => void) => (waiting(), (release = resolve)) } as unknown as Promise<void>;
-    const trimming = trimInPlace(path, { options: {}, by: 'test', lockWaitMs: 0, replaceAfter });
-    await atGate;
+    const { trimming, release } = await trimmedAtGate(path);
     appendFileSync(path, appended);
     release();
     const outcome = await trimming;
