@@ -85,7 +85,7 @@ export async function benchAnalyze(args) {
     `files            ${a.files + a.failed + a.skipped} (${a.sessions} sessions, ${a.subagents} subagents, ${a.failed} failed, ${a.skipped} skipped), largest ${(largest / MB).toFixed(1)} MB`,
   );
   console.log(`input            ${(bytes / MB).toFixed(2)} MB`);
-  console.log(`threads          ${report.workers || 1}${report.workers ? ' workers' : ' (in this thread)'}`);
+  console.log(`threads          ${report.workers ? `${report.workers + 1}: this one and ${report.workers} worker${report.workers > 1 ? 's' : ''}` : '1 (this one)'}`);
   console.log(`wall             ${seconds.toFixed(2)} s (first result after ${(((firstDone ?? started) - started) / 1000).toFixed(2)} s)`);
   console.log(`throughput       ${(bytes / MB / seconds).toFixed(1)} MB/s end to end`);
   console.log(`floor            ${floor.toFixed(2)} s to read and JSON.parse every line in one thread (${(bytes / MB / floor).toFixed(1)} MB/s)`);

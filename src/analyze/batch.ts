@@ -20,7 +20,7 @@ export interface BatchProgress {
 }
 
 export interface BatchOptions extends WorkerSetup {
-  /** Worker threads (default: the cores, or none for a small batch); 1 analyses in this thread. */
+  /** Threads, this one included (default: the cores, or this one alone for a small batch); N means N - 1 workers beside this one. */
   jobs?: number;
   /** Once the files are known, before any is analysed. */
   onStart?: (progress: BatchProgress) => void;

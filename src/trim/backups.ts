@@ -246,9 +246,9 @@ const CANNOT_LINK = new Set(['EXDEV', 'EPERM', 'EACCES', 'ENOTSUP', 'EOPNOTSUPP'
  * file renamed over it, leaves the old file to the backup alone), else a copy of the bytes read,
  * synced and renamed. Either way the backup's first `record.file.bytes` are those the record
  * describes; a linked backup also holds what was appended to the log before its replacement
- * (lines the replacement carries too), so it may be longer (`file.linked`). Returns how it was placed.
+ * (lines the replacement carries too), so it may be longer (`file.linked`).
  */
-export async function placeBackup(log: LiveLog, backup: PendingBackup): Promise<'linked' | 'copied'> {
+export async function placeBackup(log: LiveLog, backup: PendingBackup): Promise<void> {
   const { record, path, dir } = backup;
   const file = record.file!;
   record.file = { ...file, linked: true };
@@ -270,7 +270,6 @@ export async function placeBackup(log: LiveLog, backup: PendingBackup): Promise<
     await copyBackup(log, backup);
   }
   await writeFile(join(dir, 'source.txt'), `${log.path}\n`, { mode: 0o600 });
-  return linked ? 'linked' : 'copied';
 }
 
 /** The backup as a copy of the bytes read (temp file, sync, rename), checked against the record's SHA-256 as it is copied. */

@@ -101,7 +101,7 @@ export function renderAnalyze(r: AnalysisReport, chartWidth?: number): string {
   lines.push(
     chalk.bold(`Analysed ${plural(a.files, 'file')}`) +
       ` (${plural(a.sessions, 'session')}, ${plural(a.subagents, 'subagent transcript')}), ${formatBytes(a.bytes)}, in ${r.seconds.toFixed(1)} s` +
-      chalk.dim(` with ${r.workers || 1} thread${r.workers > 1 ? 's' : ''}${speed}`),
+      chalk.dim(` with ${r.workers + 1} thread${r.workers > 0 ? 's' : ''}${speed}`),
   );
   lines.push(`The logged calls cost ${chalk.bold(money(a.cost))} at list prices; ${formatCount(a.tokens)} tokens of context in all.`);
   if (r.priceOverride) lines.push(chalk.yellow(`Every call priced as ${r.priceOverride.pricedAs} (model ${r.priceOverride.model} asked for), not the model its log names.`));

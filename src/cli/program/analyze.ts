@@ -14,7 +14,7 @@ export const analyze = (run: Run) =>
       'cmv analyze ~/.claude/projects --svg plots/',
     ]).argument('[paths...]', 'session logs, folders (every .jsonl below) or globs'),
     [
-      new Option('-j, --jobs <n>', 'worker threads (default: the number of cores; a batch under 8 MB runs in one)'),
+      new Option('-j, --jobs <n>', 'threads, this one included (default: the number of cores; a batch under 8 MB runs in this one)'),
       jsonOption(),
       new Option('--csv', 'print one CSV row per file'),
       new Option('--md', 'print a Markdown report'),
