@@ -56,31 +56,43 @@ export function gitBlobId(data: Buffer): string {
   return createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex');
 }
 
+/** Where a page lies in the log, before its bytes are hashed for its id. */
+export type PagePlace = Omit<Page, 'id'>;
+
 /**
- * Cuts a log into pages. The decision to end a page after a line depends only on that line and
- * the bytes since the last cut, so the pages of a prefix are the pages of the grown log; an
- * unterminated last line (a write in progress) never ends a page.
+ * Where a log is cut into pages. The decision to end a page after a line depends only on that
+ * line and the bytes since the last cut, so the pages of a prefix are the pages of the grown log;
+ * an unterminated last line (a write in progress) never ends a page.
  */
-export function paginate(data: Buffer, rule: PageRule = PAGE_RULE): Page[] {
-  const pages: Page[] = [];
+export function pagePlaces(data: Buffer, rule: PageRule = PAGE_RULE): PagePlace[] {
+  const places: PagePlace[] = [];
   let start = 0;
   let pos = 0;
-  const cut = (end: number) => {
-    pages.push({ offset: start, bytes: end - start, id: gitBlobId(data.subarray(start, end)) });
-    start = end;
-  };
   while (pos < data.length) {
     const nl = data.indexOf(NEWLINE, pos);
     const end = nl < 0 ? data.length : nl + 1;
     const size = end - start;
     if (nl >= 0 && size >= rule.minBytes) {
       const chance = (end - pos) / rule.spreadBytes;
-      if (size >= rule.maxBytes || lineHash(data, pos, nl) < chance * 0x1_0000_0000) cut(end);
+      if (size >= rule.maxBytes || lineHash(data, pos, nl) < chance * 0x1_0000_0000) {
+        places.push({ offset: start, bytes: end - start });
+        start = end;
+      }
     }
     pos = end;
   }
-  if (start < data.length) cut(data.length);
-  return pages;
+  if (start < data.length) places.push({ offset: start, bytes: data.length - start });
+  return places;
+}
+
+/** The pages at these places of `data`, each with its git blob id. */
+export function pagesAt(data: Buffer, places: PagePlace[]): Page[] {
+  return places.map(({ offset, bytes }) => ({ offset, bytes, id: gitBlobId(data.subarray(offset, offset + bytes)) }));
+}
+
+/** Cuts a log into pages (pagePlaces), each with its git blob id. */
+export function paginate(data: Buffer, rule: PageRule = PAGE_RULE): Page[] {
+  return pagesAt(data, pagePlaces(data, rule));
 }
 
 /**

@@ -8,7 +8,7 @@ import type { FactsJob } from './facts-worker.js';
 import { basename, resolve } from 'node:path';
 import type { Store } from './store.js';
 import { maintain, withStoreLock } from './store.js';
-import { gitBlobId, paginateAppended, PAGE_FORMAT, type Page, type PageRule } from './pages.js';
+import { gitBlobId, pagePlaces, pagesAt, paginateAppended, PAGE_FORMAT, type Page, type PagePlace, type PageRule } from './pages.js';
 import { beginPages, writeCommit, type PagesWrite } from './commit.js';
 import { listTree, readObjects } from './objects.js';
 import { parseMeta, type SnapshotMeta } from './meta.js';
@@ -175,8 +175,7 @@ interface FactsPlan {
   boundary: number;
 }
 
-function factsPlan(data: Buffer, parent: ParentState | undefined, appended: boolean, pages: Page[]): FactsPlan {
-  const known = knownPart(parent, appended, pages);
+function factsPlan(data: Buffer, known: FactsPlan['known'], pages: PagePlace[]): FactsPlan {
   const from = known?.bytes ?? 0;
   // The history ends with the last page that ends at or before the last boundary.
   const boundary = lastBoundaryIn(data);
@@ -355,24 +354,34 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
     // still begins with: only what follows them is cut and hashed again. (Its parent's last page,
     // which may end mid-line, is cut again unless the log only grew.)
     const kept = parent ? parent.pages.slice(0, appended || shared < parent.pages.length ? shared : shared - 1) : [];
-    const pages: Page[] = paginateAppended(
-      data,
-      kept.map((p) => ({ id: p.id, bytes: p.size })),
-      options.pageRule,
-    );
+    const long = data.length > (options.graphMaxBytes ?? GRAPH_MAX_BYTES);
+    // A long log's first snapshot: its worker, started already, gets its job (whose parts end
+    // where pages do) before the pages are hashed for their ids, so the history's chain it hands
+    // the hook's trim comes that much sooner.
+    const places = long && !parent && started ? pagePlaces(data, options.pageRule) : undefined;
+    const earlyPlan = places && factsPlan(data, undefined, places);
+    const earlyChain = earlyPlan && handChain && earlyPlan.boundary > 0 ? { bytes: handedPartEnd(data, earlyPlan.boundary), give: handChain } : undefined;
+    const earlyFacts = earlyPlan && factsInWorker(data, earlyPlan.parts, options.factsWorkerBytes ?? FACTS_WORKER_BYTES, started, earlyChain);
+    const pages: Page[] = places
+      ? pagesAt(data, places)
+      : paginateAppended(
+          data,
+          kept.map((p) => ({ id: p.id, bytes: p.size })),
+          options.pageRule,
+        );
     let write: PagesWrite;
     let modelled: ModelledLog;
     let modelledInWorker = false;
-    if (data.length <= (options.graphMaxBytes ?? GRAPH_MAX_BYTES)) {
+    if (!long) {
       write = await beginPages(store, data, pages);
       // Modelled while git compresses the pages.
       modelled = await modelWithGraph(path, data, warnings);
     } else {
       // A long part is modelled in a worker while git is fed the pages, then compresses them.
-      const plan = factsPlan(data, parent, appended, pages);
-      const chain = handChain && plan.boundary > 0 && plan.parts[0][0] === 0 ? { bytes: handedPartEnd(data, plan.boundary), give: handChain } : undefined;
+      const plan = earlyPlan ?? factsPlan(data, knownPart(parent, appended, pages), pages);
+      const chain = earlyPlan ? earlyChain : handChain && plan.boundary > 0 && plan.parts[0][0] === 0 ? { bytes: handedPartEnd(data, plan.boundary), give: handChain } : undefined;
       if (!chain) handChain?.(undefined);
-      const inWorker = factsInWorker(data, plan.parts, options.factsWorkerBytes ?? FACTS_WORKER_BYTES, started, chain);
+      const inWorker = earlyFacts ?? factsInWorker(data, plan.parts, options.factsWorkerBytes ?? FACTS_WORKER_BYTES, started, chain);
       write = await beginPages(store, data, pages);
       const partFacts = await inWorker;
       modelledInWorker = partFacts !== undefined;
