@@ -127,6 +127,12 @@ export interface CarryOptions {
   deadline?: number;
   /** The log's bytes just before `from` as the new content accounts for them: checked before the rename. */
   expectTail: Buffer;
+  /**
+   * Work of the caller's that can wait until the log is replaced (an in-place trim's kept history
+   * chain, written for the next trim): started once the old file is being watched for late lines,
+   * so it runs while that watch sleeps instead of before it.
+   */
+  whileSettling?: () => void;
 }
 
 export interface Replaced {
@@ -250,7 +256,7 @@ export async function replaceLive(log: LiveLog, tempPath: string, from: number, 
     try {
       await out.sync();
       await syncDir(log.path);
-      late = await carryLate(log, at, (await out.stat()).ino, options.relink, (n) => (lines += n));
+      late = await carryLate(log, at, (await out.stat()).ino, options.relink, (n) => (lines += n), options.whileSettling);
     } catch (error) {
       problem = (error as Error).message;
     }
@@ -264,13 +270,17 @@ export async function replaceLive(log: LiveLog, tempPath: string, from: number, 
 }
 
 /** Lines a writer put in the old file at the rename (it had opened it just before): appended after. */
-async function carryLate(log: LiveLog, from: number, newIno: number, relink: ((line: Buffer) => Buffer) | undefined, countLines: (n: number) => void): Promise<number> {
+async function carryLate(log: LiveLog, from: number, newIno: number, relink: ((line: Buffer) => Buffer) | undefined, countLines: (n: number) => void, whileSettling?: () => void): Promise<number> {
   let at = from;
   let late = 0;
   let partialSince: number | undefined;
   let quiet = 0;
+  let meanwhile = whileSettling;
   for (;;) {
-    await sleep(partialSince === undefined ? SETTLE_MS : 10);
+    const settling = sleep(partialSince === undefined ? SETTLE_MS : 10);
+    meanwhile?.();
+    meanwhile = undefined;
+    await settling;
     const size = (await log.handle.stat()).size;
     // Two quiet looks in a row: a writer descheduled between its open and its write gets time.
     if (size <= at) {

@@ -193,8 +193,11 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       const result = await trimSession(path, request.options, { fileHoldsOnDisk: true, projectDir: request.projectDir, writer: streamed ? writer : undefined, history, bytes: record.file!.bytes });
       refuseUnwritable(result);
       // The history the trim copies is the same bytes in the log before and after it: its chain
-      // serves the next trim either way, and is written while the log is replaced.
-      const chainSaved = result.historyChain ? saveHistoryChain(dir, result.historyChain) : Promise.resolve();
+      // serves the next trim either way, and is written (serialised: tens of ms for a long
+      // history) while the replaced log's old file is watched for late lines.
+      const historyChain = result.historyChain;
+      let chainSaving: Promise<void> | undefined;
+      const saveChain = () => (chainSaving ??= historyChain ? saveHistoryChain(dir, historyChain) : Promise.resolve());
       if (!streamed) {
         for (const line of result.lines ?? []) {
           await writer.write(line);
@@ -209,7 +212,7 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
         await writer.abort();
         await dropBackup(dir, record);
         done = true;
-        await chainSaved;
+        await saveChain();
         return { status: 'unchanged', result, warnings };
       }
       const temp = await open(writer.tempPath, 'r+');
@@ -231,12 +234,12 @@ async function trimResolved(path: string, request: InPlaceRequest): Promise<InPl
       // log cmv still knows how to restore.
       await placeBackup(live, backup);
       // The log's end as it was read: a log rewritten during the trim (not appended to) is left alone.
-      const carried = await replaceLive(live, writer.tempPath, record.file!.bytes, { relink, expectTail: backup.tail, deadline: request.deadline });
+      const carried = await replaceLive(live, writer.tempPath, record.file!.bytes, { relink, expectTail: backup.tail, deadline: request.deadline, whileSettling: saveChain });
       done = true;
       record.carried = { before: carried.carried, late: carried.late, lines: carried.lines };
       if (Object.keys(relinked).length) record.relinked = relinked;
       await saveRecord(dir, record).catch(() => {});
-      await chainSaved;
+      await saveChain();
       return { status: 'trimmed', result, backup: backup.path, record, carried, warnings };
     } finally {
       if (!done) {

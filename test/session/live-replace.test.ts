@@ -3,6 +3,7 @@
 
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLiveLog, readAt, replaceLive } from '../../src/session/live-replace.js';
@@ -35,6 +36,37 @@ describe('replaceLive', () => {
     expect(readFileSync(path, 'utf8')).toBe(`${NEW}{"type":"user","n":3}\n{"type":"us`);
     expect(done.lines).toBe(1);
     expect(existsSync(temp)).toBe(false);
+  });
+
+  it('runs the work the caller deferred once, after the rename, and carries a line that reaches the old file meanwhile', async () => {
+    const { path, temp, live, tail } = await setUp();
+    // A writer that opened the log before the rename, and writes to the old file after it.
+    const writer = await open(path, 'a');
+    const seen: string[] = [];
+    let writing: Promise<unknown> | undefined;
+    const done = await replaceLive(live, temp, ORIGINAL.length, {
+      expectTail: tail,
+      whileSettling: () => {
+        seen.push(readFileSync(path, 'utf8'));
+        writing = writer.appendFile('{"type":"user","n":"late"}\n');
+      },
+    });
+    await writing;
+    await writer.close();
+    await live.handle.close();
+    expect(seen).toEqual([NEW]);
+    expect(readFileSync(path, 'utf8')).toBe(`${NEW}{"type":"user","n":"late"}\n`);
+    expect(done.late).toBeGreaterThan(0);
+  });
+
+  it('never runs the deferred work when the log is left as it was', async () => {
+    const { path, temp, live, tail } = await setUp();
+    writeFileSync(path, ORIGINAL.replace('1', '9'));
+    let ran = 0;
+    const error = await replaceLive(live, temp, ORIGINAL.length, { expectTail: tail, whileSettling: () => void ran++ }).catch((e: unknown) => e);
+    await live.handle.close();
+    expect(error).toBeInstanceOf(CmvError);
+    expect(ran).toBe(0);
   });
 
   it('leaves a log that was rewritten or cut meanwhile, and removes its temp file', async () => {
