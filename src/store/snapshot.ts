@@ -355,13 +355,18 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
     // which may end mid-line, is cut again unless the log only grew.)
     const kept = parent ? parent.pages.slice(0, appended || shared < parent.pages.length ? shared : shared - 1) : [];
     const long = data.length > (options.graphMaxBytes ?? GRAPH_MAX_BYTES);
+    // A long part is modelled in a worker (the history's chain handed on when it is read), while
+    // git is fed the pages, then compresses them.
+    const modelInWorker = (plan: FactsPlan) => {
+      const chain = handChain && plan.boundary > 0 && plan.parts[0][0] === 0 ? { bytes: handedPartEnd(data, plan.boundary), give: handChain } : undefined;
+      if (!chain) handChain?.(undefined);
+      return { plan, facts: factsInWorker(data, plan.parts, options.factsWorkerBytes ?? FACTS_WORKER_BYTES, started, chain) };
+    };
     // A long log's first snapshot: its worker, started already, gets its job (whose parts end
     // where pages do) before the pages are hashed for their ids, so the history's chain it hands
     // the hook's trim comes that much sooner.
     const places = long && !parent && started ? pagePlaces(data, options.pageRule) : undefined;
-    const earlyPlan = places && factsPlan(data, undefined, places);
-    const earlyChain = earlyPlan && handChain && earlyPlan.boundary > 0 ? { bytes: handedPartEnd(data, earlyPlan.boundary), give: handChain } : undefined;
-    const earlyFacts = earlyPlan && factsInWorker(data, earlyPlan.parts, options.factsWorkerBytes ?? FACTS_WORKER_BYTES, started, earlyChain);
+    const asked = places && modelInWorker(factsPlan(data, undefined, places));
     const pages: Page[] = places
       ? pagesAt(data, places)
       : paginateAppended(
@@ -377,11 +382,7 @@ export async function takeSnapshot(store: Store, sessionArg: string, options: Sn
       // Modelled while git compresses the pages.
       modelled = await modelWithGraph(path, data, warnings);
     } else {
-      // A long part is modelled in a worker while git is fed the pages, then compresses them.
-      const plan = earlyPlan ?? factsPlan(data, knownPart(parent, appended, pages), pages);
-      const chain = earlyPlan ? earlyChain : handChain && plan.boundary > 0 && plan.parts[0][0] === 0 ? { bytes: handedPartEnd(data, plan.boundary), give: handChain } : undefined;
-      if (!chain) handChain?.(undefined);
-      const inWorker = earlyFacts ?? factsInWorker(data, plan.parts, options.factsWorkerBytes ?? FACTS_WORKER_BYTES, started, chain);
+      const { plan, facts: inWorker } = asked ?? modelInWorker(factsPlan(data, knownPart(parent, appended, pages), pages));
       write = await beginPages(store, data, pages);
       const partFacts = await inWorker;
       modelledInWorker = partFacts !== undefined;
